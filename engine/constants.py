@@ -40,7 +40,9 @@ REL_NONE, REL_ENEMY, REL_ALLY, REL_SELF = 0, 1, 2, 3
 MAX_HEALTH = np.array([0.0, 80.0, 200.0, 100.0, 100.0, 100.0], np.float32)
 BASE_SPEED = np.array([0.0, 1.0, 1.0, 1.0, 1.3, 1.0], np.float32)
 SIGHT_RADIUS = np.array([0.0, 6.0, 6.0, 6.5, 6.0, 6.0], np.float32)
-BASIC_RELATION = np.array([REL_NONE, REL_ENEMY, REL_ENEMY, REL_ENEMY, REL_ENEMY, REL_ALLY], np.int32)
+BASIC_RELATION = np.array(
+    [REL_NONE, REL_ENEMY, REL_ENEMY, REL_ENEMY, REL_ENEMY, REL_ALLY], np.int32
+)
 BASIC_RANGE = np.array([0.0, 3.0, 1.5, 3.5, 1.5, 3.0], np.float32)
 BASIC_DAMAGE = np.array([0.0, 13.0, 8.0, 6.0, 12.0, 0.0], np.float32)
 BASIC_HEAL = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 8.0], np.float32)
@@ -49,7 +51,9 @@ ULT_RELATION = np.array([REL_NONE, REL_SELF, REL_ENEMY, REL_ENEMY, REL_ENEMY, RE
 ULT_RANGE = np.array([0.0, 0.0, 5.75, 3.0, 1.5, 5.75], np.float32)
 ULT_DAMAGE = np.array([0.0, 0.0, 20.0, 10.0, 36.0, 0.0], np.float32)
 ULT_HEAL = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 200.0], np.float32)  # = largest max health
-ULT_COOLDOWNS = np.array([0, ULT_COOLDOWN, ULT_COOLDOWN, ULT_COOLDOWN, ULT_COOLDOWN, ULT_COOLDOWN], np.int32)
+ULT_COOLDOWNS = np.array(
+    [0, ULT_COOLDOWN, ULT_COOLDOWN, ULT_COOLDOWN, ULT_COOLDOWN, ULT_COOLDOWN], np.int32
+)
 OOC_DELAY = np.array([0, 5, 5, 5, 3, 5], np.int32)  # ticks without combat before regeneration
 REGEN_FRACTION = np.array([0.0, 0.04, 0.04, 0.04, 0.04, 0.04], np.float32)  # of max health a tick
 
@@ -106,7 +110,9 @@ MOVE_VECTORS = np.array(
 )
 # The team spawning east plays in a mirrored frame (x -> 20 - x): East and West swap.
 MIRROR_MOVE = np.array([0, 1, 2, 4, 3, 6, 5, 8, 7], np.int32)
-TARGET_NAMES = ("none",) + tuple(f"ally{k}" for k in range(5)) + tuple(f"enemy{k}" for k in range(5))
+TARGET_NAMES = (
+    ("none",) + tuple(f"ally{k}" for k in range(5)) + tuple(f"enemy{k}" for k in range(5))
+)
 
 # Actor-relative target category -> global slot (-1 = none), shape (10 slots, 11 categories).
 TARGET_SLOT = np.full((NUM_SLOTS, NUM_TARGETS), -1, np.int32)

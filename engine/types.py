@@ -122,7 +122,7 @@ class Masks:
 
 @struct.dataclass
 class Events:
-    """Everything that happened in one tick, fixed shape (RULES 4). Pair arrays are [source, recipient]."""
+    """What happened in one tick, fixed shape (RULES 4); pairs are [source, recipient]."""
 
     submitted: jnp.ndarray  # (10, 3) int32 actions as submitted (team frame)
     accepted: jnp.ndarray  # (10, 3) int32 actions after acceptance (team frame)
@@ -183,7 +183,7 @@ class Pool:
 
 @dataclass(frozen=True)
 class Config:
-    """Static rules of a game (hashable; RULES A2). Changing it recompiles, changing a Pool does not."""
+    """Static rules of a game (hashable; RULES A2); changing it recompiles, a new Pool does not."""
 
     score_threshold: int = C.SCORE_THRESHOLD
     horizon: int = C.HORIZON

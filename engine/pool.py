@@ -1,0 +1,111 @@
+"""Packing maps, rosters and spawn ends into a fixed-size `Pool` for auto-reset (RULES A10).
+
+Host-side NumPy; the result is a pytree of arrays, so a new pool of the same capacity never
+recompiles a jitted `reset` or `step`.
+"""
+
+from collections.abc import Sequence
+
+import jax.numpy as jnp
+import numpy as np
+
+from engine import constants as C
+from engine.types import MAX_POOL, Pool
+
+CLASS_LETTERS = {"M": C.MAGE, "W": C.WARRIOR, "H": C.HUNTER, "R": C.ROGUE, "P": C.PRIEST}
+
+
+def default_pads() -> np.ndarray:
+    """The canonical pads (RULES A5): (2 ends, 5 pads, 2) float32, x = 1.5 west / 18.5 east."""
+    ys = np.array([1.5, 3.25, 5.0, 6.75, 8.5], np.float32)
+    west = np.stack([np.full(5, 1.5, np.float32), ys], axis=1)
+    east = np.stack([np.full(5, C.MAP_WIDTH - 1.5, np.float32), ys], axis=1)
+    return np.stack([west, east])
+
+
+def default_red_zones() -> np.ndarray:
+    """The canonical Red Zones (RULES 1.6): (2 ends, 4) [x0, y0, x1, y1], 4 units deep."""
+    depth, w, h = C.RED_ZONE_DEPTH, C.MAP_WIDTH, C.MAP_HEIGHT
+    return np.array([[0.0, 0.0, depth, h], [w - depth, 0.0, w, h]], np.float32)
+
+
+def parse_roster(text: str) -> np.ndarray:
+    """A roster string such as "MWHRP/MWHRP" or "MW/HR" -> (10,) int32 class ids.
+
+    Letters: M Mage, W Warrior, H Hunter, R Rogue, P Priest; Team A before the slash. A roster
+    without a slash is mirrored ("MWH" = "MWH/MWH"). Raises ValueError naming the bad part.
+    """
+    halves = text.split("/") if "/" in text else [text, text]
+    if len(halves) != 2:
+        raise ValueError(f"roster {text!r}: expected 'TEAM_A/TEAM_B', e.g. 'MWHRP/MWHRP'")
+    roster = np.zeros(C.NUM_SLOTS, np.int32)
+    for team, half in enumerate(halves):
+        letters = half.strip().upper()
+        if not 1 <= len(letters) <= C.TEAM_SIZE:
+            raise ValueError(f"roster {text!r}: team {C.TEAM_NAMES[team]} needs 1-5 agents")
+        for k, letter in enumerate(letters):
+            if letter not in CLASS_LETTERS:
+                raise ValueError(
+                    f"roster {text!r}: unknown class letter {letter!r} (use one of MWHRP)"
+                )
+            roster[team * C.TEAM_SIZE + k] = CLASS_LETTERS[letter]
+    return roster
+
+
+def roster_text(roster: Sequence[int]) -> str:
+    """Inverse of `parse_roster`: (10,) class ids -> "MWHRP/MWHRP"."""
+    letters = {v: k for k, v in CLASS_LETTERS.items()}
+    teams = [roster[:5], roster[5:]]
+    return "/".join("".join(letters[int(c)] for c in team if c) for team in teams)
+
+
+def _pad_rows(rows: np.ndarray, name: str) -> np.ndarray:
+    if not 1 <= len(rows) <= MAX_POOL:
+        raise ValueError(f"pool: {name} needs 1-{MAX_POOL} entries, got {len(rows)}")
+    padded = np.zeros((MAX_POOL,) + rows.shape[1:], rows.dtype)
+    padded[: len(rows)] = rows
+    return padded
+
+
+def pack_pool(
+    obstacles: Sequence[np.ndarray],
+    rosters: Sequence[np.ndarray | str],
+    *,
+    pads: Sequence[np.ndarray] | None = None,
+    red_zones: Sequence[np.ndarray] | None = None,
+    map_ids: Sequence[int] | None = None,
+    p_east: float = 0.5,
+) -> Pool:
+    """Build a `Pool` from per-map arrays and rosters.
+
+    obstacles: per map a (k <= 32, 8) float32 table (RULES 1.2 columns); pads: per map
+    (2, 5, 2) by end; red_zones: per map (2, 4) by end; rosters: (10,) class ids or strings for
+    `parse_roster`; p_east: probability that Team A spawns east. Raises ValueError on bad shapes.
+    """
+    n = len(obstacles)
+    tables = np.zeros((n, C.MAX_OBSTACLES, C.OBSTACLE_FEATURES), np.float32)
+    for i, table in enumerate(obstacles):
+        table = np.asarray(table, np.float32).reshape(-1, C.OBSTACLE_FEATURES)
+        if len(table) > C.MAX_OBSTACLES:
+            raise ValueError(f"pool: map {i} has {len(table)} obstacles, at most 32 fit")
+        tables[i, : len(table)] = table
+    pads_arr = np.stack(pads) if pads is not None else np.stack([default_pads()] * n)
+    zones_arr = (
+        np.stack(red_zones) if red_zones is not None else np.stack([default_red_zones()] * n)
+    )
+    ids = np.asarray(map_ids if map_ids is not None else range(n), np.int32)
+    roster_arr = np.stack(
+        [parse_roster(r) if isinstance(r, str) else np.asarray(r) for r in rosters]
+    )
+    if not 0.0 <= p_east <= 1.0:
+        raise ValueError(f"pool: p_east {p_east!r} is not a probability")
+    return Pool(
+        obstacles=jnp.asarray(_pad_rows(tables, "maps")),
+        pads=jnp.asarray(_pad_rows(pads_arr.astype(np.float32), "pads")),
+        red_zones=jnp.asarray(_pad_rows(zones_arr.astype(np.float32), "red_zones")),
+        map_ids=jnp.asarray(_pad_rows(ids, "map_ids")),
+        num_maps=jnp.int32(n),
+        rosters=jnp.asarray(_pad_rows(roster_arr.astype(np.int32), "rosters")),
+        num_rosters=jnp.int32(len(roster_arr)),
+        p_east=jnp.float32(p_east),
+    )
