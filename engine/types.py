@@ -89,9 +89,7 @@ class State:
     outcome: jnp.ndarray  # () int32, C.ONGOING / A_WINS / B_WINS / DRAW
     prev_action: jnp.ndarray  # (10, 3) int32 last accepted (move world frame, target, ult)
     has_prev: jnp.ndarray  # () bool
-    # what each unit looked like and who saw it at the previous tick (shared_obs relay, A8)
-    last_rows: jnp.ndarray  # (10, ROW_DIM) float32 world-frame rows of every slot
-    last_seen: jnp.ndarray  # (10, 10) bool [observer slot, seen slot]
+    seen: jnp.ndarray  # (10, 10) bool [observer, seen slot] direct sight in this state (RULES 5.2)
 
 
 @struct.dataclass
