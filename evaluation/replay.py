@@ -1,0 +1,424 @@
+"""Replay files (`*.mbgr`): one game, tick by tick, readable without JAX.
+
+A file is two msgpack objects written one after the other:
+
+1. the *preamble*, a small map ``{"magic", "format_version", "header", "codec", "body_size"}``,
+   so a folder listing reads only the header (`read_header`);
+2. the *body*, a zlib-compressed msgpack map ``{"states", "events", "visible", "relayed",
+   "static", "metrics"}``. Every array is ``{"dtype", "shape", "bytes"}`` (C order, little
+   endian); layout fields that never change are stored once and broadcast on read; metrics are a
+   polars DataFrame in Arrow IPC form.
+
+zlib's own checksum catches a corrupted body; a short file is reported as truncated. Field
+names and shapes follow engine/types.py (`State`, `Events`); this module never imports jax.
+"""
+
+import io
+import os
+import tempfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgpack
+import numpy as np
+import polars as pl
+
+from evaluation.replay_schema import (
+    EVENT_FIELDS,
+    HEADER_FIELDS,
+    LAYOUT_FIELDS,
+    METRIC_COLUMNS,
+    STATE_FIELDS,
+    check_header,
+)
+
+FORMAT_VERSION = 1
+MAGIC = "MBG-REPLAY"
+SUFFIX = ".mbgr"
+CODEC = "zlib"
+# Older format versions this reader upgrades, version -> function(preamble, body) -> (p, b) of
+# the next version. Version 1 is the first released format, so there is nothing to upgrade yet.
+UPGRADES: dict = {}
+_MAX_HEADER_BYTES = 16 << 20
+
+
+class ReplayError(ValueError):
+    """A replay file or object that cannot be read or written; names file, field and problem."""
+
+    def __init__(self, source, field: str, problem: str):
+        self.source, self.field, self.problem = str(source), field, problem
+        super().__init__(f"{source}: {field}: {problem}")
+
+
+@dataclass
+class Replay:
+    """One recorded game (see the module docstring and notes/REPLAY_CONTRACT.md).
+
+    header: dict of plain Python values (format_version, map, roster, systems, result, ...).
+    states: field -> array with a leading axis T+1 (ticks 0..T), engine `State` fields.
+    events: field -> array with a leading axis T; events[t] explains states[t] -> states[t+1].
+    visible, relayed: (T+1, 10, 10) bool [observer slot, seen slot] at each tick.
+    metrics: long-form polars DataFrame (game, topic, metric, source, target, value) or None.
+    """
+
+    header: dict
+    states: dict
+    events: dict
+    visible: np.ndarray
+    relayed: np.ndarray
+    metrics: pl.DataFrame | None = None
+
+    @property
+    def ticks(self) -> int:
+        """T, the number of transitions (the replay holds T+1 states)."""
+        return int(self.visible.shape[0]) - 1
+
+
+# --- encoding -----------------------------------------------------------------------------------
+
+
+def _encode_array(array: np.ndarray) -> dict:
+    array = np.array(array, order="C")  # keeps 0-d arrays 0-d, unlike ascontiguousarray
+    dtype = array.dtype.newbyteorder("<") if array.dtype.byteorder == ">" else array.dtype
+    return {"dtype": dtype.str, "shape": list(array.shape), "bytes": array.astype(dtype).tobytes()}
+
+
+def _decode_array(obj, source, field: str) -> np.ndarray:
+    if not isinstance(obj, dict) or set(obj) != {"dtype", "shape", "bytes"}:
+        raise ReplayError(source, field, "expected an encoded array {dtype, shape, bytes}")
+    try:
+        dtype = np.dtype(obj["dtype"])
+        shape = tuple(int(n) for n in obj["shape"])
+    except (TypeError, ValueError) as error:
+        raise ReplayError(source, field, f"bad dtype or shape ({error})") from None
+    if dtype.kind not in "biuf":
+        raise ReplayError(source, field, f"dtype {dtype} is not numeric or bool")
+    if len(obj["bytes"]) != dtype.itemsize * int(np.prod(shape, dtype=np.int64)):
+        raise ReplayError(source, field, f"{len(obj['bytes'])} bytes do not fill shape {shape}")
+    return np.frombuffer(obj["bytes"], dtype=dtype).reshape(shape)
+
+
+def _plain(value):
+    """msgpack hook: NumPy scalars and arrays in the header become plain Python values."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, tuple | set | frozenset):
+        return list(value)
+    raise TypeError(f"cannot store {type(value).__name__} in a replay header")
+
+
+def _metrics_bytes(metrics: pl.DataFrame | None) -> bytes | None:
+    if metrics is None:
+        return None
+    buffer = io.BytesIO()
+    metrics.write_ipc(buffer)
+    return buffer.getvalue()
+
+
+def _metrics_frame(data, source) -> pl.DataFrame | None:
+    if data is None:
+        return None
+    try:
+        frame = pl.read_ipc(io.BytesIO(data))
+    except Exception as error:  # polars raises several unrelated types on bad IPC bytes
+        raise ReplayError(source, "metrics", f"not a readable Arrow IPC table ({error})") from None
+    missing = [c for c in METRIC_COLUMNS if c not in frame.columns]
+    if missing:
+        raise ReplayError(source, "metrics", f"missing columns {missing}")
+    return frame
+
+
+def _split_static(states: dict) -> tuple[dict, list[str]]:
+    """Stores each layout field once when it is constant over time."""
+    stored, static = {}, []
+    for name, array in states.items():
+        trailing = STATE_FIELDS.get(name, (None, None))[0]
+        if name in LAYOUT_FIELDS and trailing is not None and array.ndim == len(trailing) + 1:
+            if np.all(array == array[:1]):
+                stored[name], static = array[0], static + [name]
+                continue
+        stored[name] = array
+    return stored, static
+
+
+# --- validation ----------------------------------------------------------------------------------
+
+
+def _check_array(array, name, spec, lead, source) -> np.ndarray:
+    """Checks one field against (trailing shape, dtype); returns it with the expected dtype."""
+    trailing, dtype = spec
+    if not isinstance(array, np.ndarray):
+        raise ReplayError(source, name, f"expected a NumPy array, got {type(array).__name__}")
+    shape = array.shape
+    want = (lead, *trailing)
+    if len(shape) != len(want) or any(
+        w is not None and w != s for w, s in zip(want, shape, strict=True)
+    ):
+        shown = tuple("*" if w is None else w for w in want)
+        raise ReplayError(source, name, f"shape {shape}, expected {shown}")
+    if array.dtype != np.dtype(dtype):
+        if array.dtype.kind != np.dtype(dtype).kind:
+            raise ReplayError(source, name, f"dtype {array.dtype}, expected {dtype}")
+        array = array.astype(dtype)
+    if array.dtype.kind == "f" and not np.all(np.isfinite(array)):
+        raise ReplayError(source, name, "contains NaN or infinite values")
+    return array
+
+
+def _check_group(arrays: dict, specs: dict, lead: int, prefix: str, source) -> dict:
+    out = {}
+    for name, spec in specs.items():
+        if name not in arrays:
+            raise ReplayError(source, f"{prefix}.{name}", "missing")
+        out[name] = _check_array(arrays[name], f"{prefix}.{name}", spec, lead, source)
+    for name, array in arrays.items():  # fields a newer engine added: keep, check the time axis
+        if name not in specs:
+            if not isinstance(array, np.ndarray) or array.ndim == 0 or array.shape[0] != lead:
+                raise ReplayError(source, f"{prefix}.{name}", f"needs a leading axis of {lead}")
+            out[name] = array
+    return out
+
+
+def validate_replay(replay: Replay, source="<replay>") -> Replay:
+    """Checks every field of `replay`; returns a copy with canonical dtypes.
+
+    Raises ReplayError naming `source`, the field and the problem: a missing header key or
+    field, a wrong shape or dtype, NaN values, class ids or outcomes out of range, or a header
+    that disagrees with the arrays (ticks, roster).
+    """
+    check_header(replay.header, source, ReplayError)
+    if not isinstance(replay.visible, np.ndarray) or replay.visible.ndim != 3:
+        raise ReplayError(source, "visible", "expected a (T+1, 10, 10) bool array")
+    lead = replay.visible.shape[0]
+    if lead < 1:
+        raise ReplayError(source, "visible", "a replay needs at least the initial state")
+    visible = _check_array(replay.visible, "visible", ((10, 10), "bool"), lead, source)
+    relayed = _check_array(replay.relayed, "relayed", ((10, 10), "bool"), lead, source)
+    states = _check_group(replay.states, STATE_FIELDS, lead, "states", source)
+    events = _check_group(replay.events, EVENT_FIELDS, lead - 1, "events", source)
+    if not np.all((states["class_id"] >= 0) & (states["class_id"] <= 5)):
+        raise ReplayError(source, "states.class_id", "class ids must be 0-5")
+    for name, group in (("states.outcome", states), ("events.outcome", events)):
+        if not np.all((group["outcome"] >= 0) & (group["outcome"] <= 3)):
+            raise ReplayError(source, name, "outcome codes must be 0-3")
+    ticks = replay.header["result"]["ticks"]
+    if ticks != lead - 1:
+        raise ReplayError(source, "header.result.ticks", f"{ticks}, but the arrays hold {lead - 1}")
+    if list(replay.header["roster"]) != states["class_id"][0].tolist():
+        raise ReplayError(source, "header.roster", "differs from states.class_id")
+    if replay.metrics is not None:
+        missing = [c for c in METRIC_COLUMNS if c not in replay.metrics.columns]
+        if missing:
+            raise ReplayError(source, "metrics", f"missing columns {missing}")
+    return Replay(dict(replay.header), states, events, visible, relayed, replay.metrics)
+
+
+# --- files ---------------------------------------------------------------------------------------
+
+
+def encode_replay(replay: Replay) -> bytes:
+    """The file content of `replay` (validated first; raises ReplayError)."""
+    replay = validate_replay(replay)
+    stored, static = _split_static(replay.states)
+    body = {
+        "states": {k: _encode_array(v) for k, v in stored.items()},
+        "events": {k: _encode_array(v) for k, v in replay.events.items()},
+        "visible": _encode_array(replay.visible),
+        "relayed": _encode_array(replay.relayed),
+        "static": static,
+        "metrics": _metrics_bytes(replay.metrics),
+    }
+    packed = zlib.compress(msgpack.packb(body, use_bin_type=True), 6)
+    header = dict(replay.header, format_version=FORMAT_VERSION)
+    preamble = {
+        "magic": MAGIC,
+        "format_version": FORMAT_VERSION,
+        "header": header,
+        "codec": CODEC,
+        "body_size": len(packed),
+    }
+    return msgpack.packb(preamble, use_bin_type=True, default=_plain) + msgpack.packb(packed)
+
+
+def write_replay(path, replay: Replay) -> Path:
+    """Writes `replay` to `path` atomically; never replaces an existing file.
+
+    The bytes go to a temporary file in the same folder, which is then hard-linked to `path`
+    (fails if `path` exists) or, where links are unsupported, renamed after a check.
+    Raises FileExistsError if `path` exists, ReplayError if the replay is invalid.
+    """
+    path = Path(path)
+    if path.exists():
+        raise FileExistsError(f"{path}: refusing to overwrite an existing replay")
+    data = encode_replay(replay)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise FileExistsError(f"{path}: refusing to overwrite an existing replay") from None
+        except OSError:  # no hard links on this file system: check, then rename
+            if path.exists():
+                raise FileExistsError(f"{path}: refusing to overwrite an existing replay") from None
+            os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path
+
+
+def _read_preamble(unpacker, source) -> dict:
+    try:
+        preamble = unpacker.unpack()
+    except msgpack.OutOfData:
+        raise ReplayError(source, "file", "ends before the header (empty or truncated)") from None
+    except (ValueError, msgpack.UnpackException) as error:
+        raise ReplayError(source, "file", f"not a replay file ({error})") from None
+    if not isinstance(preamble, dict) or preamble.get("magic") != MAGIC:
+        raise ReplayError(source, "file", f"not a replay file (no {MAGIC} marker)")
+    version = preamble.get("format_version")
+    if not isinstance(version, int) or version < 1:
+        raise ReplayError(source, "format_version", f"{version!r} is not a known format version")
+    if version > FORMAT_VERSION:
+        raise ReplayError(
+            source,
+            "format_version",
+            f"version {version} is newer than this reader (it reads up to {FORMAT_VERSION});"
+            " update MARL-BattleGrounds",
+        )
+    if version < FORMAT_VERSION and version not in UPGRADES:
+        raise ReplayError(source, "format_version", f"version {version} is no longer supported")
+    if not isinstance(preamble.get("header"), dict):
+        raise ReplayError(source, "header", "missing or not a map")
+    return preamble
+
+
+def _open_unpacker(path, handle):
+    return msgpack.Unpacker(handle, raw=False, max_buffer_size=_MAX_HEADER_BYTES << 6)
+
+
+def read_header(path) -> dict:
+    """The header of the replay at `path`, reading only the start of the file (folder lists)."""
+    with open(path, "rb") as handle:
+        preamble = _read_preamble(_open_unpacker(path, handle), path)
+    header = dict(preamble["header"], format_version=preamble["format_version"])
+    check_header(header, path, ReplayError)
+    return header
+
+
+def _read_body(unpacker, preamble, source) -> dict:
+    if preamble.get("codec") != CODEC:
+        raise ReplayError(source, "codec", f"{preamble.get('codec')!r}, expected {CODEC!r}")
+    try:
+        packed = unpacker.unpack()
+    except msgpack.OutOfData:
+        raise ReplayError(source, "body", "file ends early (truncated)") from None
+    except (ValueError, msgpack.UnpackException) as error:
+        raise ReplayError(source, "body", f"corrupted ({error})") from None
+    if not isinstance(packed, bytes) or len(packed) != preamble.get("body_size"):
+        raise ReplayError(source, "body", "size differs from the header (truncated or corrupted)")
+    try:
+        body = msgpack.unpackb(zlib.decompress(packed), raw=False)
+    except (zlib.error, ValueError, msgpack.UnpackException) as error:
+        raise ReplayError(source, "body", f"corrupted ({error})") from None
+    if not isinstance(body, dict):
+        raise ReplayError(source, "body", "not a map")
+    return body
+
+
+def _arrays(body: dict, key: str, source) -> dict:
+    group = body.get(key)
+    if not isinstance(group, dict):
+        raise ReplayError(source, key, "missing or not a map")
+    return {name: _decode_array(obj, source, f"{key}.{name}") for name, obj in group.items()}
+
+
+def decode_replay(data: bytes, source="<bytes>") -> Replay:
+    """Parses file content (see `read_replay`)."""
+    unpacker = msgpack.Unpacker(raw=False, max_buffer_size=max(len(data), 1))
+    unpacker.feed(data)
+    return _decode(unpacker, source)
+
+
+def _decode(unpacker, source) -> Replay:
+    preamble = _read_preamble(unpacker, source)
+    body = _read_body(unpacker, preamble, source)
+    for version in range(preamble["format_version"], FORMAT_VERSION):
+        preamble, body = UPGRADES[version](preamble, body)
+    header = dict(preamble["header"], format_version=FORMAT_VERSION)
+    for key in ("visible", "relayed"):
+        if key not in body:
+            raise ReplayError(source, key, "missing")
+    visible = _decode_array(body["visible"], source, "visible")
+    relayed = _decode_array(body["relayed"], source, "relayed")
+    states = _arrays(body, "states", source)
+    for name in body.get("static") or ():
+        if name not in states:
+            raise ReplayError(source, f"states.{name}", "listed as static but missing")
+        states[name] = np.broadcast_to(states[name], (visible.shape[0], *states[name].shape))
+    replay = Replay(header, states, _arrays(body, "events", source), visible, relayed, None)
+    replay.metrics = _metrics_frame(body.get("metrics"), source)
+    return validate_replay(replay, source)
+
+
+def read_replay(path) -> Replay:
+    """Reads and checks the replay at `path`.
+
+    Raises FileNotFoundError if it does not exist and ReplayError (a ValueError) naming the
+    file, the field and the problem for anything else: not a replay, a format version this
+    reader does not know, a truncated or corrupted file, a missing or malformed field.
+    """
+    with open(path, "rb") as handle:
+        return _decode(_open_unpacker(path, handle), path)
+
+
+def replay_summary(replay: Replay) -> dict:
+    """Plain facts about a game for listings and `mbg replay info`: map, Systems, result, ..."""
+    header, states, events = replay.header, replay.states, replay.events
+    result = header["result"]
+    fallback = events["fallback"]
+    return {
+        "format_version": header["format_version"],
+        "rules_version": header["rules_version"],
+        "created": header["created"],
+        "map": {k: header["map"].get(k) for k in ("id", "name", "split")},
+        "roster": list(header["roster"]),
+        "team_sizes": list(header["team_sizes"]),
+        "systems": list(header["systems"]),
+        "info_regime": header["info_regime"],
+        "spawn_end": header["spawn_end"],
+        "seeds": dict(header["seeds"]),
+        "outcome": result["outcome"],
+        "outcome_name": result["outcome_name"],
+        "score": list(result["score"]),
+        "ticks": replay.ticks,
+        "deaths": [int(events["died"][:, :5].sum()), int(events["died"][:, 5:].sum())],
+        "fallback_ticks": int(fallback.any(axis=1).sum()) if fallback.size else 0,
+        "metrics_level": header["metrics_level"],
+        "metric_rows": 0 if replay.metrics is None else replay.metrics.height,
+        "final_tick_state": int(states["tick"][-1]),
+    }
+
+
+__all__ = [
+    "FORMAT_VERSION",
+    "HEADER_FIELDS",
+    "Replay",
+    "ReplayError",
+    "SUFFIX",
+    "decode_replay",
+    "encode_replay",
+    "read_header",
+    "read_replay",
+    "replay_summary",
+    "validate_replay",
+    "write_replay",
+]

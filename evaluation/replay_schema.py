@@ -1,0 +1,145 @@
+"""What a replay must hold: header keys and the trailing shape and dtype of every array field.
+
+The array tables mirror engine/types.py (`State`, `Events`) without importing it, because
+engine/types.py imports jax and replays are read on machines without it; a test compares the two
+(tests/evaluation/test_replay_format.py). `None` in a shape means "any length".
+"""
+
+NUM_SLOTS = 10
+F32, I32, BOOL = "float32", "int32", "bool"
+
+# name -> (shape after the time axis, dtype)
+STATE_FIELDS = {
+    "map_id": ((), I32),
+    "obstacles": ((32, 8), F32),
+    "pads": ((10, 2), F32),
+    "red_zones": ((2, 4), F32),
+    "spawn_end": ((), I32),
+    "class_id": ((10,), I32),
+    "active": ((10,), BOOL),
+    "pos": ((10, 2), F32),
+    "health": ((10,), F32),
+    "alive": ((10,), BOOL),
+    "cooldown": ((10,), I32),
+    "status": ((10, 9), I32),
+    "shield": ((10,), I32),
+    "ooc": ((10,), I32),
+    "wave_clock": ((2,), I32),
+    "score": ((2,), I32),
+    "tick": ((), I32),
+    "outcome": ((), I32),
+    "prev_action": ((10, 3), I32),
+    "has_prev": ((), BOOL),
+    "seen": ((10, 10), BOOL),
+}
+# Fixed for the whole game (RULES 4.4): stored once in the file, broadcast over time on read.
+LAYOUT_FIELDS = ("map_id", "obstacles", "pads", "red_zones", "spawn_end", "class_id", "active")
+
+_PAIR = ((10, 10), F32)
+EVENT_FIELDS = {
+    "submitted": ((10, 3), I32),
+    "accepted": ((10, 3), I32),
+    "rejected": ((10, 3), BOOL),
+    "fallback": ((10,), BOOL),
+    "lane": ((10,), I32),
+    "recipient": ((10,), I32),
+    "aura_out": ((10,), F32),
+    "aura_in": ((10,), F32),
+    "mage_cover": ((10, 10), BOOL),
+    "warrior_cover": ((10, 10), BOOL),
+    "damage_raw": _PAIR,
+    "damage_source": _PAIR,
+    "damage_recipient": _PAIR,
+    "damage_realised": _PAIR,
+    "heal_raw": _PAIR,
+    "heal_recipient": _PAIR,
+    "heal_realised": _PAIR,
+    "regen": ((10,), F32),
+    "ooc_reset": ((10,), BOOL),
+    "cooldown_started": ((10,), BOOL),
+    "cooldown_ready": ((10,), BOOL),
+    "charge_move": ((10, 2), F32),
+    "move": ((10, 2), F32),
+    "died": ((10,), BOOL),
+    "red_zone_death": ((10,), BOOL),
+    "lethal": ((10, 10), BOOL),
+    "status_applied": ((10, 9), BOOL),
+    "status_refreshed": ((10, 9), BOOL),
+    "status_broken": ((10, 9), BOOL),
+    "status_expired": ((10, 9), BOOL),
+    "status_cleared": ((10, 9), BOOL),
+    "shield_expired": ((10,), BOOL),
+    "respawned": ((10,), BOOL),
+    "wave": ((2,), BOOL),
+    "score_delta": ((2,), I32),
+    "outcome": ((), I32),
+    "terminated": ((), BOOL),
+    "truncated": ((), BOOL),
+}
+
+METRIC_COLUMNS = ("game", "topic", "metric", "source", "target", "value")
+METRIC_LEVELS = ("none", "priority", "full")
+INFO_REGIMES = ("shared_obs", "no_shared_obs")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _ints(n):
+    return lambda v: isinstance(v, list | tuple) and len(v) == n and all(map(_is_int, v))
+
+
+def _strs(n):
+    return lambda v: (
+        isinstance(v, list | tuple) and len(v) == n and all(isinstance(s, str) for s in v)
+    )
+
+
+# key -> (check, what a valid value looks like)
+HEADER_FIELDS = {
+    "format_version": (_is_int, "an int"),
+    "rules_version": (lambda v: isinstance(v, str), "a string"),
+    "created": (lambda v: isinstance(v, str), "an ISO time string"),
+    "map": (lambda v: isinstance(v, dict), "a map {id, name, split, obstacles, red_zones}"),
+    "roster": (_ints(NUM_SLOTS), "10 class ids"),
+    "team_sizes": (_ints(2), "[team A size, team B size]"),
+    "systems": (_strs(NUM_SLOTS), "10 System spec strings"),
+    "info_regime": (lambda v: v in INFO_REGIMES, f"one of {INFO_REGIMES}"),
+    "seeds": (lambda v: isinstance(v, dict), "a map of seeds"),
+    "spawn_end": (lambda v: v in (0, 1), "0 (Team A west) or 1 (east)"),
+    "score_threshold": (_is_int, "an int"),
+    "horizon": (_is_int, "an int"),
+    "result": (lambda v: isinstance(v, dict), "a map {outcome, outcome_name, score, ticks}"),
+    "metrics_level": (lambda v: v in METRIC_LEVELS, f"one of {METRIC_LEVELS}"),
+}
+MAP_FIELDS = {
+    "id": (_is_int, "an int"),
+    "name": (lambda v: isinstance(v, str), "a string"),
+    "split": (lambda v: isinstance(v, str), "a string"),
+    "obstacles": (lambda v: isinstance(v, list) and all(len(r) == 8 for r in v), "rows of 8"),
+    "red_zones": (lambda v: isinstance(v, list) and len(v) == 2, "2 rectangles [x0, y0, x1, y1]"),
+}
+RESULT_FIELDS = {
+    "outcome": (lambda v: v in (0, 1, 2, 3), "an outcome code 0-3"),
+    "outcome_name": (lambda v: isinstance(v, str), "a string"),
+    "score": (_ints(2), "[score A, score B]"),
+    "ticks": (lambda v: _is_int(v) and v >= 0, "a tick count >= 0"),
+}
+
+
+def _check_keys(mapping: dict, fields: dict, prefix: str, source, error) -> None:
+    for key, (ok, wanted) in fields.items():
+        if key not in mapping:
+            raise error(source, f"{prefix}{key}", "missing")
+        if not ok(mapping[key]):
+            raise error(source, f"{prefix}{key}", f"{mapping[key]!r:.80} is not {wanted}")
+
+
+def check_header(header: dict, source, error) -> None:
+    """Raises `error(source, field, problem)` for the first missing or malformed header key."""
+    if not isinstance(header, dict):
+        raise error(source, "header", "not a map")
+    _check_keys(header, HEADER_FIELDS, "header.", source, error)
+    _check_keys(header["map"], MAP_FIELDS, "header.map.", source, error)
+    _check_keys(header["result"], RESULT_FIELDS, "header.result.", source, error)

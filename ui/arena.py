@@ -1,0 +1,245 @@
+"""Draws a `Scene` into any pygame surface: map, Red Zones, obstacles, units and overlays.
+
+World coordinates are map units with y up (RULES 1.1); the screen flips y. The renderer keeps
+the transform of the last drawn rect for mouse picking (`screen_to_world`, `unit_at`).
+"""
+
+import math
+
+import numpy as np
+import pygame
+
+from ui.geometry import los_clear, wall_corners
+from ui.rules import C
+from ui.scene import Scene, UnitView
+from ui.theme import CLASS_GLYPHS, COLOURS, STATUS_COLOURS, TEAM_COLOURS, TEAM_DARK
+
+MARGIN = 8  # pixels around the map inside the given rect
+
+
+class ArenaRenderer:
+    """Stateless apart from fonts and the last layout; draw into any surface and rect."""
+
+    def __init__(self):
+        self._fonts: dict[int, pygame.font.Font] = {}
+        self._rect = pygame.Rect(0, 0, 2 * MARGIN + 200, 2 * MARGIN + 100)
+
+    # --- transform -------------------------------------------------------------------------
+    def _layout(self, rect) -> tuple[float, float, float]:
+        rect = pygame.Rect(rect)
+        scale = min(
+            (rect.width - 2 * MARGIN) / C.MAP_WIDTH, (rect.height - 2 * MARGIN) / C.MAP_HEIGHT
+        )
+        scale = max(scale, 1.0)
+        left = rect.x + (rect.width - scale * C.MAP_WIDTH) / 2
+        top = rect.y + (rect.height - scale * C.MAP_HEIGHT) / 2
+        return scale, left, top
+
+    def world_to_screen(self, pos, rect=None) -> tuple[int, int]:
+        """Map units (x east, y north) -> pixel (x, y) in the last drawn rect (or `rect`)."""
+        scale, left, top = self._layout(rect or self._rect)
+        return (round(left + pos[0] * scale), round(top + (C.MAP_HEIGHT - pos[1]) * scale))
+
+    def screen_to_world(self, xy, rect=None) -> tuple[float, float]:
+        """Pixel -> map units; the inverse of `world_to_screen`."""
+        scale, left, top = self._layout(rect or self._rect)
+        return ((xy[0] - left) / scale, C.MAP_HEIGHT - (xy[1] - top) / scale)
+
+    def unit_at(self, scene: Scene, xy, rect=None) -> int | None:
+        """The slot of the scene unit under pixel `xy` (within one body radius + 0.2), or None."""
+        x, y = self.screen_to_world(xy, rect)
+        best, best_d = None, C.BODY_RADIUS + 0.2
+        for unit in scene.units:
+            d = math.hypot(unit.pos[0] - x, unit.pos[1] - y)
+            if d <= best_d:
+                best, best_d = unit.slot, d
+        return best
+
+    def map_rect(self, rect) -> pygame.Rect:
+        scale, left, top = self._layout(rect)
+        return pygame.Rect(
+            round(left), round(top), round(scale * C.MAP_WIDTH), round(scale * C.MAP_HEIGHT)
+        )
+
+    def font(self, size: int) -> pygame.font.Font:
+        if size not in self._fonts:
+            if not pygame.font.get_init():
+                pygame.font.init()
+            self._fonts[size] = pygame.font.Font(None, size)
+        return self._fonts[size]
+
+    # --- drawing ---------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface, scene: Scene, rect) -> None:
+        """Draws `scene` fitted into `rect` (aspect kept, centred)."""
+        self._rect = pygame.Rect(rect)
+        scale, _, _ = self._layout(self._rect)
+        previous_clip = surface.get_clip()
+        surface.set_clip(self._rect)
+        surface.fill(COLOURS["background"], self._rect)
+        self._draw_map(surface, scene, scale)
+        self._draw_overlays(surface, scene, scale)
+        for unit in scene.units:
+            self._draw_unit(surface, scene, unit, scale)
+        self._draw_floats(surface, scene, scale)
+        surface.set_clip(previous_clip)
+
+    def _draw_map(self, surface, scene: Scene, scale: float) -> None:
+        area = self.map_rect(self._rect)
+        surface.fill(COLOURS["arena"], area)
+        for x in range(1, int(C.MAP_WIDTH)):
+            sx = self.world_to_screen((x, 0))[0]
+            pygame.draw.line(surface, COLOURS["grid"], (sx, area.top), (sx, area.bottom - 1))
+        for y in range(1, int(C.MAP_HEIGHT)):
+            sy = self.world_to_screen((0, y))[1]
+            pygame.draw.line(surface, COLOURS["grid"], (area.left, sy), (area.right - 1, sy))
+        if "red_zones" in scene.overlays:
+            self._draw_red_zones(surface, scene)
+        for slot, pad in enumerate(scene.pads):
+            if np.any(pad):
+                cx, cy = self.world_to_screen(pad)
+                side = max(4, round(scale * 0.5))
+                box = pygame.Rect(cx - side // 2, cy - side // 2, side, side)
+                pygame.draw.rect(surface, TEAM_DARK[slot // 5], box, 1)
+        for row in scene.obstacles:
+            if row[C.OBS_ACTIVE] != 1.0:
+                continue
+            if int(row[C.OBS_TYPE]) == C.OBSTACLE_PILLAR:
+                centre = self.world_to_screen(row[[C.OBS_X, C.OBS_Y]])
+                radius = max(2, round(row[C.OBS_RADIUS] * scale))
+                pygame.draw.circle(surface, COLOURS["obstacle"], centre, radius)
+                pygame.draw.circle(surface, COLOURS["obstacle_edge"], centre, radius, 1)
+            elif int(row[C.OBS_TYPE]) == C.OBSTACLE_WALL:
+                points = [self.world_to_screen(p) for p in wall_corners(row)]
+                pygame.draw.polygon(surface, COLOURS["obstacle"], points)
+                pygame.draw.polygon(surface, COLOURS["obstacle_edge"], points, 1)
+        pygame.draw.rect(surface, COLOURS["border"], area, 1)
+
+    def _draw_red_zones(self, surface, scene: Scene) -> None:
+        for team, zone in enumerate(scene.red_zones):
+            if zone[2] <= zone[0] or zone[3] <= zone[1]:
+                continue  # width 0 disables a zone (RULES A4)
+            x0, y1 = self.world_to_screen((zone[0], zone[1]))
+            x1, y0 = self.world_to_screen((zone[2], zone[3]))
+            box = pygame.Rect(x0, y0, max(1, x1 - x0), max(1, y1 - y0))
+            layer = pygame.Surface(box.size, pygame.SRCALPHA)
+            layer.fill(COLOURS["red_zone"])
+            surface.blit(layer, box)
+            label = self.font(16).render(f"{C.TEAM_NAMES[team]} Red Zone", True, (230, 150, 150))
+            surface.blit(label, (box.x + 4, box.bottom - label.get_height() - 3))
+
+    def _circle(self, surface, colour, pos, radius_units, scale, width=1) -> None:
+        radius = max(1, round(radius_units * scale))
+        pygame.draw.circle(surface, colour, self.world_to_screen(pos), radius, width)
+
+    def _draw_overlays(self, surface, scene: Scene, scale: float) -> None:
+        focus = [scene.unit(scene.selected)] if scene.selected is not None else scene.units
+        focus = [u for u in focus if u is not None and u.alive]
+        if "trails" in scene.overlays:
+            for slot, points in scene.trails.items():
+                if len(points) >= 2:
+                    pts = [self.world_to_screen(p) for p in points]
+                    pygame.draw.lines(surface, TEAM_DARK[slot // 5], False, pts, 2)
+        if "sight" in scene.overlays:
+            for unit in focus:
+                radius = C.SIGHT_RADIUS[unit.class_id]
+                self._circle(surface, TEAM_DARK[unit.team], unit.pos, radius, scale)
+        if "ranges" in scene.overlays:
+            for unit in focus:
+                self._circle(
+                    surface, (200, 200, 200), unit.pos, C.BASIC_RANGE[unit.class_id], scale
+                )
+                if C.ULT_RANGE[unit.class_id] > 0:
+                    self._circle(
+                        surface, COLOURS["accent"], unit.pos, C.ULT_RANGE[unit.class_id], scale
+                    )
+        if "los" in scene.overlays and scene.selected is not None:
+            self._draw_los(surface, scene)
+
+    def _draw_los(self, surface, scene: Scene) -> None:
+        source = scene.unit(scene.selected)
+        if source is None:
+            return
+        start = self.world_to_screen(source.pos)
+        for unit in scene.units:
+            if unit.slot == source.slot or not unit.alive:
+                continue
+            clear = los_clear(source.pos, unit.pos, scene.obstacles)
+            colour = COLOURS["los_clear"] if clear else COLOURS["los_blocked"]
+            pygame.draw.line(surface, colour, start, self.world_to_screen(unit.pos), 1)
+
+    def _draw_unit(self, surface, scene: Scene, unit: UnitView, scale: float) -> None:
+        centre = self.world_to_screen(unit.pos)
+        radius = max(4, round(C.BODY_RADIUS * scale))
+        colour = TEAM_COLOURS[unit.team] if unit.alive else COLOURS["dead"]
+        if unit.relayed:  # an echo of last tick: hollow, dashed-looking double ring
+            pygame.draw.circle(surface, TEAM_DARK[unit.team], centre, radius)
+            pygame.draw.circle(surface, COLOURS["relayed"], centre, radius, 1)
+            pygame.draw.circle(surface, COLOURS["relayed"], centre, max(2, radius - 3), 1)
+        else:
+            pygame.draw.circle(surface, colour, centre, radius)
+        if not unit.alive:
+            d = round(radius * 0.6)
+            pygame.draw.line(
+                surface,
+                (30, 30, 30),
+                (centre[0] - d, centre[1] - d),
+                (centre[0] + d, centre[1] + d),
+                2,
+            )
+            pygame.draw.line(
+                surface,
+                (30, 30, 30),
+                (centre[0] - d, centre[1] + d),
+                (centre[0] + d, centre[1] - d),
+                2,
+            )
+        glyph = self.font(max(12, round(radius * 1.5))).render(
+            CLASS_GLYPHS[unit.class_id], True, (255, 255, 255)
+        )
+        surface.blit(glyph, glyph.get_rect(center=centre))
+        if unit.shield > 0:
+            pygame.draw.circle(surface, COLOURS["shield"], centre, radius + 3, 2)
+        if unit.slot in scene.highlights:
+            pygame.draw.circle(surface, COLOURS["highlight"], centre, radius + 6, 2)
+        if unit.slot == scene.selected:
+            pygame.draw.circle(surface, COLOURS["select"], centre, radius + 5, 2)
+        if unit.alive:
+            self._draw_health(surface, unit, centre, radius)
+        self._draw_statuses(surface, unit, centre, radius)
+        label = self.font(14).render(
+            f"{C.TEAM_NAMES[unit.team]}{unit.slot % 5}" + (" r" if unit.relayed else ""),
+            True,
+            COLOURS["muted"] if unit.relayed else COLOURS["text"],
+        )
+        surface.blit(label, (centre[0] + radius + 2, centre[1] - radius - 2))
+
+    def _draw_health(self, surface, unit: UnitView, centre, radius: int) -> None:
+        width, height = max(16, radius * 2 + 4), 4
+        box = pygame.Rect(centre[0] - width // 2, centre[1] - radius - 8, width, height)
+        surface.fill(COLOURS["health_back"], box)
+        frac = 0.0 if unit.max_health <= 0 else max(0.0, min(1.0, unit.health / unit.max_health))
+        colour = COLOURS["health"] if frac > 0.35 else COLOURS["health_low"]
+        surface.fill(colour, (box.x, box.y, round(width * frac), height))
+
+    def _draw_statuses(self, surface, unit: UnitView, centre, radius: int) -> None:
+        active = [c for c, left in enumerate(unit.status) if left > 0]
+        size = 5
+        x = centre[0] - (len(active) * (size + 1)) // 2
+        for channel in active:
+            surface.fill(STATUS_COLOURS[channel], (x, centre[1] + radius + 3, size, size))
+            x += size + 1
+
+    def _draw_floats(self, surface, scene: Scene, scale: float) -> None:
+        if "numbers" not in scene.overlays:
+            return
+        offsets: dict[int, int] = {}
+        for item in scene.floats:
+            unit = scene.unit(item.slot)
+            if unit is None:
+                continue
+            cx, cy = self.world_to_screen(unit.pos)
+            dy = offsets.get(item.slot, 0)
+            offsets[item.slot] = dy + 14
+            text = self.font(18).render(item.text, True, COLOURS.get(item.kind, COLOURS["info"]))
+            top = cy - round(C.BODY_RADIUS * scale) - 24 - dy
+            surface.blit(text, text.get_rect(midbottom=(cx, top + 12)))
