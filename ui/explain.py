@@ -1,0 +1,182 @@
+"""One tick's events in words, for the event log ("Rogue B3 poisoned Priest A4: 36 damage, ...").
+
+Sentences follow the tick order of RULES 4 (acceptance, abilities, regeneration, cooldowns,
+statuses, deaths, respawns, score, outcome). In a point of view only events whose source or
+recipient the view knew are told, and amounts only where the view could see the recipient.
+"""
+
+import numpy as np
+
+from ui.rules import C, unit_name
+
+# (class, lane) -> verb; lane 1 = Basic, 2 = Ultimate (Events.lane)
+VERBS = {
+    (C.MAGE, 1): "hit",
+    (C.WARRIOR, 1): "struck",
+    (C.HUNTER, 1): "shot",
+    (C.ROGUE, 1): "stabbed",
+    (C.PRIEST, 1): "healed",
+    (C.MAGE, 2): "used Burst",
+    (C.WARRIOR, 2): "charged",
+    (C.HUNTER, 2): "trapped",
+    (C.ROGUE, 2): "poisoned",
+    (C.PRIEST, 2): "cast Holy Word on",
+}
+REJECTED = (
+    "order was out of range of the action heads",
+    "move was rejected",
+    "attack was rejected",
+)
+
+
+def num(value: float) -> str:
+    """Hit points for reading: one decimal at most, no trailing zeros ("14.95" -> "15", "3.2")."""
+    text = f"{float(value):.1f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _status_phrase(channel: int, ticks: int) -> str:
+    if C.IS_STUN[channel]:
+        return f"stunned {ticks} tick" + ("" if ticks == 1 else "s")
+    if C.SLOW_FACTOR[channel] < 1:
+        return f"slowed {ticks}"
+    return {C.ANTI_HEAL: "healing halved", C.BURST: "damage x1.5", C.FREEDOM: "freed"}.get(
+        channel, C.STATUS_NAMES[channel]
+    ) + f" {ticks}"
+
+
+def _statuses(ev, after, cls: int, lane: int, slot: int, on_self: bool) -> list[str]:
+    table = C.STATUS_ON_SELF[cls] if on_self else C.STATUS_ON_HIT[cls, lane - 1]
+    fresh = (ev["status_applied"][slot] | ev["status_refreshed"][slot]) & table
+    # stuns first, then slows, then the rest: the order a player cares about
+    order = sorted(np.flatnonzero(fresh), key=lambda c: (not C.IS_STUN[c], C.SLOW_FACTOR[c] == 1))
+    out = []
+    for c in order:
+        left = int(after["status"][slot][c]) or int(C.STATUS_DURATION[c])
+        out.append(_status_phrase(int(c), left))
+    return out
+
+
+def _ability(ev, before, after, src: int, known) -> str | None:
+    lane, rec = int(ev["lane"][src]), int(ev["recipient"][src])
+    cls = int(before["class_id"][src])
+    if lane == 0 or (src not in known and (rec < 0 or rec not in known)):
+        return None
+    name = unit_name(src, cls) if src in known else "A unit out of view"
+    if rec < 0:  # Mage Burst: an Ultimate on itself
+        parts = _statuses(ev, after, cls, lane, src, on_self=True)
+        return f"{name} {VERBS.get((cls, lane), 'acted')}" + (
+            f": {', '.join(parts)}" if parts else ""
+        )
+    target = unit_name(rec, before["class_id"][rec])
+    if rec not in known:
+        return f"{name} {VERBS.get((cls, lane), 'targeted')} {target} (out of view)"
+    parts = []
+    if ev["damage_recipient"][src, rec] > 0:
+        text = f"{num(ev['damage_recipient'][src, rec])} damage"
+        if abs(ev["damage_realised"][src, rec] - ev["damage_recipient"][src, rec]) >= 0.05:
+            text += f" ({num(ev['damage_realised'][src, rec])} taken)"
+        parts.append(text)
+    if ev["heal_recipient"][src, rec] > 0:
+        text = f"{num(ev['heal_recipient'][src, rec])} health"
+        if abs(ev["heal_realised"][src, rec] - ev["heal_recipient"][src, rec]) >= 0.05:
+            text += f" ({num(ev['heal_realised'][src, rec])} restored)"
+        parts.append(text)
+    parts += _statuses(ev, after, cls, lane, rec, on_self=False)
+    if src not in known:
+        return f"{target} was hit by a unit out of view: {', '.join(parts)}"
+    verb = VERBS.get((cls, lane), "targeted")
+    target = "itself" if rec == src else target
+    return f"{name} {verb} {target}" + (f": {', '.join(parts)}" if parts else "")
+
+
+def _orders(ev, before, known) -> list[str]:
+    out = []
+    for s in sorted(known):
+        name = unit_name(s, before["class_id"][s])
+        if ev["fallback"][s]:
+            out.append(f"{name}: its System gave no answer; a fallback order was used")
+        for k, flag in enumerate(ev["rejected"][s]):
+            if flag:
+                out.append(f"{name}'s {REJECTED[k]}")
+    return out
+
+
+def _names(before, known, mask) -> list[str]:
+    return [unit_name(s, before["class_id"][s]) for s in sorted(known) if mask[s]]
+
+
+def _upkeep(ev, before, known) -> list[str]:
+    out = []
+    regen = [
+        f"{unit_name(s, before['class_id'][s])} +{num(ev['regen'][s])}"
+        for s in sorted(known)
+        if ev["regen"][s] > 0
+    ]
+    if regen:
+        out.append("Regenerated: " + ", ".join(regen))
+    ready = _names(before, known, ev["cooldown_ready"])
+    if ready:
+        out.append("Ultimate ready: " + ", ".join(ready))
+    broken = _names(before, known, ev["status_broken"].any(axis=1))
+    if broken:
+        out.append("Trap broken by damage: " + ", ".join(broken))
+    return out
+
+
+def _deaths(ev, before, known) -> list[str]:
+    out = []
+    for s in sorted(known):
+        if not ev["died"][s]:
+            continue
+        text = f"{unit_name(s, before['class_id'][s])} died"
+        killers = [
+            unit_name(k, before["class_id"][k])
+            for k in np.flatnonzero(ev["lethal"][:, s])
+            if int(k) in known
+        ]
+        if killers:
+            text += " (lethal damage: " + ", ".join(killers) + ")"
+        if ev["red_zone_death"][s]:
+            text += f" in its own Red Zone: {C.RED_ZONE_POINTS} points"
+        out.append(text)
+    back = _names(before, known, ev["respawned"])
+    if back:
+        out.append("Respawned (shielded): " + ", ".join(back))
+    return out
+
+
+def _score(ev, after) -> list[str]:
+    out = []
+    a, b = (int(v) for v in after["score"])
+    delta = [int(v) for v in ev["score_delta"]]
+    if any(delta):
+        gains = ", ".join(f"+{d} {C.TEAM_NAMES[k]}" for k, d in enumerate(delta) if d)
+        out.append(f"Score A {a} : B {b} ({gains})")
+    if int(ev["outcome"]) != C.ONGOING:
+        why = "score threshold" if ev["terminated"] else "horizon reached"
+        out.append(f"Game over: {C.OUTCOME_NAMES[int(ev['outcome'])]} {a}-{b} ({why})")
+    return out
+
+
+def explain_tick(events_t: dict, state_t: dict, state_t1: dict, view="oracle", known=None):
+    """Sentences for the transition state_t -> state_t1 (events_t = that tick's Events).
+
+    All three are dicts of NumPy arrays without a time axis. `view` is "oracle" (everything) or
+    a point of view, for which `known` (the slots the view saw at either tick, see
+    ui.scene.known_masks) is required; events touching only other slots are left out.
+    Public facts (score, outcome) are always told. Raises ValueError for a POV without `known`.
+    """
+    if view == "oracle":
+        known = set(np.flatnonzero(np.asarray(state_t["active"], bool)).tolist())
+    elif known is None:
+        raise ValueError(f"view {view!r}: pass the slots the view knew as `known`")
+    known = {int(s) for s in known}
+    lines = _orders(events_t, state_t, known)
+    for src in range(C.NUM_SLOTS):
+        line = _ability(events_t, state_t, state_t1, src, known)
+        if line:
+            lines.append(line)
+    lines += _upkeep(events_t, state_t, known)
+    lines += _deaths(events_t, state_t, known)
+    return lines + _score(events_t, state_t1)
