@@ -2,14 +2,15 @@
 
 A file is two msgpack objects written one after the other:
 
-1. the *preamble*, a small map ``{"magic", "format_version", "header", "codec", "body_size"}``,
-   so a folder listing reads only the header (`read_header`);
+1. the *preamble*, a small map ``{"magic", "format_version", "header", "header_crc", "codec",
+   "body_size"}``, so a folder listing reads only the header (`read_header`);
 2. the *body*, a zlib-compressed msgpack map ``{"states", "events", "visible", "relayed",
    "static", "metrics"}``. Every array is ``{"dtype", "shape", "bytes"}`` (C order, little
    endian); layout fields that never change are stored once and broadcast on read; metrics are a
    polars DataFrame in Arrow IPC form.
 
-zlib's own checksum catches a corrupted body; a short file is reported as truncated. Field
+A CRC-32 of the header and zlib's own checksum of the body catch corruption; a short file is
+reported as truncated. Field
 names and shapes follow engine/types.py (`State`, `Events`); this module never imports jax.
 """
 
@@ -232,11 +233,14 @@ def encode_replay(replay: Replay) -> bytes:
         "metrics": _metrics_bytes(replay.metrics),
     }
     packed = zlib.compress(msgpack.packb(body, use_bin_type=True), 6)
-    header = dict(replay.header, format_version=FORMAT_VERSION)
+    header = msgpack.packb(
+        dict(replay.header, format_version=FORMAT_VERSION), use_bin_type=True, default=_plain
+    )
     preamble = {
         "magic": MAGIC,
         "format_version": FORMAT_VERSION,
-        "header": header,
+        "header": msgpack.unpackb(header, raw=False),
+        "header_crc": zlib.crc32(header),
         "codec": CODEC,
         "body_size": len(packed),
     }
@@ -256,6 +260,9 @@ def write_replay(path, replay: Replay) -> Path:
     data = encode_replay(replay)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    umask = os.umask(0)
+    os.umask(umask)
+    os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; a replay is an ordinary file
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -298,6 +305,10 @@ def _read_preamble(unpacker, source) -> dict:
         raise ReplayError(source, "format_version", f"version {version} is no longer supported")
     if not isinstance(preamble.get("header"), dict):
         raise ReplayError(source, "header", "missing or not a map")
+    if zlib.crc32(msgpack.packb(preamble["header"], use_bin_type=True)) != preamble.get(
+        "header_crc"
+    ):
+        raise ReplayError(source, "header", "checksum mismatch (the file is corrupted)")
     return preamble
 
 

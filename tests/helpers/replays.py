@@ -275,8 +275,9 @@ def synthetic_replay(
         if s["outcome"] != 0:
             break
     stack = {k: np.stack([s[k] for s in states]) for k in STATE_FIELDS}
-    ev = {k: np.stack([e[k] for e in events]).astype(EVENT_FIELDS[k][1]) for k in EVENT_FIELDS}
-    if not events:
-        ev = {k: np.zeros((0, *shape), dtype) for k, (shape, dtype) in EVENT_FIELDS.items()}
+    ev = {
+        k: np.array([e[k] for e in events], dtype).reshape(len(events), *shape)
+        for k, (shape, dtype) in EVENT_FIELDS.items()
+    }
     header = _header(roster, spawn_end, seed, threshold, ticks, stack, len(events))
     return Replay(header, stack, ev, np.stack(vis), np.stack(rel), None)
