@@ -1,0 +1,322 @@
+"""What the viewer shows, without pygame: the timeline, the view, and per-tick facts.
+
+`ViewerModel` holds one replay and answers, for the current tick and view, the Scene to draw,
+the event-log lines, the selected agent's orders and changes, and plot series, each limited to
+what the view knew. Tick t shows states[t] and explains the transition t-1 -> t (events[t-1]).
+"""
+
+from functools import lru_cache
+
+import numpy as np
+
+from evaluation.replay import Replay
+from ui.explain import explain_tick, num
+from ui.rules import C, team_of, unit_name
+from ui.scene import DEFAULT_OVERLAYS, Scene, known_masks, scene_from_state, view_trails
+
+SPEEDS = (1, 2, 4, 8, 15, 30)  # playback presets, ticks per second
+TRAIL_TICKS = 8
+
+
+class Timeline:
+    """Current tick (0..last), play/pause and playback speed; `advance(dt)` moves it on."""
+
+    def __init__(self, last: int):
+        self.last, self.tick, self.playing, self.speed_index = int(last), 0, False, 2
+        self._carry = 0.0
+
+    @property
+    def speed(self) -> int:
+        return SPEEDS[self.speed_index]
+
+    def seek(self, tick: int) -> int:
+        self.tick, self._carry = max(0, min(self.last, int(tick))), 0.0
+        return self.tick
+
+    def step(self, delta: int) -> int:
+        self.playing = False
+        return self.seek(self.tick + delta)
+
+    def toggle(self) -> None:
+        if not self.playing and self.tick >= self.last:
+            self.seek(0)  # play from the start again
+        self.playing = not self.playing
+
+    def faster(self, delta: int) -> None:
+        self.speed_index = max(0, min(len(SPEEDS) - 1, self.speed_index + delta))
+
+    def advance(self, dt: float) -> bool:
+        """Moves on by dt seconds of playback; True if the tick changed."""
+        if not self.playing:
+            return False
+        self._carry += dt * self.speed
+        steps = int(self._carry)
+        if steps == 0:
+            return False
+        self._carry -= steps
+        before = self.tick
+        self.tick = min(self.last, self.tick + steps)
+        if self.tick >= self.last:
+            self.playing = False
+        return self.tick != before
+
+
+def _move_name(move: int, slot: int, spawn_end: int) -> str:
+    """Team-frame move id -> world direction name (RULES A7: the east team is mirrored)."""
+    east = (team_of(slot) == 0) == (spawn_end == 1)
+    return C.MOVE_NAMES[int(C.MIRROR_MOVE[move]) if east else int(move)]
+
+
+class ViewerModel:
+    """One replay being viewed (tick, view, selection, overlays) and its per-tick facts."""
+
+    def __init__(self, replay: Replay, name: str = "replay"):
+        self.replay, self.name = replay, name
+        self.timeline = Timeline(replay.ticks)
+        self.view = "oracle"
+        self.selected: int | None = None
+        self.overlays = set(DEFAULT_OVERLAYS)
+        self._state = lru_cache(maxsize=64)(self._state_uncached)
+        self._events = lru_cache(maxsize=64)(self._events_uncached)
+        self._mask_cache: dict = {}
+
+    # --- raw access --------------------------------------------------------------------------
+    @property
+    def tick(self) -> int:
+        return self.timeline.tick
+
+    def _state_uncached(self, t: int) -> dict:
+        return {k: v[t] for k, v in self.replay.states.items()}
+
+    def _events_uncached(self, t: int) -> dict:
+        return {k: v[t] for k, v in self.replay.events.items()}
+
+    def state(self, t: int) -> dict:
+        return self._state(int(t))
+
+    def events(self, t: int) -> dict:
+        """Events of the transition t -> t+1."""
+        return self._events(int(t))
+
+    def all_masks(self, view=None) -> tuple[np.ndarray, np.ndarray]:
+        """(direct, relayed) (T+1, 10) bool: who the view draws at each tick (ui.scene rules)."""
+        view = self.view if view is None else view
+        if view not in self._mask_cache:
+            r = self.replay
+            alive, active = r.states["alive"], r.states["active"]
+            pairs = [
+                known_masks(view, r.visible[t], r.relayed[t], alive[t], active[t])
+                for t in range(r.ticks + 1)
+            ]
+            self._mask_cache[view] = (
+                np.stack([p[0] for p in pairs]),
+                np.stack([p[1] for p in pairs]),
+            )
+        return self._mask_cache[view]
+
+    def masks(self, t: int, view=None) -> tuple[np.ndarray, np.ndarray]:
+        """(direct, relayed) (10,) bool at tick t."""
+        direct, relay = self.all_masks(view)
+        return direct[t], relay[t]
+
+    def known(self, t: int, view=None) -> set[int]:
+        direct, relay = self.masks(t, view)
+        return set(np.flatnonzero(direct | relay).tolist())
+
+    def known_transition(self, t: int) -> set[int]:
+        """Slots the view knew around the transition into tick t (at t-1 or at t)."""
+        return self.known(t) | (self.known(t - 1) if t > 0 else set())
+
+    # --- per-tick outputs ------------------------------------------------------------------
+    def set_view(self, view) -> None:
+        self.view = view
+        if self.selected is not None and self.selected not in self.known(self.tick):
+            self.selected = None
+
+    def scene(self) -> Scene:
+        t = self.tick
+        trails = None
+        if "trails" in self.overlays:
+            first = max(0, t - TRAIL_TICKS)
+            pos = self.replay.states["pos"][first : t + 1]
+            alive = self.replay.states["alive"][first : t + 1]
+            seen = self.all_masks()[0][first : t + 1] & alive
+            trails = view_trails(pos, seen)
+        return scene_from_state(
+            self.state(t),
+            view=self.view,
+            visible=self.replay.visible[t],
+            relayed=self.replay.relayed[t],
+            prev_state=self.state(t - 1) if t > 0 else None,
+            events=self.events(t - 1) if t > 0 else None,
+            selected=self.selected,
+            trails=trails,
+            overlays=self.overlays,
+        )
+
+    def log_lines(self) -> list[str]:
+        t = self.tick
+        if t == 0:
+            return ["Tick 0: the game starts; step forward to see what happens."]
+        known = None if self.view == "oracle" else self.known_transition(t)
+        lines = explain_tick(self.events(t - 1), self.state(t - 1), self.state(t), self.view, known)
+        return lines or ["Nothing this view could see happened."]
+
+    def unit_label(self, slot: int) -> str:
+        return unit_name(slot, self.replay.states["class_id"][0][slot])
+
+    def agent_lines(self, slot: int | None) -> list[str]:
+        """The selected agent's panel: status now, its orders last tick and what changed."""
+        t = self.tick
+        if slot is None or slot not in self.known(t):
+            return ["Click a unit (or press 0-9) to select it."]
+        s, relayed = self.state(t), slot not in np.flatnonzero(self.masks(t)[0])
+        if relayed:
+            s = self.state(t - 1)
+        lines = [self.unit_label(slot) + ("  (relayed: as seen last tick)" if relayed else "")]
+        own = self.view == "oracle" or self.view == ("agent", slot)
+        if own:
+            lines.append(f"System: {self.replay.header['systems'][slot] or '-'}")
+        lines += self._status_lines(s, slot)
+        if t > 0 and not relayed:
+            lines += self._order_lines(
+                t - 1, slot, full=own or self.view == ("team", team_of(slot))
+            )
+            lines += self._change_lines(self.state(t - 1), s, slot, t)
+        return lines
+
+    def _status_lines(self, s: dict, slot: int) -> list[str]:
+        cls = int(s["class_id"][slot])
+        health = f"{num(s['health'][slot])}/{num(C.MAX_HEALTH[cls])}"
+        state = "alive" if s["alive"][slot] else "dead"
+        cd = int(s["cooldown"][slot])
+        lines = [
+            f"Health {health} ({state}), at ({s['pos'][slot][0]:.2f}, {s['pos'][slot][1]:.2f})",
+            f"{C.ULT_NAMES[cls]}: " + ("ready" if cd == 0 else f"ready in {cd} ticks"),
+        ]
+        if s["shield"][slot] > 0:
+            lines.append(f"Spawn shield: {int(s['shield'][slot])} ticks")
+        statuses = [
+            f"{C.STATUS_NAMES[c]} {int(v)}" for c, v in enumerate(s["status"][slot]) if v > 0
+        ]
+        lines.append("Statuses: " + (", ".join(statuses) if statuses else "none"))
+        return lines
+
+    def _order_text(self, action, slot: int) -> str:
+        move, target, ult = (int(v) for v in action)
+        if not (0 <= move < C.NUM_MOVES and 0 <= target < C.NUM_TARGETS and 0 <= ult < 2):
+            return f"out of range ({move}, {target}, {ult})"
+        whom = C.TARGET_SLOT[slot, target]
+        text = f"move {_move_name(move, slot, int(self.state(0)['spawn_end']))}"
+        if target or ult:
+            lane = "Ultimate" if ult else "Basic"
+            text += f", {lane}" + (f" on {self.unit_label(whom)}" if whom >= 0 else "")
+        return text
+
+    def _order_lines(self, t: int, slot: int, full: bool) -> list[str]:
+        ev = self.events(t)
+        accepted = f"Accepted: {self._order_text(ev['accepted'][slot], slot)}"
+        if not full:  # others' submitted orders are private; the accepted action is observed
+            return [f"Last tick ({t} -> {t + 1}):", accepted]
+        lines = [f"Orders for tick {t} -> {t + 1}:"]
+        lines.append(f"Submitted: {self._order_text(ev['submitted'][slot], slot)}")
+        lines.append(accepted)
+        flags = [
+            n
+            for n, f in zip(("out of domain", "move", "combat"), ev["rejected"][slot], strict=True)
+            if f
+        ]
+        if flags:
+            lines.append("Rejected: " + ", ".join(flags))
+        if ev["fallback"][slot]:
+            lines.append("No answer from its System: fallback order used")
+        return lines
+
+    def _change_lines(self, before: dict, after: dict, slot: int, t: int) -> list[str]:
+        ev = self.events(t - 1)
+        changes = []
+        dh = float(after["health"][slot] - before["health"][slot])
+        if abs(dh) >= 0.05:
+            changes.append(f"health {'+' if dh > 0 else ''}{num(dh)}")
+        moved = float(np.linalg.norm(after["pos"][slot] - before["pos"][slot]))
+        if moved >= 0.01:
+            changes.append(f"moved {moved:.2f}")
+        gained = [
+            C.STATUS_NAMES[c]
+            for c in np.flatnonzero(after["status"][slot] > before["status"][slot])
+        ]
+        if gained:
+            changes.append("gained " + ", ".join(gained))
+        if ev["died"][slot]:
+            changes.append("died")
+        if ev["respawned"][slot]:
+            changes.append("respawned")
+        if ev["cooldown_started"][slot]:
+            changes.append("Ultimate used")
+        return ["Changes: " + (", ".join(changes) if changes else "none")]
+
+    # --- series for plots ----------------------------------------------------------------------
+    def health_series(self) -> np.ndarray:
+        """(T+1, 10) health with NaN where the view did not know the unit (or in the future)."""
+        health = self.replay.states["health"].astype(np.float32).copy()
+        health[:, ~self.replay.states["active"][0]] = np.nan
+        if self.view == "oracle":
+            return health
+        known = self.all_masks()[0].copy()
+        known[self.tick + 1 :] = False
+        health[~known] = np.nan
+        return health
+
+    def score_series(self) -> np.ndarray:
+        score = self.replay.states["score"].astype(np.float32).copy()
+        if self.view != "oracle":
+            score[self.tick + 1 :] = np.nan  # scores are public, the future is not
+        return score
+
+    def damage_series(self) -> np.ndarray:
+        """(T, 2) realised damage dealt per tick by each team (POV: known recipients, past only)."""
+        dmg = self.replay.events["damage_realised"]
+        if self.ticks == 0:
+            return np.zeros((0, 2), np.float32)
+        if self.view == "oracle":
+            per_recipient = dmg
+        else:
+            direct = self.all_masks()[0]
+            known = direct[:-1] | direct[1:]
+            per_recipient = dmg * known[:, None, :]
+        by_source = per_recipient.sum(axis=2)
+        out = np.stack([by_source[:, :5].sum(1), by_source[:, 5:].sum(1)], 1).astype(np.float32)
+        if self.view != "oracle":
+            out[self.tick :] = np.nan
+        return out
+
+    @property
+    def ticks(self) -> int:
+        return self.replay.ticks
+
+    def pair_matrices(self) -> dict[str, np.ndarray]:
+        """Whole-game (10, 10) [source, recipient] totals: damage, healing (hit points), control
+        (ticks of stun and slow applied, RULES 2.3 durations)."""
+        ev = self.replay.events
+        control = np.zeros((C.NUM_SLOTS, C.NUM_SLOTS), np.float32)
+        cls = self.replay.states["class_id"][0]
+        hard = C.IS_STUN | (C.SLOW_FACTOR < 1)
+        for t in range(self.ticks):
+            fresh = ev["status_applied"][t] | ev["status_refreshed"][t]
+            for s in np.flatnonzero((ev["lane"][t] > 0) & (ev["recipient"][t] >= 0)):
+                r, lane = ev["recipient"][t][s], ev["lane"][t][s]
+                channels = C.STATUS_ON_HIT[cls[s], lane - 1] & fresh[r] & hard
+                control[s, r] += C.STATUS_DURATION[channels].sum()
+        return {
+            "damage": ev["damage_realised"].sum(axis=0),
+            "healing": ev["heal_realised"].sum(axis=0),
+            "control": control,
+        }
+
+    def peak_tick(self, kind: str, source: int, target: int) -> int | None:
+        """The tick (state index) right after the transition with the most `kind` s -> r."""
+        field = {"damage": "damage_realised", "healing": "heal_realised"}.get(kind)
+        if field is None or self.ticks == 0:
+            return None
+        series = self.replay.events[field][:, source, target]
+        return int(np.argmax(series)) + 1 if series.max() > 0 else None
