@@ -118,7 +118,7 @@ def write_new(path: Path, data: bytes) -> None:
 def run(args) -> int:
     """Entry point of `mbg metrics`."""
     from evaluation.metrics import search
-    from evaluation.metrics.catalog import catalog_frame, catalog_markdown
+    from evaluation.metrics.docs import catalog_frame, catalog_markdown
 
     if args.catalog:
         if args.fmt == "md":

@@ -9,8 +9,9 @@ is generated from it. Never imports JAX.
 """
 
 from evaluation.metrics.arrays import Game, MetricsInputError
-from evaluation.metrics.catalog import LEVELS, METRICS, PRIORITY, TOPICS, catalog_frame
+from evaluation.metrics.catalog import LEVELS, METRICS, PRIORITY, TOPICS
 from evaluation.metrics.compute import SCHEMA, compute_metrics, empty_frame, level_ids, search
+from evaluation.metrics.docs import catalog_frame, catalog_markdown
 from evaluation.metrics.storage import metrics_from_bytes, metrics_to_bytes
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "Game",
     "MetricsInputError",
     "catalog_frame",
+    "catalog_markdown",
     "compute_metrics",
     "empty_frame",
     "level_ids",

@@ -141,11 +141,12 @@ def _dead(g):
 
 @provides("respawn.mean_wait")
 def _mean_wait(g):
-    # Deaths and respawns alternate, so the k-th respawn follows the k-th death.
     out = np.full(10, np.nan)
     respawned = g.ev("respawned")
-    for s in range(10):
+    for s in range(10):  # each respawn pairs with the last death before it, if the game saw one
+        deaths = np.flatnonzero(g.died[:, s])
         back = np.flatnonzero(respawned[:, s])
-        if len(back):
-            out[s] = (back - np.flatnonzero(g.died[:, s])[: len(back)]).mean()
+        last = np.searchsorted(deaths, back) - 1
+        if np.any(last >= 0):
+            out[s] = (back[last >= 0] - deaths[last[last >= 0]]).mean()
     return out
