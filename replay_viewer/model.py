@@ -154,8 +154,9 @@ class ViewerModel:
             overlays=self.overlays,
         )
 
-    def log_lines(self) -> list[str]:
-        t = self.tick
+    def log_lines(self, t: int | None = None) -> list[str]:
+        """Event-log sentences for the transition into tick `t` (default: the current tick)."""
+        t = self.tick if t is None else int(t)
         if t == 0:
             return ["Tick 0: the game starts; step forward to see what happens."]
         known = None if self.view == "oracle" else self.known_transition(t)

@@ -5,6 +5,8 @@ statuses, deaths, respawns, score, outcome). In a point of view only events whos
 recipient the view knew are told, and amounts only where the view could see the recipient.
 """
 
+import math
+
 import numpy as np
 
 from ui.rules import C, unit_name
@@ -31,7 +33,9 @@ REJECTED = (
 
 def num(value: float) -> str:
     """Hit points for reading: one decimal at most, no trailing zeros ("14.95" -> "15", "3.2")."""
-    text = f"{float(value):.1f}".rstrip("0").rstrip(".")
+    value = float(value)
+    value += math.copysign(1e-4, value)  # float32 14.95 is 14.9499998: round it as written
+    text = f"{value:.1f}".rstrip("0").rstrip(".")
     return "0" if text == "-0" else text
 
 

@@ -1,0 +1,436 @@
+"""The Replay Viewer: `replay-viewer FILE|FOLDER [--tick N --view V --screenshot PNG]`.
+
+An `App` with `handle_events(events)`, `update(dt)` and `draw(surface)`; it draws into any
+surface, so tests render it offscreen (SDL_VIDEODRIVER=dummy). Never imports JAX.
+"""
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import (
+    UIButton,
+    UIDropDownMenu,
+    UIHorizontalSlider,
+    UISelectionList,
+    UITextEntryLine,
+)
+from pygame_gui.windows import UIFileDialog
+
+from evaluation.replay import SUFFIX, ReplayError, read_replay
+from replay_viewer import layout as L
+from replay_viewer.folder import list_replays
+from replay_viewer.metrics_source import replay_metrics
+from replay_viewer.metrics_table import MetricsTable, display_frame
+from replay_viewer.model import SPEEDS, ViewerModel
+from replay_viewer.panels import draw_help, draw_lines, draw_tooltip, info_lines, tooltip_lines
+from replay_viewer.shortcuts import action_for
+from replay_viewer.side_panel import SidePanel
+from ui.arena import ArenaRenderer
+from ui.rules import C, slot_label
+from ui.scene import parse_view, view_label
+from ui.theme import COLOURS, GUI_THEME
+
+
+def view_options(model) -> list[str]:
+    """Labels of the views of this game: Oracle, the active agents, the two teams."""
+    active = model.replay.states["active"][0]
+    agents = [f"Agent {slot_label(s)}" for s in range(C.NUM_SLOTS) if active[s]]
+    return ["Oracle", *agents, "Team A", "Team B"]
+
+
+def view_from_label(label: str):
+    if label == "Oracle":
+        return "oracle"
+    kind, name = label.split(" ")
+    if kind == "Team":
+        return ("team", "AB".index(name))
+    return ("agent", "AB".index(name[0]) * 5 + int(name[1]))
+
+
+class App:
+    """The viewer window's logic; `surface_size` is the size of the surface `draw` gets."""
+
+    def __init__(self, surface_size=L.SIZE):
+        self.size = surface_size
+        theme = str(GUI_THEME) if GUI_THEME.is_file() else None
+        self.manager = pygame_gui.UIManager(surface_size, theme)
+        self.renderer = ArenaRenderer()
+        self.font = self.renderer.font(18)
+        self.big_font = self.renderer.font(24)
+        self.model: ViewerModel | None = None
+        self.entries = []  # folder listing
+        self.folder: Path | None = None
+        self.message, self.message_is_error = "Open a replay: Ctrl+O", False
+        self.show_help, self.running = False, True
+        self.mouse = (0, 0)
+        self.side = SidePanel(self)
+        self.widgets: dict = {}
+        self.list_widget = None
+        self.dialog = None
+        self.last_frame: pygame.Surface | None = None
+        self._build_bar()
+
+    # --- widgets -----------------------------------------------------------------------------
+    def _build_bar(self) -> None:
+        m = self.manager
+        for name, text, rect, tip in L.BUTTONS:
+            self.widgets[name] = UIButton(pygame.Rect(rect), text, m, tool_tip_text=tip)
+        self.tick_entry = UITextEntryLine(pygame.Rect(L.TICK_ENTRY), m, placeholder_text="tick")
+        self.speed_menu = UIDropDownMenu(
+            [f"{s} ticks/s" for s in SPEEDS], f"{SPEEDS[2]} ticks/s", pygame.Rect(L.SPEED), m
+        )
+        self.view_menu = None
+        self.slider = None
+        self.side.build()
+
+    def _build_game_widgets(self) -> None:
+        for widget in (self.view_menu, self.slider):
+            if widget is not None:
+                widget.kill()
+        options = view_options(self.model)
+        label = view_label(self.model.view)
+        self.view_menu = UIDropDownMenu(
+            options, label if label in options else options[0], pygame.Rect(L.VIEW), self.manager
+        )
+        self.slider = UIHorizontalSlider(
+            pygame.Rect(L.SCRUB), 0, (0, max(1, self.model.ticks)), self.manager
+        )
+
+    def _sync_widgets(self) -> None:
+        if self.model is None:
+            return
+        t = self.model.tick
+        if int(self.slider.get_current_value()) != t:
+            self.slider.set_current_value(t)
+        if not self.tick_entry.is_focused and self.tick_entry.get_text() != str(t):
+            self.tick_entry.set_text(str(t))
+        play = "Pause" if self.model.timeline.playing else "Play"
+        if self.widgets["play"].text != play:
+            self.widgets["play"].set_text(play)
+        if self.view_menu.selected_option[0] != view_label(self.model.view):
+            self._build_game_widgets()
+            self.slider.set_current_value(t)
+
+    # --- opening -----------------------------------------------------------------------------
+    def say(self, text: str, error: bool = False) -> None:
+        self.message, self.message_is_error = text, error
+
+    def open_path(self, path) -> bool:
+        """Opens a replay file or lists a folder; problems become a message, never a crash."""
+        path = Path(path)
+        if path.is_dir():
+            self.folder, self.entries = path, list_replays(path)
+            self.model = None
+            self._show_list()
+            self.say(f"{len(self.entries)} replays in {path}; click one to open it")
+            return True
+        return self.open_replay(path)
+
+    def open_replay(self, path) -> bool:
+        try:
+            replay = read_replay(path)
+        except (ReplayError, OSError) as error:
+            self.say(f"Cannot open {path}: {error}", error=True)
+            return False
+        self.model = ViewerModel(replay, Path(path).name)
+        self._hide_list()
+        self._build_game_widgets()
+        metrics, note = replay_metrics(replay)
+        classes = replay.states["class_id"][0]
+        self.side.set_metrics(
+            None if metrics is None else MetricsTable(display_frame(metrics, classes)), note
+        )
+        self.say(f"Opened {Path(path).name}: {replay.ticks} ticks. Press ? for shortcuts.")
+        return True
+
+    def _show_list(self) -> None:
+        self._hide_list()
+        labels = [f"{i + 1:3d}  {e.label()}" for i, e in enumerate(self.entries)]
+        self.list_widget = UISelectionList(pygame.Rect(L.LIST), labels, self.manager)
+
+    def _hide_list(self) -> None:
+        if self.list_widget is not None:
+            self.list_widget.kill()
+            self.list_widget = None
+
+    # --- input -------------------------------------------------------------------------------
+    def handle_events(self, events) -> None:
+        for event in events:
+            if event.type == pygame.QUIT:
+                self.running = False
+                continue
+            consumed = self.manager.process_events(event)
+            if event.type == pygame.MOUSEMOTION:
+                self.mouse = event.pos
+            if self._ui_event(event):
+                continue
+            if event.type == pygame.KEYDOWN and not consumed and not self._typing():
+                action = action_for(event)
+                if action is not None:
+                    self.act(*action)
+            elif event.type == pygame.MOUSEBUTTONDOWN and not consumed and event.button == 1:
+                self._click(event.pos)
+            elif event.type == pygame.MOUSEWHEEL:
+                self.side.wheel(self.mouse, event.y)
+
+    def _typing(self) -> bool:
+        return self.tick_entry.is_focused or self.side.typing()
+
+    def _ui_event(self, event) -> bool:
+        kind = event.type
+        if kind == pygame_gui.UI_BUTTON_PRESSED:
+            for name, widget in self.widgets.items():
+                if event.ui_element is widget:
+                    self.act(*L.BUTTON_ACTIONS[name])
+                    return True
+            return self.side.button(event.ui_element)
+        if kind == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED and event.ui_element is self.slider:
+            if self.model is not None and int(event.value) != self.model.tick:
+                self.model.timeline.step(int(event.value) - self.model.tick)
+            return True
+        if kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            if event.ui_element is self.speed_menu:
+                if self.model is not None:
+                    self.model.timeline.speed_index = SPEEDS.index(int(event.text.split()[0]))
+            elif event.ui_element is self.view_menu and self.model is not None:
+                self.model.set_view(view_from_label(event.text))
+            return True
+        if kind == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.tick_entry:
+            self._goto(event.text)
+            return True
+        if kind == pygame_gui.UI_TEXT_ENTRY_CHANGED:
+            return self.side.text_changed(event.ui_element, event.text)
+        if (
+            kind == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION
+            and event.ui_element is self.list_widget
+        ):
+            index = int(event.text.split()[0]) - 1
+            self.open_replay(self.entries[index].path)
+            return True
+        if kind == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
+            self.dialog = None
+            self.open_path(event.text)
+            return True
+        return False
+
+    def _goto(self, text: str) -> None:
+        self.tick_entry.unfocus()
+        if self.model is None:
+            return
+        if text.strip().isdigit() and int(text) <= self.model.ticks:
+            self.model.timeline.step(int(text) - self.model.tick)
+        else:
+            self.say(f"Tick {text!r}: type a number from 0 to {self.model.ticks}", error=True)
+
+    def _click(self, pos) -> None:
+        if self.model is None:
+            return
+        if pygame.Rect(L.ARENA).collidepoint(pos):
+            scene = self.model.scene()
+            self.model.selected = self.renderer.unit_at(scene, pos, L.ARENA)
+            if self.model.selected is not None:
+                self.side.tab = self.side.tab if self.side.tab != "log" else "agent"
+            return
+        self.side.click(pos)
+
+    def act(self, action: str, arg=None) -> None:
+        """Runs one named action (buttons and shortcuts share these names)."""
+        if action in ("help", "escape", "quit", "open", "folder"):
+            return self._app_action(action)
+        if self.model is None:
+            return
+        tl = self.model.timeline
+        if action == "play":
+            tl.toggle()
+        elif action == "step":
+            tl.step(arg)
+        elif action == "seek":
+            tl.step((self.model.ticks if arg == -1 else arg) - tl.tick)
+        elif action == "speed":
+            tl.faster(arg)
+            self.speed_menu.kill()
+            self.speed_menu = UIDropDownMenu(
+                [f"{s} ticks/s" for s in SPEEDS],
+                f"{tl.speed} ticks/s",
+                pygame.Rect(L.SPEED),
+                self.manager,
+            )
+        elif action == "goto":
+            self.tick_entry.focus()
+            self.tick_entry.set_text("")
+        elif action in ("view", "view_agent", "view_next"):
+            self._change_view(action, arg)
+        elif action == "overlay":
+            self.model.overlays ^= {arg}
+            state = "on" if arg in self.model.overlays else "off"
+            self.say(f"Overlay {arg.replace('_', ' ')}: {state}")
+        elif action in ("tab", "search"):
+            self.side.act(action, arg)
+        elif action == "export":
+            self.export_png()
+
+    def _app_action(self, action: str) -> None:
+        if action == "help":
+            self.show_help = not self.show_help
+        elif action == "escape":
+            if self.show_help:
+                self.show_help = False
+            elif self.model is not None:
+                self.model.selected = None
+        elif action == "quit":
+            self.running = False
+        elif action == "open" and self.dialog is None:
+            start = str(self.folder or Path.cwd())
+            self.dialog = UIFileDialog(
+                pygame.Rect(L.DIALOG), self.manager, "Open a replay or a folder", {SUFFIX},
+                start, allow_existing_files_only=True, allow_picking_directories=True,
+            )  # fmt: skip
+        elif action == "folder" and self.folder is not None:
+            self.open_path(self.folder)
+
+    def _change_view(self, action: str, arg) -> None:
+        model = self.model
+        if action == "view_agent":
+            if not model.replay.states["active"][0][arg]:
+                return self.say(f"Slot {arg} ({slot_label(arg)}) is empty in this game", error=True)
+            view = ("agent", arg)
+        elif action == "view_next":
+            options = [view_from_label(o) for o in view_options(model)]
+            view = options[(options.index(model.view) + 1) % len(options)]
+        else:
+            view = arg
+        model.set_view(view)
+        self.say(f"View: {view_label(view)}")
+
+    def export_png(self) -> Path | None:
+        """Saves the last drawn frame next to the working directory, never over a file."""
+        if self.last_frame is None or self.model is None:
+            return None
+        tag = view_label(self.model.view).replace(" ", "-").lower()
+        stem = f"{Path(self.model.name).stem}_t{self.model.tick:04d}_{tag}"
+        path, n = Path(f"{stem}.png"), 1
+        while path.exists():
+            n += 1
+            path = Path(f"{stem}-{n}.png")
+        save_png(self.last_frame, path)
+        self.say(f"Saved {path}")
+        return path
+
+    # --- frame -------------------------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        if self.model is not None:
+            self.model.timeline.advance(dt)
+            self._sync_widgets()
+        self.manager.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(COLOURS["background"])
+        if self.model is not None:
+            self._draw_game(surface)
+        elif not self.entries:
+            draw_lines(
+                surface,
+                L.ARENA,
+                ["No replay open. Ctrl+O opens a file or a folder."],
+                self.big_font,
+            )
+        colour = COLOURS["damage"] if self.message_is_error else COLOURS["muted"]
+        draw_lines(surface, L.STATUS, [self.message], self.font, colour)
+        self.manager.draw_ui(surface)
+        if self.model is not None and pygame.Rect(L.ARENA).collidepoint(self.mouse):
+            scene = self.model.scene()
+            slot = self.renderer.unit_at(scene, self.mouse, L.ARENA)
+            if slot is not None:
+                draw_tooltip(surface, self.mouse, tooltip_lines(scene.unit(slot)), self.font)
+        if self.show_help:
+            draw_help(surface, surface.get_rect(), self.font, self.big_font)
+        self.last_frame = surface
+
+    def _draw_game(self, surface) -> None:
+        draw_lines(surface, L.INFO, info_lines(self.model), self.font)
+        self.renderer.draw(surface, self.model.scene(), L.ARENA)
+        self.side.draw_plots(surface)
+        self.side.draw(surface)
+
+    def run(self, screen) -> None:
+        clock = pygame.time.Clock()
+        while self.running:
+            dt = clock.tick(60) / 1000.0
+            self.handle_events(pygame.event.get())
+            self.update(dt)
+            self.draw(screen)
+            pygame.display.flip()
+
+
+def save_png(surface, path) -> Path:
+    """Writes `surface` as PNG through a temporary file; refuses to replace an existing file."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.png")
+    pygame.image.save(surface, str(tmp))
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise FileExistsError(f"{path}: refusing to overwrite an existing file") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="replay-viewer", description=__doc__.splitlines()[0])
+    parser.add_argument("path", nargs="?", help="a replay file (*.mbgr) or a folder of replays")
+    parser.add_argument("--tick", type=int, default=0, help="tick to show first")
+    parser.add_argument("--view", default="oracle", help="oracle | agent:SLOT | team:A|B")
+    parser.add_argument("--screenshot", metavar="PNG", help="render one frame to PNG and exit")
+    return parser.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    """Console entry point; returns the exit code (2 for bad arguments or an unreadable file)."""
+    args = parse_args(argv)
+    try:
+        view = parse_view(args.view)
+    except ValueError as error:
+        print(f"replay-viewer: {error}", file=sys.stderr)
+        return 2
+    if args.screenshot:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    pygame.display.init()
+    pygame.font.init()
+    screen = pygame.display.set_mode(L.SIZE)
+    pygame.display.set_caption("MARL-BattleGrounds Replay Viewer")
+    app = App(L.SIZE)
+    if args.path:
+        opened = app.open_path(args.path)
+        if args.screenshot and (not opened or app.model is None):
+            print(f"replay-viewer: {app.message}", file=sys.stderr)
+            return 2
+        if app.model is not None:
+            app.model.timeline.seek(args.tick)
+            if (
+                view != "oracle"
+                and not app.model.replay.states["active"][0][view[1] if view[0] == "agent" else 0]
+            ):
+                print(
+                    f"replay-viewer: {args.view}: that slot is empty in this game", file=sys.stderr
+                )
+                return 2
+            app.model.set_view(view)
+    if args.screenshot:
+        app.update(0.0)
+        frame = pygame.Surface(L.SIZE)
+        app.draw(frame)
+        save_png(frame, args.screenshot)
+        print(args.screenshot)
+        return 0
+    app.run(screen)
+    pygame.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

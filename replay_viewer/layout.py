@@ -1,0 +1,49 @@
+"""Where everything sits in the 1280 x 800 window (pixels; x right, y down)."""
+
+SIZE = (1280, 800)
+BAR_Y, BAR_H = 4, 30
+# name, text, rect, tool tip
+BUTTONS = (
+    ("open", "Open", (4, BAR_Y, 60, BAR_H), "Open a replay or a folder (Ctrl+O)"),
+    ("first", "|<", (68, BAR_Y, 34, BAR_H), "First tick (Home)"),
+    ("back10", "<<", (104, BAR_Y, 34, BAR_H), "Ten ticks back (Down)"),
+    ("back", "<", (140, BAR_Y, 34, BAR_H), "One tick back (Left)"),
+    ("play", "Play", (176, BAR_Y, 62, BAR_H), "Play / pause (Space)"),
+    ("fwd", ">", (240, BAR_Y, 34, BAR_H), "One tick forward (Right)"),
+    ("fwd10", ">>", (276, BAR_Y, 34, BAR_H), "Ten ticks forward (Up)"),
+    ("last", ">|", (312, BAR_Y, 34, BAR_H), "Last tick (End)"),
+    ("png", "PNG", (722, BAR_Y, 50, BAR_H), "Save this frame as PNG (p)"),
+    ("help", "?", (776, BAR_Y, 30, BAR_H), "Keyboard shortcuts (?)"),
+)
+BUTTON_ACTIONS = {
+    "open": ("open", None),
+    "first": ("seek", 0),
+    "back10": ("step", -10),
+    "back": ("step", -1),
+    "play": ("play", None),
+    "fwd": ("step", 1),
+    "fwd10": ("step", 10),
+    "last": ("seek", -1),
+    "png": ("export", None),
+    "help": ("help", None),
+}
+TICK_ENTRY = (352, BAR_Y, 64, BAR_H)
+SPEED = (420, BAR_Y, 110, BAR_H)
+VIEW = (534, BAR_Y, 184, BAR_H)
+STATUS = (812, 8, 464, 26)
+INFO = (4, 40, 860, 40)
+ARENA = (0, 80, 860, 440)
+SCRUB = (10, 524, 840, 22)
+PLOTS = {
+    "health": (4, 552, 340, 244),
+    "score": (348, 552, 250, 244),
+    "damage": (602, 552, 258, 244),
+}
+SIDE = (866, 80, 410, 716)
+TAB_W, TAB_H = 100, 28
+SIDE_BODY = (866, 80 + TAB_H + 4, 410, 716 - TAB_H - 4)
+SEARCH = (866, 112, 410, 30)
+TABLE = (866, 164, 410, 632)
+HEAT_BUTTONS_Y = 112
+LIST = (10, 80, 1260, 710)
+DIALOG = (200, 100, 800, 560)

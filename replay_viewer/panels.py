@@ -1,0 +1,126 @@
+"""Text panels of the viewer: wrapped lines, the info bar, the event log and the help card."""
+
+import pygame
+
+from replay_viewer.shortcuts import HELP
+from ui.rules import C
+from ui.scene import view_label
+from ui.theme import COLOURS
+
+
+def wrap(text: str, font, width: int) -> list[str]:
+    """Greedy word wrap of one line to pixel `width`."""
+    words, lines, line = text.split(" "), [], ""
+    for word in words:
+        trial = f"{line} {word}" if line else word
+        if font.size(trial)[0] <= width or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = "  " + word
+    return lines + [line] if line else lines
+
+
+def draw_lines(surface, rect, lines, font, colour=None, start_y=None) -> int:
+    """Draws `lines` wrapped into `rect`; a line may be (text, colour). Returns the next y."""
+    rect = pygame.Rect(rect)
+    y = rect.y if start_y is None else start_y
+    step = font.get_linesize()
+    for item in lines:
+        text, tint = item if isinstance(item, tuple) else (item, colour or COLOURS["text"])
+        for part in wrap(text, font, rect.width - 8):
+            if y + step > rect.bottom:
+                return y
+            surface.blit(font.render(part, True, tint), (rect.x + 4, y))
+            y += step
+    return y
+
+
+def _systems_line(systems) -> str:
+    def team(specs):
+        names = [s for s in specs if s]
+        return names[0] if names and len(set(names)) == 1 else " / ".join(names) or "-"
+
+    return f"A: {team(systems[:5])}   B: {team(systems[5:])}"
+
+
+def info_lines(model) -> list[str]:
+    """Two lines over the arena: file, map, tick, score, view; result and Systems in Oracle."""
+    h, t = model.replay.header, model.tick
+    s = model.state(t)
+    first = (
+        f"{model.name}   map {h['map']['id']} {h['map']['name']} ({h['map']['split']})   "
+        f"tick {t}/{model.ticks}   score A {int(s['score'][0])} : B {int(s['score'][1])}   "
+        f"view: {view_label(model.view)}"
+    )
+    if model.view == "oracle":
+        r = h["result"]
+        second = (
+            f"result: {r['outcome_name']} {r['score'][0]}-{r['score'][1]} in {r['ticks']} ticks   "
+            + _systems_line(h["systems"])
+            + f"   {h['info_regime']}"
+        )
+    else:
+        second = "point of view: only what this view knew at this tick is shown"
+    return [first, second]
+
+
+def log_history(model, depth: int = 4) -> list:
+    """The current transition's sentences, then the previous few (dimmed)."""
+    out = []
+    t0 = model.tick
+    for k in range(depth):
+        t = t0 - k
+        if t < 0 or (k > 0 and t < 1):
+            break
+        lines = model.log_lines(t)
+        colour = COLOURS["text"] if k == 0 else COLOURS["muted"]
+        title = f"Tick {t - 1} -> {t}" if t > 0 else "Tick 0"
+        out.append((title, COLOURS["accent"] if k == 0 else COLOURS["muted"]))
+        out += [(line, colour) for line in lines]
+    return out
+
+
+def draw_help(surface, rect, font, title_font) -> None:
+    """The keyboard help card, centred in `rect`."""
+    rect = pygame.Rect(rect)
+    card = pygame.Rect(0, 0, min(680, rect.width - 40), min(40 + 22 * len(HELP), rect.height - 40))
+    card.center = rect.center
+    shade = pygame.Surface(rect.size, pygame.SRCALPHA)
+    shade.fill((0, 0, 0, 150))
+    surface.blit(shade, rect)
+    surface.fill(COLOURS["panel"], card)
+    pygame.draw.rect(surface, COLOURS["accent"], card, 2)
+    surface.blit(
+        title_font.render("Keyboard shortcuts", True, COLOURS["accent"]), (card.x + 14, card.y + 8)
+    )
+    y = card.y + 36
+    for keys, _, description in HELP:
+        surface.blit(font.render(keys, True, COLOURS["accent"]), (card.x + 14, y))
+        surface.blit(font.render(description, True, COLOURS["text"]), (card.x + 230, y))
+        y += 22
+
+
+def tooltip_lines(unit) -> list[str]:
+    """Hover text for a unit of the Scene (already limited to the view)."""
+    name = f"{C.CLASS_NAMES[unit.class_id]} {C.TEAM_NAMES[unit.team]}{unit.slot % 5}"
+    lines = [name + (" (relayed, last tick)" if unit.relayed else "")]
+    lines.append(
+        f"health {unit.health:.0f}/{unit.max_health:.0f}" + ("" if unit.alive else ", dead")
+    )
+    statuses = [f"{C.STATUS_NAMES[c]} {v}" for c, v in enumerate(unit.status) if v > 0]
+    if statuses:
+        lines.append(", ".join(statuses))
+    if unit.shield:
+        lines.append(f"spawn shield {unit.shield}")
+    return lines
+
+
+def draw_tooltip(surface, pos, lines, font) -> None:
+    width = max(font.size(line)[0] for line in lines) + 10
+    height = font.get_linesize() * len(lines) + 6
+    box = pygame.Rect(pos[0] + 14, pos[1] + 10, width, height)
+    box.clamp_ip(surface.get_rect())
+    surface.fill((12, 12, 16), box)
+    pygame.draw.rect(surface, COLOURS["panel_line"], box, 1)
+    draw_lines(surface, box.inflate(-2, -6), lines, font)

@@ -1,0 +1,107 @@
+"""The event log: sentences for hand-built ticks, and what a point of view may be told."""
+
+import numpy as np
+import pytest
+
+from evaluation.replay_schema import EVENT_FIELDS
+from tests.helpers.replays import synthetic_replay
+from ui.explain import explain_tick, num
+from ui.rules import C
+
+ROGUE_B3, PRIEST_A4, MAGE_A0, WARRIOR_B1 = 8, 4, 0, 6
+
+
+def quiet_tick():
+    """States of a 5v5 (Mage, Warrior, Hunter, Rogue, Priest each side) and an empty tick."""
+    replay = synthetic_replay(1, seed=0)
+    before = {k: v[0].copy() for k, v in replay.states.items()}
+    after = {k: v[1].copy() for k, v in replay.states.items()}
+    after["status"][:] = 0
+    after["score"][:] = 0
+    events = {k: np.zeros(shape, dtype) for k, (shape, dtype) in EVENT_FIELDS.items()}
+    events["recipient"][:] = -1
+    return events, before, after
+
+
+def poison():
+    """Rogue B3 poisons Priest A4 (RULES 2.5): 36 damage, stun 1, slow 5, anti-heal 4."""
+    events, before, after = quiet_tick()
+    events["lane"][ROGUE_B3], events["recipient"][ROGUE_B3] = 2, PRIEST_A4
+    for name in ("damage_raw", "damage_source", "damage_recipient", "damage_realised"):
+        events[name][ROGUE_B3, PRIEST_A4] = 36.0
+    events["status_applied"][PRIEST_A4, [C.POISON_SLOW, C.POISON_STUN, C.ANTI_HEAL]] = True
+    after["status"][PRIEST_A4, [C.POISON_SLOW, C.POISON_STUN, C.ANTI_HEAL]] = [5, 1, 4]
+    return events, before, after
+
+
+def test_poison_sentence_in_the_oracle_view():
+    assert explain_tick(*poison()) == [
+        "Rogue B3 poisoned Priest A4: 36 damage, stunned 1 tick, slowed 5, healing halved 4"
+    ]
+
+
+def test_pov_that_saw_neither_unit_hears_nothing():
+    assert explain_tick(*poison(), view=("agent", MAGE_A0), known={MAGE_A0, 1}) == []
+
+
+def test_pov_that_saw_only_the_victim_learns_amounts_not_the_source():
+    lines = explain_tick(*poison(), view=("agent", PRIEST_A4), known={PRIEST_A4})
+    assert lines == [
+        "Priest A4 was hit by a unit out of view: 36 damage, stunned 1 tick, slowed 5,"
+        " healing halved 4"
+    ]
+
+
+def test_pov_that_saw_only_the_source_learns_the_target_not_amounts():
+    lines = explain_tick(*poison(), view=("agent", 7), known={7, ROGUE_B3})
+    assert lines == ["Rogue B3 poisoned Priest A4 (out of view)"]
+
+
+def test_pov_without_known_slots_is_an_error():
+    with pytest.raises(ValueError, match="pass the slots"):
+        explain_tick(*poison(), view=("agent", 0))
+
+
+def test_clamped_damage_death_red_zone_and_score():
+    events, before, after = quiet_tick()
+    events["lane"][MAGE_A0], events["recipient"][MAGE_A0] = 1, WARRIOR_B1
+    events["damage_recipient"][MAGE_A0, WARRIOR_B1] = 14.95
+    events["damage_realised"][MAGE_A0, WARRIOR_B1] = 5.0
+    events["died"][WARRIOR_B1] = events["red_zone_death"][WARRIOR_B1] = True
+    events["lethal"][MAGE_A0, WARRIOR_B1] = True
+    events["score_delta"][:] = [2, 0]
+    after["score"][:] = [7, 3]
+    assert explain_tick(events, before, after) == [
+        "Mage A0 hit Warrior B1: 15 damage (5 taken)",
+        "Warrior B1 died (lethal damage: Mage A0) in its own Red Zone: 2 points",
+        "Score A 7 : B 3 (+2 A)",
+    ]
+
+
+def test_self_heal_burst_rejection_fallback_and_outcome():
+    events, before, after = quiet_tick()
+    events["lane"][PRIEST_A4], events["recipient"][PRIEST_A4] = 1, PRIEST_A4
+    events["heal_recipient"][PRIEST_A4, PRIEST_A4] = 8.0
+    events["heal_realised"][PRIEST_A4, PRIEST_A4] = 8.0
+    events["status_applied"][PRIEST_A4, C.FREEDOM] = True
+    events["lane"][5] = 2  # Mage B0 Burst: an Ultimate with no recipient
+    events["status_applied"][5, C.BURST] = True
+    after["status"][5, C.BURST] = 5
+    events["rejected"][1, 2] = True
+    events["fallback"][9] = True
+    events["outcome"], events["terminated"] = np.int32(C.A_WINS), np.bool_(True)
+    after["score"][:] = [20, 11]
+    assert explain_tick(events, before, after) == [
+        "Warrior A1's attack was rejected",
+        "Priest B4: its System gave no answer; a fallback order was used",
+        "Priest A4 healed itself: 8 health, freed 1",
+        "Mage B0 used Burst: damage x1.5 5",
+        "Game over: A wins 20-11 (score threshold)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "text"), [(14.95, "15"), (3.2, "3.2"), (36.0, "36"), (-0.01, "0")]
+)
+def test_num(value, text):
+    assert num(value) == text
