@@ -14,3 +14,24 @@ Public API (JaxMARL style; every function is pure and works under jit, vmap and 
 `env.pool` holds the maps, rosters and spawn ends that auto-reset draws from, as arrays; pass a
 different `pool=` to reset/step to change them without recompiling.
 """
+
+from engine.env import Env, draw_state, initial_state, make, step_env
+from engine.observation import observe, world_state
+from engine.types import Actions, Config, Events, Masks, Obs, Pool, State
+
+__all__ = [
+    "Actions",
+    "Config",
+    "Env",
+    "Events",
+    "Masks",
+    "Obs",
+    "Pool",
+    "State",
+    "draw_state",
+    "initial_state",
+    "make",
+    "observe",
+    "step_env",
+    "world_state",
+]

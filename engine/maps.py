@@ -1,0 +1,528 @@
+"""Map files: parse, validate and pack the 52 maps into the engine's map pool (RULES_BRIEF A3-A5).
+
+One JSON file a map under `maps/` (format in maps/README.md), e.g. `maps/047_crescent.json`.
+Loading validates on the host with NumPy: bounds, at most 32 obstacles, pads clear of obstacles and
+of each other, every pad reachable from every other pad by a disc of radius 0.5 (grid flood fill
+at 0.05 map units) and mirror symmetry about x = 10. Every error is a `MapError` naming the file,
+the field and the reason.
+
+Splits (A5): ids 0-11 curriculum, 12-41 train, 42-46 validation, 47-51 test; a user map file with
+an id of 52 or more has split "custom". Set MBG_MAPS_DIR to read the shipped ids from elsewhere.
+"""
+
+import functools
+import json
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy import ndimage
+
+from engine import constants as C
+from engine.pool import pack_pool
+from engine.types import Pool
+
+MAPS_DIR = Path(os.environ.get("MBG_MAPS_DIR", Path(__file__).resolve().parents[1] / "maps"))
+FORMAT_VERSION = 1
+NUM_MAPS = 52
+SPLITS = {
+    "curriculum": range(0, 12),
+    "train": range(12, 42),
+    "validation": range(42, 47),
+    "test": range(47, 52),
+}
+CUSTOM_SPLIT = "custom"
+AXIS_X = C.MAP_WIDTH / 2
+GRID_STEP = 0.05  # map units between flood-fill grid points (reachability)
+TOL = 1e-6  # geometric slack for bounds, symmetry and tangency (RULES 1.3 uses 1e-6)
+PREVIEW_COLS, PREVIEW_ROWS = 80, 20  # ASCII preview: a character is 0.25 wide, 0.5 tall
+
+
+class MapError(ValueError):
+    """A map file that cannot be used; the message names the file, the field and the reason."""
+
+    def __init__(self, source: object, field: str, reason: str):
+        self.source, self.field, self.reason = str(source), field, reason
+        super().__init__(f"{source}: field '{field}': {reason}")
+
+
+@dataclass(frozen=True, eq=False)
+class MapSpec:
+    """One loaded, validated, mirror-symmetric map. Arrays are float32 and read-only.
+
+    obstacles: (k <= 32, 8) rows [type, x, y, radius, width, height, theta, active] (RULES 1.2;
+    type 1 pillar, 2 wall; theta in radians, counter-clockwise). pads: (2 ends, 5, 2), end 0 west,
+    pad k belongs to team-local slot k. red_zones: (2 ends, 4) [x0, y0, x1, y1], width 0 = none.
+    team_size: the curriculum stage's team size, or None.
+    """
+
+    id: int
+    name: str
+    split: str
+    team_size: int | None
+    description: str
+    obstacles: np.ndarray
+    pads: np.ndarray
+    red_zones: np.ndarray
+    source: Path
+
+    @property
+    def num_obstacles(self) -> int:
+        return len(self.obstacles)
+
+
+# --- Parsing ---------------------------------------------------------------------------------
+_FIELDS = {  # field -> accepted JSON types (None = null)
+    "format": (int,),
+    "id": (int,),
+    "name": (str,),
+    "split": (str,),
+    "team_size": (int, type(None)),
+    "description": (str,),
+    "mirror": (bool,),
+    "obstacles": (list,),
+    "pads": (list,),
+    "red_zone": (list,),
+}
+_OPTIONAL = {"preview": (list,)}
+_SHAPE_KEYS = {"pillar": ("x", "y", "radius"), "wall": ("x", "y", "width", "height", "angle_deg")}
+_TYPE_NAMES = {"int": "an integer", "str": "a string", "list": "a list", "bool": "true or false"}
+
+
+def _type_text(types: tuple) -> str:
+    return " or ".join("null" if t is type(None) else _TYPE_NAMES[t.__name__] for t in types)
+
+
+def _check_type(src, field: str, value, types: tuple):
+    # bool is an int in Python; a map file's true is never a number.
+    if isinstance(value, bool) and bool not in types:
+        ok = False
+    else:
+        ok = isinstance(value, types)
+    if not ok:
+        raise MapError(src, field, f"expected {_type_text(types)}, got {json.dumps(value)}")
+    return value
+
+
+def _number(src, field: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise MapError(src, field, f"expected a finite number, got {json.dumps(value)}")
+    return float(value)
+
+
+def _point(src, field: str, value, size: int) -> list[float]:
+    if not isinstance(value, list) or len(value) != size:
+        raise MapError(src, field, f"expected a list of {size} numbers, got {json.dumps(value)}")
+    return [_number(src, f"{field}[{i}]", v) for i, v in enumerate(value)]
+
+
+def _obstacle_row(src, field: str, entry) -> np.ndarray:
+    """One obstacle object -> a RULES 1.2 row; walls give angle_deg, rows hold radians."""
+    if not isinstance(entry, dict):
+        raise MapError(src, field, f"expected an object, got {json.dumps(entry)}")
+    kind = entry.get("type")
+    if kind not in _SHAPE_KEYS:
+        raise MapError(src, f"{field}.type", f"expected 'pillar' or 'wall', got {kind!r}")
+    keys = _SHAPE_KEYS[kind]
+    extra = sorted(set(entry) - set(keys) - {"type"})
+    if extra:
+        raise MapError(src, f"{field}.{extra[0]}", f"unknown key for a {kind}")
+    missing = [k for k in keys if k not in entry]
+    if missing:
+        raise MapError(src, f"{field}.{missing[0]}", f"missing (a {kind} needs {', '.join(keys)})")
+    v = {k: _number(src, f"{field}.{k}", entry[k]) for k in keys}
+    for k in ("radius", "width", "height"):
+        if k in v and v[k] <= 0:
+            raise MapError(src, f"{field}.{k}", f"must be > 0, got {v[k]:g}")
+    if kind == "pillar":
+        return np.array([C.OBSTACLE_PILLAR, v["x"], v["y"], v["radius"], 0, 0, 0, 1], np.float32)
+    theta = math.radians(v["angle_deg"])
+    row = [C.OBSTACLE_WALL, v["x"], v["y"], 0, v["width"], v["height"], theta, 1]
+    return np.array(row, np.float32)
+
+
+def mirror_rows(rows: np.ndarray) -> np.ndarray:
+    """Mirror obstacle rows about x = 10: (x, theta) -> (20 - x, -theta). (k, 8) -> (k, 8)."""
+    out = np.array(rows, np.float32, copy=True).reshape(-1, C.OBSTACLE_FEATURES)
+    out[:, C.OBS_X] = C.MAP_WIDTH - out[:, C.OBS_X]
+    out[:, C.OBS_THETA] = -out[:, C.OBS_THETA]
+    return out
+
+
+def wall_corners(row: np.ndarray) -> np.ndarray:
+    """The 4 corners (4, 2) of a wall row, counter-clockwise from local (-w/2, -h/2)."""
+    hw, hh, th = row[C.OBS_WIDTH] / 2, row[C.OBS_HEIGHT] / 2, float(row[C.OBS_THETA])
+    local = np.array([[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]], np.float64)
+    rot = np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
+    return local @ rot.T + np.array([row[C.OBS_X], row[C.OBS_Y]], np.float64)
+
+
+def _same_shape(a: np.ndarray, b: np.ndarray, tol: float = 1e-4) -> bool:
+    """Whether two rows cover the same set (a wall is its corner set, whatever its angle)."""
+    if a[C.OBS_TYPE] != b[C.OBS_TYPE]:
+        return False
+    if a[C.OBS_TYPE] == C.OBSTACLE_PILLAR:
+        return bool(np.allclose(a[1:4], b[1:4], atol=tol))
+    ca, cb = wall_corners(a), wall_corners(b)
+    return all(np.min(np.abs(cb - p).max(axis=1)) <= tol for p in ca)
+
+
+def _mirror_authored(src, rows: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """West-half authoring: add the mirror of every row west of the axis; rows on it stay once."""
+    on_axis = np.abs(rows[:, C.OBS_X] - AXIS_X) <= TOL
+    for i in np.flatnonzero(rows[:, C.OBS_X] > AXIS_X + TOL):
+        raise MapError(src, f"obstacles[{i}].x", "with mirror true, author only x <= 10")
+    for i in np.flatnonzero(on_axis):
+        if not _same_shape(rows[i], mirror_rows(rows[i])[0]):
+            raise MapError(src, f"obstacles[{i}]", "sits on x = 10 but is not its own mirror")
+    copies = mirror_rows(rows[~on_axis])
+    names = [f"obstacles[{i}]" for i in range(len(rows))]
+    names += [f"obstacles[{i}] (mirror)" for i in np.flatnonzero(~on_axis)]
+    return np.concatenate([rows, copies]), names
+
+
+def _parse(src, doc) -> dict:
+    if not isinstance(doc, dict):
+        raise MapError(src, "(top level)", "expected a JSON object")
+    for key in doc:
+        if key not in _FIELDS and key not in _OPTIONAL:
+            raise MapError(src, key, "unknown field")
+    for key, types in _FIELDS.items():
+        if key not in doc:
+            raise MapError(src, key, "missing")
+        _check_type(src, key, doc[key], types)
+    for key, types in _OPTIONAL.items():
+        if key in doc:
+            _check_type(src, key, doc[key], types)
+    if doc["format"] != FORMAT_VERSION:
+        raise MapError(src, "format", f"version {doc['format']} unknown; this reads version 1")
+    return doc
+
+
+def _check_identity(src, doc: dict) -> None:
+    map_id, split, size = doc["id"], doc["split"], doc["team_size"]
+    if map_id < 0:
+        raise MapError(src, "id", f"must be >= 0, got {map_id}")
+    expected = split_of(map_id)
+    if split != expected:
+        raise MapError(src, "split", f"map {map_id} belongs to split {expected!r}, got {split!r}")
+    if size is not None and not 1 <= size <= C.TEAM_SIZE:
+        raise MapError(src, "team_size", f"must be 1-5 or null, got {size}")
+    if split == "curriculum" and size is None:
+        raise MapError(src, "team_size", "a curriculum map needs its stage's team size (1-5)")
+    if not doc["name"].strip():
+        raise MapError(src, "name", "must not be empty")
+
+
+def _end_arrays(src, doc: dict) -> tuple[np.ndarray, np.ndarray]:
+    """West pads and Red Zone from the file; the east end is their mirror image."""
+    if len(doc["pads"]) != C.TEAM_SIZE:
+        raise MapError(src, "pads", f"expected 5 [x, y] pads, got {len(doc['pads'])}")
+    west = np.array([_point(src, f"pads[{k}]", p, 2) for k, p in enumerate(doc["pads"])])
+    for k in np.flatnonzero(west[:, 0] >= AXIS_X):
+        raise MapError(src, f"pads[{k}]", "pads are the west end's: x must be < 10")
+    east = np.stack([C.MAP_WIDTH - west[:, 0], west[:, 1]], axis=1)
+    x0, y0, x1, y1 = _point(src, "red_zone", doc["red_zone"], 4)
+    if not (0 <= x0 <= x1 <= AXIS_X and 0 <= y0 < y1 <= C.MAP_HEIGHT):
+        raise MapError(
+            src, "red_zone", "needs 0 <= x0 <= x1 <= 10 and 0 <= y0 < y1 <= 10 (west end)"
+        )
+    zones = [[x0, y0, x1, y1], [C.MAP_WIDTH - x1, y0, C.MAP_WIDTH - x0, y1]]
+    return np.stack([west, east]).astype(np.float32), np.array(zones, np.float32)
+
+
+# --- Geometry (RULES 1.3) --------------------------------------------------------------------
+def disc_overlap(row: np.ndarray, px, py, radius: float) -> np.ndarray:
+    """Whether a disc of `radius` centred at (px, py) (broadcastable arrays, map units) overlaps
+    the obstacle `row` (RULES 1.3): pillar when the centre distance is strictly below the radii's
+    sum; wall when the centre is inside/on the rectangle or its nearest point is closer than
+    radius - 1e-6. Tangency is legal. Radius 0 gives plain point coverage."""
+    dx, dy = px - float(row[C.OBS_X]), py - float(row[C.OBS_Y])
+    if row[C.OBS_TYPE] == C.OBSTACLE_PILLAR:
+        return dx * dx + dy * dy < (radius + float(row[C.OBS_RADIUS])) ** 2
+    cos, sin = math.cos(row[C.OBS_THETA]), math.sin(row[C.OBS_THETA])
+    lx, ly = cos * dx + sin * dy, cos * dy - sin * dx  # rotate by -theta into the wall's frame
+    hw, hh = float(row[C.OBS_WIDTH]) / 2, float(row[C.OBS_HEIGHT]) / 2
+    inside = (np.abs(lx) <= hw) & (np.abs(ly) <= hh)
+    gap = np.hypot(lx - np.clip(lx, -hw, hw), ly - np.clip(ly, -hh, hh))
+    return inside | (gap < radius - C.OVERLAP_EPS)
+
+
+def _extent(row: np.ndarray) -> float:
+    """Radius of a circle about the centre that holds the whole obstacle."""
+    if row[C.OBS_TYPE] == C.OBSTACLE_PILLAR:
+        return float(row[C.OBS_RADIUS])
+    return math.hypot(row[C.OBS_WIDTH] / 2, row[C.OBS_HEIGHT] / 2)
+
+
+def grid_axes(step: float) -> tuple[np.ndarray, np.ndarray]:
+    """Grid point coordinates (nx,), (ny,) covering [0, 20] x [0, 10] with spacing `step`."""
+    nx, ny = round(C.MAP_WIDTH / step) + 1, round(C.MAP_HEIGHT / step) + 1
+    return np.arange(nx) * step, np.arange(ny) * step
+
+
+def blocked_grid(rows: np.ndarray, radius: float, step: float = GRID_STEP) -> np.ndarray:
+    """(ny, nx) bool, row j = y index: grid points where a disc of `radius` overlaps an obstacle
+    or leaves the map. Each obstacle only touches the grid patch around it (speed)."""
+    xs, ys = grid_axes(step)
+    blocked = np.zeros((len(ys), len(xs)), bool)
+    for row in rows:
+        reach = _extent(row) + radius
+        i0, i1 = np.searchsorted(xs, [row[C.OBS_X] - reach, row[C.OBS_X] + reach + step])
+        j0, j1 = np.searchsorted(ys, [row[C.OBS_Y] - reach, row[C.OBS_Y] + reach + step])
+        patch = disc_overlap(row, xs[None, i0:i1], ys[j0:j1, None], radius)
+        blocked[j0:j1, i0:i1] |= patch
+    blocked[:, (xs < radius - TOL) | (xs > C.MAP_WIDTH - radius + TOL)] = True
+    blocked[(ys < radius - TOL) | (ys > C.MAP_HEIGHT - radius + TOL), :] = True
+    return blocked
+
+
+def occupancy(spec: MapSpec, step: float = 0.1) -> np.ndarray:
+    """(ny, nx) bool grid of points covered by an obstacle (no body radius); e.g. for IoU."""
+    return blocked_grid(spec.obstacles, 0.0, step)
+
+
+# --- Validation ------------------------------------------------------------------------------
+def _pad_name(end: int, k: int) -> str:
+    return f"pads[{k}]" if end == 0 else f"pads[{k}] (east mirror)"
+
+
+def _check_obstacles(src, rows: np.ndarray, names: list[str]) -> None:
+    if len(rows) > C.MAX_OBSTACLES:
+        raise MapError(src, "obstacles", f"{len(rows)} obstacles when loaded; at most 32 fit")
+    for row, name in zip(rows, names, strict=True):
+        if row[C.OBS_TYPE] == C.OBSTACLE_PILLAR:
+            r = row[C.OBS_RADIUS]
+            pts = np.array([[row[1] - r, row[2] - r], [row[1] + r, row[2] + r]])
+        else:
+            pts = wall_corners(row)
+        low, high = pts.min(axis=0), pts.max(axis=0)
+        if low.min() < -TOL or high[0] > C.MAP_WIDTH + TOL or high[1] > C.MAP_HEIGHT + TOL:
+            raise MapError(
+                src, name, f"reaches outside the 20 x 10 map (spans {low.round(3)}-{high.round(3)})"
+            )
+
+
+def _check_symmetry(src, rows: np.ndarray, names: list[str]) -> None:
+    """Every obstacle's mirror image about x = 10 is also an obstacle of the map."""
+    images = mirror_rows(rows)
+    for image, name in zip(images, names, strict=True):
+        near = (np.abs(rows[:, 1] - image[1]) < 1e-4) & (np.abs(rows[:, 2] - image[2]) < 1e-4)
+        if not any(_same_shape(image, rows[j]) for j in np.flatnonzero(near)):
+            raise MapError(src, name, "has no mirror image about x = 10 (the map must be mirrored)")
+
+
+def _check_pads(src, pads: np.ndarray, rows: np.ndarray, names: list[str]) -> None:
+    r = C.BODY_RADIUS
+    flat = pads.reshape(-1, 2).astype(np.float64)
+    for n, (x, y) in enumerate(flat):
+        where = _pad_name(n // C.TEAM_SIZE, n % C.TEAM_SIZE)
+        if not (r - TOL <= x <= C.MAP_WIDTH - r + TOL and r - TOL <= y <= C.MAP_HEIGHT - r + TOL):
+            raise MapError(src, where, f"pad ({x:g}, {y:g}) must be 0.5 inside the map")
+        for row, name in zip(rows, names, strict=True):
+            if disc_overlap(row, x, y, r):
+                raise MapError(src, where, f"pad ({x:g}, {y:g}) overlaps {name}")
+    dist = np.hypot(*(flat[:, None, :] - flat[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(dist, np.inf)
+    for a, b in np.argwhere(dist < 2 * r - TOL):
+        if a < b:
+            first, second = divmod(int(a), C.TEAM_SIZE), divmod(int(b), C.TEAM_SIZE)
+            raise MapError(
+                src, _pad_name(*first), f"pad disc overlaps {_pad_name(*second)} (< 1.0 apart)"
+            )
+
+
+def _pad_component(labels: np.ndarray, x: float, y: float) -> int:
+    """Flood-fill component of the free grid point nearest to a pad (0 if none nearby)."""
+    i, j = round(x / GRID_STEP), round(y / GRID_STEP)
+    window = labels[max(j - 1, 0) : j + 2, max(i - 1, 0) : i + 2]
+    found = window[window > 0]
+    return int(np.bincount(found).argmax()) if found.size else 0
+
+
+def _check_reachable(src, pads: np.ndarray, rows: np.ndarray) -> None:
+    """Every pad reaches every other for a disc of radius 0.5 (4-connected grid at 0.05)."""
+    labels, _ = ndimage.label(~blocked_grid(rows, C.BODY_RADIUS))
+    comps = np.array([_pad_component(labels, x, y) for x, y in pads.reshape(-1, 2)])
+    known = comps[comps > 0]
+    main = int(np.bincount(known).argmax()) if known.size else -1
+    for n in np.flatnonzero(comps != main):
+        where = _pad_name(n // C.TEAM_SIZE, n % C.TEAM_SIZE)
+        raise MapError(
+            src, where, "unreachable: a disc of radius 0.5 cannot walk to the other pads"
+        )
+
+
+# --- Loading ---------------------------------------------------------------------------------
+def map_from_dict(doc, source: object = "<map>") -> MapSpec:
+    """Parse and validate one map document (the JSON object of a map file). Raises MapError."""
+    src = Path(source) if not isinstance(source, Path) else source
+    doc = _parse(src, doc)
+    _check_identity(src, doc)
+    entries = doc["obstacles"]
+    rows = np.array([_obstacle_row(src, f"obstacles[{i}]", e) for i, e in enumerate(entries)])
+    rows = rows.reshape(-1, C.OBSTACLE_FEATURES).astype(np.float32)
+    if doc["mirror"]:
+        rows, names = _mirror_authored(src, rows)
+    else:
+        names = [f"obstacles[{i}]" for i in range(len(rows))]
+    _check_obstacles(src, rows, names)
+    _check_symmetry(src, rows, names)
+    pads, zones = _end_arrays(src, doc)
+    _check_pads(src, pads, rows, names)
+    _check_reachable(src, pads, rows)
+    for array in (rows, pads, zones):
+        array.setflags(write=False)
+    return MapSpec(
+        id=doc["id"],
+        name=doc["name"],
+        split=doc["split"],
+        team_size=doc["team_size"],
+        description=doc["description"],
+        obstacles=rows,
+        pads=pads,
+        red_zones=zones,
+        source=src,
+    )
+
+
+def load_map_file(path: str | os.PathLike) -> MapSpec:
+    """Read, parse and validate one map file (JSON, maps/README.md). Raises MapError."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise MapError(path, "(file)", f"cannot read it: {error.strerror or error}") from None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as error:
+        reason = f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        raise MapError(path, "(file)", reason) from None
+    return map_from_dict(doc, path)
+
+
+def map_path(map_id: int) -> Path:
+    """The file of a shipped map id: MAPS_DIR/NNN_<slug>.json. Raises MapError if not one."""
+    files = sorted(MAPS_DIR.glob(f"{map_id:03d}_*.json"))
+    if len(files) != 1:
+        found = "no file" if not files else f"{len(files)} files"
+        raise MapError(MAPS_DIR / f"{map_id:03d}_*.json", "id", f"{found} for map {map_id}")
+    return files[0]
+
+
+@functools.cache
+def load_map(map_id: int) -> MapSpec:
+    """The validated map with this id from MAPS_DIR (cached; the arrays are read-only)."""
+    if isinstance(map_id, bool) or not isinstance(map_id, int | np.integer) or map_id < 0:
+        raise ValueError(f"map id must be an integer >= 0, got {map_id!r}")
+    path = map_path(int(map_id))
+    spec = load_map_file(path)
+    if spec.id != map_id:
+        raise MapError(path, "id", f"the file name says map {map_id}, the field says {spec.id}")
+    return spec
+
+
+def load_maps(maps: object) -> tuple[MapSpec, ...]:
+    """Load every map that `resolve_maps(maps)` names, in that order."""
+    return tuple(load_map(i) for i in resolve_maps(maps))
+
+
+# --- Splits and selections -------------------------------------------------------------------
+def split_of(map_id: int) -> str:
+    """The split a map id belongs to (A5); ids of 52 and more are user maps, split "custom"."""
+    for name, ids in SPLITS.items():
+        if map_id in ids:
+            return name
+    return CUSTOM_SPLIT
+
+
+def split_ids(split: str) -> list[int]:
+    """Ids of a split: "curriculum", "train", "validation", "test" or "all" (0-51)."""
+    if split == "all":
+        return list(range(NUM_MAPS))
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}; use one of {', '.join([*SPLITS, 'all'])}")
+    return list(SPLITS[split])
+
+
+def _ids_from_text(text: str) -> list[int]:
+    ids: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        low, dash, high = part.partition("-")
+        try:
+            bounds = (int(low), int(high)) if dash else (int(part), int(part))
+        except ValueError:
+            raise ValueError(f"maps {text!r}: {part!r} is not an id, a range or a split") from None
+        if bounds[0] > bounds[1]:
+            raise ValueError(f"maps {text!r}: range {part!r} runs backwards")
+        ids.extend(range(bounds[0], bounds[1] + 1))
+    return ids
+
+
+def resolve_maps(spec: object) -> list[int]:
+    """Map ids from a selection: an int id, a split name ("train", "all", ...), a string of ids
+    and ranges ("47", "3,5,12-15"), or a list of any of these. Raises ValueError."""
+    if isinstance(spec, bool):
+        raise ValueError(f"maps {spec!r}: expected ids or a split name")
+    if isinstance(spec, int | np.integer):
+        ids = [int(spec)]
+    elif isinstance(spec, str):
+        text = spec.strip()
+        ids = split_ids(text) if text in SPLITS or text == "all" else _ids_from_text(text)
+    elif isinstance(spec, Sequence | range | np.ndarray):
+        ids = [i for item in spec for i in resolve_maps(item)]
+    else:
+        raise ValueError(f"maps {spec!r}: expected ids or a split name")
+    if not ids or min(ids) < 0:
+        raise ValueError(f"maps {spec!r}: expected at least one id, all >= 0")
+    return ids
+
+
+def make_pool(maps: object = "train", rosters: Sequence = ("MWHRP",), p_east: float = 0.5) -> Pool:
+    """The auto-reset `Pool` (A10) for a map selection (anything `resolve_maps` takes, or loaded
+    MapSpecs), rosters (strings such as "MWHRP/MWHRP" or (10,) class ids) and the probability
+    that Team A spawns east. At most 64 maps and 64 rosters. Raises ValueError."""
+    specs = (
+        tuple(maps)
+        if isinstance(maps, Sequence) and maps and all(isinstance(m, MapSpec) for m in maps)
+        else load_maps(maps)
+    )
+    return pack_pool(
+        [m.obstacles for m in specs],
+        list(rosters),
+        pads=[m.pads for m in specs],
+        red_zones=[m.red_zones for m in specs],
+        map_ids=[m.id for m in specs],
+        p_east=p_east,
+    )
+
+
+# --- ASCII preview ---------------------------------------------------------------------------
+def render_ascii(spec: MapSpec) -> list[str]:
+    """The map as 20 lines of 82 characters, north up: '#' wall, 'O' pillar, '0'-'4' pad k of
+    either end, '.' Red Zone, ' ' open ground, framed by +-| (a character is 0.25 x 0.5 units)."""
+    cw, ch = C.MAP_WIDTH / PREVIEW_COLS, C.MAP_HEIGHT / PREVIEW_ROWS
+    sub = (np.arange(3) + 0.5) / 3  # 3 x 3 samples a character, symmetric about x = 10
+    xs = ((np.arange(PREVIEW_COLS)[:, None] + sub).ravel() * cw)[None, :]
+    ys = (C.MAP_HEIGHT - (np.arange(PREVIEW_ROWS)[:, None] + sub).ravel() * ch)[:, None]
+    chars = np.full((PREVIEW_ROWS, PREVIEW_COLS), " ")
+    cx, cy = xs[0, 1::3], ys[1::3, 0]
+    for x0, y0, x1, y1 in spec.red_zones:
+        if x1 > x0:
+            chars[np.ix_((cy >= y0) & (cy <= y1), (cx >= x0) & (cx <= x1))] = "."
+    for kind, char in ((C.OBSTACLE_PILLAR, "O"), (C.OBSTACLE_WALL, "#")):
+        hit = np.zeros((len(ys), xs.shape[1]), bool)
+        for row in spec.obstacles[spec.obstacles[:, C.OBS_TYPE] == kind]:
+            hit |= disc_overlap(row, xs, ys, 0.0)
+        cells = hit.reshape(PREVIEW_ROWS, 3, PREVIEW_COLS, 3).any(axis=(1, 3))
+        chars[cells] = char
+    for k, (x, y) in enumerate(spec.pads[0]):
+        col = min(int(x / cw), PREVIEW_COLS - 1)
+        row = min(int((C.MAP_HEIGHT - y) / ch), PREVIEW_ROWS - 1)
+        chars[row, col] = chars[row, PREVIEW_COLS - 1 - col] = str(k)
+    edge = "+" + "-" * PREVIEW_COLS + "+"
+    return [edge] + ["|" + "".join(line) + "|" for line in chars] + [edge]
