@@ -235,20 +235,24 @@ def _end_arrays(src, doc: dict) -> tuple[np.ndarray, np.ndarray]:
 
 
 # --- Geometry (RULES 1.3) --------------------------------------------------------------------
-def disc_overlap(row: np.ndarray, px, py, radius: float) -> np.ndarray:
+def disc_overlaps(rows: np.ndarray, px, py, radius: float) -> np.ndarray:
     """Whether a disc of `radius` centred at (px, py) (broadcastable arrays, map units) overlaps
-    the obstacle `row` (RULES 1.3): pillar when the centre distance is strictly below the radii's
-    sum; wall when the centre is inside/on the rectangle or its nearest point is closer than
-    radius - 1e-6. Tangency is legal. Radius 0 gives plain point coverage."""
-    dx, dy = px - float(row[C.OBS_X]), py - float(row[C.OBS_Y])
-    if row[C.OBS_TYPE] == C.OBSTACLE_PILLAR:
-        return dx * dx + dy * dy < (radius + float(row[C.OBS_RADIUS])) ** 2
-    cos, sin = math.cos(row[C.OBS_THETA]), math.sin(row[C.OBS_THETA])
+    each obstacle of `rows` (k, 8) -> bool (k, *shape) (RULES 1.3): a pillar when the centre
+    distance is strictly below the radii's sum; a wall when the centre is inside/on the
+    rectangle or its nearest point is closer than radius - 1e-6. Tangency is legal. Radius 0
+    gives plain point coverage. Computed in float64."""
+    rows = np.asarray(rows, np.float64).reshape(-1, C.OBSTACLE_FEATURES)
+    px, py = np.broadcast_arrays(np.asarray(px, np.float64), np.asarray(py, np.float64))
+    col = rows.T.reshape((C.OBSTACLE_FEATURES, -1) + (1,) * px.ndim)
+    dx, dy = px - col[C.OBS_X], py - col[C.OBS_Y]
+    cos, sin = np.cos(col[C.OBS_THETA]), np.sin(col[C.OBS_THETA])
     lx, ly = cos * dx + sin * dy, cos * dy - sin * dx  # rotate by -theta into the wall's frame
-    hw, hh = float(row[C.OBS_WIDTH]) / 2, float(row[C.OBS_HEIGHT]) / 2
+    hw, hh = col[C.OBS_WIDTH] / 2, col[C.OBS_HEIGHT] / 2
     inside = (np.abs(lx) <= hw) & (np.abs(ly) <= hh)
     gap = np.hypot(lx - np.clip(lx, -hw, hw), ly - np.clip(ly, -hh, hh))
-    return inside | (gap < radius - C.OVERLAP_EPS)
+    wall = (inside | (gap < radius - C.OVERLAP_EPS)) & (col[C.OBS_TYPE] == C.OBSTACLE_WALL)
+    pillar = dx * dx + dy * dy < (radius + col[C.OBS_RADIUS]) ** 2
+    return np.where(col[C.OBS_TYPE] == C.OBSTACLE_PILLAR, pillar, wall)
 
 
 def _extent(row: np.ndarray) -> float:
@@ -273,8 +277,8 @@ def blocked_grid(rows: np.ndarray, radius: float, step: float = GRID_STEP) -> np
         reach = _extent(row) + radius
         i0, i1 = np.searchsorted(xs, [row[C.OBS_X] - reach, row[C.OBS_X] + reach + step])
         j0, j1 = np.searchsorted(ys, [row[C.OBS_Y] - reach, row[C.OBS_Y] + reach + step])
-        patch = disc_overlap(row, xs[None, i0:i1], ys[j0:j1, None], radius)
-        blocked[j0:j1, i0:i1] |= patch
+        patch = disc_overlaps(row, xs[None, i0:i1], ys[j0:j1, None], radius)
+        blocked[j0:j1, i0:i1] |= patch[0]
     blocked[:, (xs < radius - TOL) | (xs > C.MAP_WIDTH - radius + TOL)] = True
     blocked[(ys < radius - TOL) | (ys > C.MAP_HEIGHT - radius + TOL), :] = True
     return blocked
@@ -322,9 +326,11 @@ def _check_pads(src, pads: np.ndarray, rows: np.ndarray, names: list[str]) -> No
         where = _pad_name(n // C.TEAM_SIZE, n % C.TEAM_SIZE)
         if not (r - TOL <= x <= C.MAP_WIDTH - r + TOL and r - TOL <= y <= C.MAP_HEIGHT - r + TOL):
             raise MapError(src, where, f"pad ({x:g}, {y:g}) must be 0.5 inside the map")
-        for row, name in zip(rows, names, strict=True):
-            if disc_overlap(row, x, y, r):
-                raise MapError(src, where, f"pad ({x:g}, {y:g}) overlaps {name}")
+    hits = disc_overlaps(rows, flat[:, 0], flat[:, 1], r)  # (obstacles, pads)
+    for j, n in zip(*np.nonzero(hits.T), strict=True):
+        x, y = flat[j]
+        where = _pad_name(j // C.TEAM_SIZE, j % C.TEAM_SIZE)
+        raise MapError(src, where, f"pad ({x:g}, {y:g}) overlaps {names[n]}")
     dist = np.hypot(*(flat[:, None, :] - flat[None, :, :]).transpose(2, 0, 1))
     np.fill_diagonal(dist, np.inf)
     for a, b in np.argwhere(dist < 2 * r - TOL):
@@ -344,8 +350,10 @@ def _pad_component(labels: np.ndarray, x: float, y: float) -> int:
 
 
 def _check_reachable(src, pads: np.ndarray, rows: np.ndarray) -> None:
-    """Every pad reaches every other for a disc of radius 0.5 (4-connected grid at 0.05)."""
-    labels, _ = ndimage.label(~blocked_grid(rows, C.BODY_RADIUS))
+    """Every pad reaches every other for a disc of radius 0.5 (4-connected grid at 0.05).
+    Only called on symmetric maps, so the west obstacles' grid mirrored gives the east's."""
+    blocked = blocked_grid(rows[rows[:, C.OBS_X] <= AXIS_X + TOL], C.BODY_RADIUS)
+    labels, _ = ndimage.label(~(blocked | blocked[:, ::-1]))
     comps = np.array([_pad_component(labels, x, y) for x, y in pads.reshape(-1, 2)])
     known = comps[comps > 0]
     main = int(np.bincount(known).argmax()) if known.size else -1
@@ -370,7 +378,8 @@ def map_from_dict(doc, source: object = "<map>") -> MapSpec:
     else:
         names = [f"obstacles[{i}]" for i in range(len(rows))]
     _check_obstacles(src, rows, names)
-    _check_symmetry(src, rows, names)
+    if not doc["mirror"]:  # mirrored files are symmetric by construction
+        _check_symmetry(src, rows, names)
     pads, zones = _end_arrays(src, doc)
     _check_pads(src, pads, rows, names)
     _check_reachable(src, pads, rows)
@@ -404,9 +413,18 @@ def load_map_file(path: str | os.PathLike) -> MapSpec:
     return map_from_dict(doc, path)
 
 
+@functools.lru_cache(maxsize=1)
+def _map_files() -> dict[str, list[Path]]:
+    """MAPS_DIR's map files by their 3-digit id prefix (read once: one directory listing)."""
+    index: dict[str, list[Path]] = {}
+    for path in sorted(MAPS_DIR.glob("[0-9][0-9][0-9]_*.json")):
+        index.setdefault(path.name[:3], []).append(path)
+    return index
+
+
 def map_path(map_id: int) -> Path:
     """The file of a shipped map id: MAPS_DIR/NNN_<slug>.json. Raises MapError if not one."""
-    files = sorted(MAPS_DIR.glob(f"{map_id:03d}_*.json"))
+    files = _map_files().get(f"{map_id:03d}", [])
     if len(files) != 1:
         found = "no file" if not files else f"{len(files)} files"
         raise MapError(MAPS_DIR / f"{map_id:03d}_*.json", "id", f"{found} for map {map_id}")
@@ -515,9 +533,8 @@ def render_ascii(spec: MapSpec) -> list[str]:
         if x1 > x0:
             chars[np.ix_((cy >= y0) & (cy <= y1), (cx >= x0) & (cx <= x1))] = "."
     for kind, char in ((C.OBSTACLE_PILLAR, "O"), (C.OBSTACLE_WALL, "#")):
-        hit = np.zeros((len(ys), xs.shape[1]), bool)
-        for row in spec.obstacles[spec.obstacles[:, C.OBS_TYPE] == kind]:
-            hit |= disc_overlap(row, xs, ys, 0.0)
+        rows = spec.obstacles[spec.obstacles[:, C.OBS_TYPE] == kind]
+        hit = disc_overlaps(rows, xs, ys, 0.0).any(axis=0)
         cells = hit.reshape(PREVIEW_ROWS, 3, PREVIEW_COLS, 3).any(axis=(1, 3))
         chars[cells] = char
     for k, (x, y) in enumerate(spec.pads[0]):

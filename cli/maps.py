@@ -1,0 +1,223 @@
+"""`mbg maps`: list, show, validate and draw the maps (engine/maps.py; maps/README.md).
+
+    mbg maps list [--split S] [--json]
+    mbg maps show ID|FILE [--png FILE] [--scale PX] [--force]
+    mbg maps validate [FILE ...]                 (default: all 52 shipped maps)
+    mbg maps atlas --png docs/atlas.png [--force]
+
+PNGs are drawn with pygame offscreen (SDL_VIDEODRIVER=dummy) and written atomically; an existing
+file is only replaced with --force.
+"""
+
+import argparse
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from engine import maps as M
+
+SCALE = 40  # pixels a map unit in `show --png`
+ATLAS_SCALE, ATLAS_COLUMNS, ATLAS_MARGIN, LABEL_H = 16, 6, 12, 22
+COLOURS = {
+    "ground": (36, 40, 48),
+    "red_zone": (78, 38, 44),
+    "axis": (70, 74, 84),
+    "wall": (168, 172, 182),
+    "pillar": (112, 168, 204),
+    "pad_west": (90, 150, 255),
+    "pad_east": (255, 140, 90),
+    "text": (232, 232, 236),
+    "page": (22, 24, 30),
+}
+SPLIT_COLOURS = {
+    "curriculum": (120, 200, 120),
+    "train": (120, 160, 235),
+    "validation": (235, 190, 90),
+    "test": (235, 105, 105),
+    "custom": (200, 200, 200),
+}
+
+
+# --- Drawing (pygame, offscreen) -------------------------------------------------------------
+def _pygame():
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    pygame.font.init()
+    return pygame
+
+
+def draw_map(surface, spec: M.MapSpec, left: int, top: int, scale: float) -> None:
+    """Draw `spec` north-up into `surface` with its south-west corner at (left, top + 10 scale)."""
+    pg = _pygame()
+
+    def px(x: float, y: float) -> tuple[float, float]:
+        return left + float(x) * scale, top + (10.0 - float(y)) * scale
+
+    pg.draw.rect(surface, COLOURS["ground"], (left, top, 20 * scale, 10 * scale))
+    for x0, y0, x1, y1 in spec.red_zones:
+        if x1 > x0:
+            ax, ay = px(x0, y1)
+            size = float(x1 - x0) * scale, float(y1 - y0) * scale
+            pg.draw.rect(surface, COLOURS["red_zone"], (ax, ay, *size))
+    pg.draw.line(surface, COLOURS["axis"], px(10, 0), px(10, 10), 1)
+    for row in spec.obstacles:
+        if row[0] == 1:
+            pg.draw.circle(surface, COLOURS["pillar"], px(row[1], row[2]), float(row[3]) * scale)
+        else:
+            pg.draw.polygon(surface, COLOURS["wall"], [px(x, y) for x, y in M.wall_corners(row)])
+    font = pg.font.Font(None, max(12, int(scale * 0.8)))
+    for end, colour in ((0, COLOURS["pad_west"]), (1, COLOURS["pad_east"])):
+        for k, (x, y) in enumerate(spec.pads[end]):
+            pg.draw.circle(surface, colour, px(x, y), 0.5 * scale, max(1, int(scale / 10)))
+            label = font.render(str(k), True, colour)
+            surface.blit(label, label.get_rect(center=px(x, y)))
+
+
+def _save_png(pg, surface, path: str | Path, force: bool) -> Path:
+    """Write atomically (temp file + os.replace); refuse to replace a file without force."""
+    path = Path(path)
+    if path.exists() and not force:
+        raise FileExistsError(f"{path} exists; pass --force to replace it")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".png")
+    os.close(fd)
+    try:
+        pg.image.save(surface, tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path
+
+
+def render_png(spec: M.MapSpec, path: str | Path, scale: int = SCALE, force: bool = False) -> Path:
+    """One map as a PNG of 20 x 10 map units at `scale` pixels a unit."""
+    pg = _pygame()
+    surface = pg.Surface((20 * scale, 10 * scale))
+    draw_map(surface, spec, 0, 0, scale)
+    return _save_png(pg, surface, path, force)
+
+
+def render_atlas(specs: list[M.MapSpec], path: str | Path, force: bool = False) -> Path:
+    """All maps on one sheet, one row block per split, each tile labelled id, name and split."""
+    pg = _pygame()
+    tile_w, tile_h = 20 * ATLAS_SCALE, 10 * ATLAS_SCALE + LABEL_H
+    groups = [[s for s in specs if s.split == name] for name in [*M.SPLITS, M.CUSTOM_SPLIT]]
+    groups = [g for g in groups if g]
+    rows = sum(-(-len(g) // ATLAS_COLUMNS) for g in groups)
+    width = ATLAS_COLUMNS * (tile_w + ATLAS_MARGIN) + ATLAS_MARGIN
+    height = rows * (tile_h + ATLAS_MARGIN) + len(groups) * (LABEL_H + ATLAS_MARGIN) + ATLAS_MARGIN
+    sheet = pg.Surface((width, height))
+    sheet.fill(COLOURS["page"])
+    font = pg.font.Font(None, 22)
+    top = ATLAS_MARGIN
+    for group in groups:
+        split = group[0].split
+        title = f"{split} ({group[0].id}-{group[-1].id})"
+        sheet.blit(font.render(title, True, SPLIT_COLOURS[split]), (ATLAS_MARGIN, top))
+        top += LABEL_H + ATLAS_MARGIN
+        for n, spec in enumerate(group):
+            row, col = divmod(n, ATLAS_COLUMNS)
+            x = ATLAS_MARGIN + col * (tile_w + ATLAS_MARGIN)
+            y = top + row * (tile_h + ATLAS_MARGIN)
+            size = f"  {spec.team_size}v{spec.team_size}" if spec.team_size else ""
+            text = f"{spec.id:02d} {spec.name}{size}  [{spec.num_obstacles}]"
+            sheet.blit(font.render(text, True, SPLIT_COLOURS[split]), (x, y + 2))
+            draw_map(sheet, spec, x, y + LABEL_H, ATLAS_SCALE)
+        top += -(-len(group) // ATLAS_COLUMNS) * (tile_h + ATLAS_MARGIN)
+    return _save_png(pg, sheet, path, force)
+
+
+# --- Commands --------------------------------------------------------------------------------
+def _summary(spec: M.MapSpec) -> dict:
+    return {
+        "id": spec.id,
+        "name": spec.name,
+        "split": spec.split,
+        "team_size": spec.team_size,
+        "obstacles": spec.num_obstacles,
+        "description": spec.description,
+        "file": spec.source.name,
+    }
+
+
+def _load(target: str) -> M.MapSpec:
+    return M.load_map(int(target)) if target.strip().isdigit() else M.load_map_file(target)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    rows = [_summary(s) for s in M.load_maps(args.split)]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"MARL-BattleGrounds maps ({args.split}: {len(rows)})")
+    for column in ("id", "name", "split", "team size", "obstacles", "description"):
+        table.add_column(column, overflow="fold")
+    for r in rows:
+        size = f"{r['team_size']}v{r['team_size']}" if r["team_size"] else "-"
+        cells = (r["id"], r["name"], r["split"], size, r["obstacles"], r["description"])
+        table.add_row(*map(str, cells))
+    Console().print(table)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    spec = _load(args.map)
+    size = f", {spec.team_size}v{spec.team_size}" if spec.team_size else ""
+    print(f"map {spec.id}: {spec.name} ({spec.split}{size}, {spec.num_obstacles} obstacles)")
+    print(spec.description)
+    print("\n".join(M.render_ascii(spec)))
+    print("# wall   O pillar   0-4 pad k of each end   . Red Zone")
+    if args.png:
+        print(f"wrote {render_png(spec, args.png, args.scale, args.force)}")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    targets = args.files or [str(M.map_path(i)) for i in M.split_ids("all")]
+    failed = 0
+    for target in targets:
+        try:
+            spec = M.load_map_file(target)
+            print(f"ok    {target}  (map {spec.id}, {spec.num_obstacles} obstacles)")
+        except M.MapError as error:
+            print(f"FAIL  {error}")
+            failed += 1
+    print(f"{len(targets) - failed} of {len(targets)} map files valid")
+    return 1 if failed else 0
+
+
+def cmd_atlas(args: argparse.Namespace) -> int:
+    path = render_atlas(list(M.load_maps(args.maps)), args.png, args.force)
+    print(f"wrote {path}")
+    return 0
+
+
+def register(subparsers) -> None:
+    """Add `mbg maps` and its subcommands."""
+    parser = subparsers.add_parser("maps", help="list, show, validate and draw maps")
+    sub = parser.add_subparsers(dest="maps_command", metavar="ACTION", required=True)
+    p = sub.add_parser("list", help="a table of the maps and their splits")
+    p.add_argument("--split", default="all", help="curriculum, train, validation, test or all")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(func=cmd_list)
+    p = sub.add_parser("show", help="draw one map as ASCII (and optionally a PNG)")
+    p.add_argument("map", help="a map id (0-51) or the path of a map file")
+    p.add_argument("--png", metavar="FILE", help="also save the map as a PNG")
+    p.add_argument("--scale", type=int, default=SCALE, help="PNG pixels a map unit")
+    p.add_argument("--force", action="store_true", help="replace an existing PNG")
+    p.set_defaults(func=cmd_show)
+    p = sub.add_parser("validate", help="load and validate map files, naming every fault")
+    p.add_argument("files", nargs="*", help="map files (default: the 52 shipped maps)")
+    p.set_defaults(func=cmd_validate)
+    p = sub.add_parser("atlas", help="draw every map on one PNG sheet")
+    p.add_argument("--png", metavar="FILE", required=True, help="where to write the sheet")
+    p.add_argument("--maps", default="all", help="ids, ranges or a split (default all)")
+    p.add_argument("--force", action="store_true", help="replace an existing PNG")
+    p.set_defaults(func=cmd_atlas)
