@@ -286,9 +286,14 @@ class App:
         elif action == "open" and self.dialog is None:
             start = str(self.folder or Path.cwd())
             self.dialog = UIFileDialog(
-                pygame.Rect(L.DIALOG), self.manager, "Open a replay or a folder", {SUFFIX},
-                start, allow_existing_files_only=True, allow_picking_directories=True,
-            )  # fmt: skip
+                pygame.Rect(L.DIALOG),
+                self.manager,
+                "Open a replay or a folder",
+                {SUFFIX},
+                start,
+                allow_existing_files_only=True,
+                allow_picking_directories=True,
+            )
         elif action == "folder" and self.folder is not None:
             self.open_path(self.folder)
 
@@ -398,6 +403,9 @@ def main(argv=None) -> int:
         print(f"replay-viewer: {error}", file=sys.stderr)
         return 2
     if args.screenshot:
+        if Path(args.screenshot).exists():
+            print(f"replay-viewer: {args.screenshot}: refusing to overwrite it", file=sys.stderr)
+            return 2
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pygame.display.init()
     pygame.font.init()

@@ -10,6 +10,8 @@ from ui.theme import COLOURS
 
 def wrap(text: str, font, width: int) -> list[str]:
     """Greedy word wrap of one line to pixel `width`."""
+    if font.size(text)[0] <= width:
+        return [text]
     words, lines, line = text.split(" "), [], ""
     for word in words:
         trial = f"{line} {word}" if line else word

@@ -15,16 +15,13 @@ SLOT_COLOURS = tuple(
 
 
 def _segments(xs: np.ndarray, ys: np.ndarray):
-    """Runs of consecutive finite points (NaN breaks the line)."""
-    run = []
-    for x, y in zip(xs, ys, strict=True):
-        if np.isfinite(y):
-            run.append((x, y))
-        elif run:
-            yield run
-            run = []
-    if run:
-        yield run
+    """Runs of consecutive finite points (NaN breaks the line), as lists of (x, y)."""
+    finite = np.isfinite(ys)
+    if not finite.any():
+        return []
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], finite.astype(np.int8), [0]])))
+    points = np.stack([xs, np.where(finite, ys, 0)], axis=1).tolist()
+    return [points[a:b] for a, b in zip(edges[::2], edges[1::2], strict=True)]
 
 
 def draw_plot(surface, rect, series, colours, cursor, title, font, top=None) -> None:

@@ -23,6 +23,7 @@ class ArenaRenderer:
     def __init__(self):
         self._fonts: dict[int, pygame.font.Font] = {}
         self._rect = pygame.Rect(0, 0, 2 * MARGIN + 200, 2 * MARGIN + 100)
+        self._static_key, self._static = None, None
 
     # --- transform -------------------------------------------------------------------------
     def _layout(self, rect) -> tuple[float, float, float]:
@@ -75,7 +76,6 @@ class ArenaRenderer:
         scale, _, _ = self._layout(self._rect)
         previous_clip = surface.get_clip()
         surface.set_clip(self._rect)
-        surface.fill(COLOURS["background"], self._rect)
         self._draw_map(surface, scene, scale)
         self._draw_overlays(surface, scene, scale)
         for unit in scene.units:
@@ -84,6 +84,27 @@ class ArenaRenderer:
         surface.set_clip(previous_clip)
 
     def _draw_map(self, surface, scene: Scene, scale: float) -> None:
+        """The static layer (arena, grid, Red Zones, pads, obstacles), cached per layout."""
+        key = (
+            tuple(self._rect),
+            scene.obstacles.tobytes(),
+            scene.red_zones.tobytes(),
+            scene.pads.tobytes(),
+            "red_zones" in scene.overlays,
+        )
+        if self._static_key != key:
+            layer = pygame.Surface(self._rect.size)
+            offset = self._rect.topleft
+            self._rect.topleft = (0, 0)  # draw the layer in its own coordinates
+            try:
+                layer.fill(COLOURS["background"])
+                self._draw_static(layer, scene, scale)
+            finally:
+                self._rect.topleft = offset
+            self._static_key, self._static = key, layer
+        surface.blit(self._static, self._rect.topleft)
+
+    def _draw_static(self, surface, scene: Scene, scale: float) -> None:
         area = self.map_rect(self._rect)
         surface.fill(COLOURS["arena"], area)
         for x in range(1, int(C.MAP_WIDTH)):
