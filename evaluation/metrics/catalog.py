@@ -25,7 +25,7 @@ of that class, target an ally of it). Inactive slots never get a row.
 
 from dataclasses import dataclass
 
-from engine import constants as C
+from evaluation.metrics.rules import C
 
 LEVELS = ("none", "priority", "full")
 SCOPES = ("game", "team", "slot", "pair")
