@@ -1,6 +1,6 @@
 """Map files: parse, validate and pack the 52 maps into the engine's map pool (RULES_BRIEF A3-A5).
 
-One JSON file a map under `maps/` (format in maps/README.md), e.g. `maps/047_crescent.json`.
+One JSON file a map under `maps/` (format in maps/README.md), e.g. `maps/047_keep.json`.
 Loading validates on the host with NumPy: bounds, at most 32 obstacles, pads clear of obstacles and
 of each other, every pad reachable from every other pad by a disc of radius 0.5 (grid flood fill
 at 0.05 map units) and mirror symmetry about x = 10. Every error is a `MapError` naming the file,
@@ -19,9 +19,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from scipy import ndimage
 
 from engine import constants as C
+from engine.map_geometry import (  # noqa: F401  (re-exported: the map API in one place)
+    AXIS_X,
+    GRID_STEP,
+    TOL,
+    ascii_picture,
+    blocked_grid,
+    disc_overlaps,
+    grid_axes,
+    mirror_rows,
+    pad_components,
+    same_shape,
+    wall_corners,
+)
 from engine.pool import pack_pool
 from engine.types import Pool
 
@@ -35,10 +47,6 @@ SPLITS = {
     "test": range(47, 52),
 }
 CUSTOM_SPLIT = "custom"
-AXIS_X = C.MAP_WIDTH / 2
-GRID_STEP = 0.05  # map units between flood-fill grid points (reachability)
-TOL = 1e-6  # geometric slack for bounds, symmetry and tangency (RULES 1.3 uses 1e-6)
-PREVIEW_COLS, PREVIEW_ROWS = 80, 20  # ASCII preview: a character is 0.25 wide, 0.5 tall
 
 
 class MapError(ValueError):
@@ -144,39 +152,13 @@ def _obstacle_row(src, field: str, entry) -> np.ndarray:
     return np.array(row, np.float32)
 
 
-def mirror_rows(rows: np.ndarray) -> np.ndarray:
-    """Mirror obstacle rows about x = 10: (x, theta) -> (20 - x, -theta). (k, 8) -> (k, 8)."""
-    out = np.array(rows, np.float32, copy=True).reshape(-1, C.OBSTACLE_FEATURES)
-    out[:, C.OBS_X] = C.MAP_WIDTH - out[:, C.OBS_X]
-    out[:, C.OBS_THETA] = -out[:, C.OBS_THETA]
-    return out
-
-
-def wall_corners(row: np.ndarray) -> np.ndarray:
-    """The 4 corners (4, 2) of a wall row, counter-clockwise from local (-w/2, -h/2)."""
-    hw, hh, th = row[C.OBS_WIDTH] / 2, row[C.OBS_HEIGHT] / 2, float(row[C.OBS_THETA])
-    local = np.array([[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]], np.float64)
-    rot = np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
-    return local @ rot.T + np.array([row[C.OBS_X], row[C.OBS_Y]], np.float64)
-
-
-def _same_shape(a: np.ndarray, b: np.ndarray, tol: float = 1e-4) -> bool:
-    """Whether two rows cover the same set (a wall is its corner set, whatever its angle)."""
-    if a[C.OBS_TYPE] != b[C.OBS_TYPE]:
-        return False
-    if a[C.OBS_TYPE] == C.OBSTACLE_PILLAR:
-        return bool(np.allclose(a[1:4], b[1:4], atol=tol))
-    ca, cb = wall_corners(a), wall_corners(b)
-    return all(np.min(np.abs(cb - p).max(axis=1)) <= tol for p in ca)
-
-
 def _mirror_authored(src, rows: np.ndarray) -> tuple[np.ndarray, list[str]]:
     """West-half authoring: add the mirror of every row west of the axis; rows on it stay once."""
     on_axis = np.abs(rows[:, C.OBS_X] - AXIS_X) <= TOL
     for i in np.flatnonzero(rows[:, C.OBS_X] > AXIS_X + TOL):
         raise MapError(src, f"obstacles[{i}].x", "with mirror true, author only x <= 10")
     for i in np.flatnonzero(on_axis):
-        if not _same_shape(rows[i], mirror_rows(rows[i])[0]):
+        if not same_shape(rows[i], mirror_rows(rows[i])[0]):
             raise MapError(src, f"obstacles[{i}]", "sits on x = 10 but is not its own mirror")
     copies = mirror_rows(rows[~on_axis])
     names = [f"obstacles[{i}]" for i in range(len(rows))]
@@ -234,56 +216,6 @@ def _end_arrays(src, doc: dict) -> tuple[np.ndarray, np.ndarray]:
     return np.stack([west, east]).astype(np.float32), np.array(zones, np.float32)
 
 
-# --- Geometry (RULES 1.3) --------------------------------------------------------------------
-def disc_overlaps(rows: np.ndarray, px, py, radius: float) -> np.ndarray:
-    """Whether a disc of `radius` centred at (px, py) (broadcastable arrays, map units) overlaps
-    each obstacle of `rows` (k, 8) -> bool (k, *shape) (RULES 1.3): a pillar when the centre
-    distance is strictly below the radii's sum; a wall when the centre is inside/on the
-    rectangle or its nearest point is closer than radius - 1e-6. Tangency is legal. Radius 0
-    gives plain point coverage. Computed in float64."""
-    rows = np.asarray(rows, np.float64).reshape(-1, C.OBSTACLE_FEATURES)
-    px, py = np.broadcast_arrays(np.asarray(px, np.float64), np.asarray(py, np.float64))
-    col = rows.T.reshape((C.OBSTACLE_FEATURES, -1) + (1,) * px.ndim)
-    dx, dy = px - col[C.OBS_X], py - col[C.OBS_Y]
-    cos, sin = np.cos(col[C.OBS_THETA]), np.sin(col[C.OBS_THETA])
-    lx, ly = cos * dx + sin * dy, cos * dy - sin * dx  # rotate by -theta into the wall's frame
-    hw, hh = col[C.OBS_WIDTH] / 2, col[C.OBS_HEIGHT] / 2
-    inside = (np.abs(lx) <= hw) & (np.abs(ly) <= hh)
-    gap = np.hypot(lx - np.clip(lx, -hw, hw), ly - np.clip(ly, -hh, hh))
-    wall = (inside | (gap < radius - C.OVERLAP_EPS)) & (col[C.OBS_TYPE] == C.OBSTACLE_WALL)
-    pillar = dx * dx + dy * dy < (radius + col[C.OBS_RADIUS]) ** 2
-    return np.where(col[C.OBS_TYPE] == C.OBSTACLE_PILLAR, pillar, wall)
-
-
-def _extent(row: np.ndarray) -> float:
-    """Radius of a circle about the centre that holds the whole obstacle."""
-    if row[C.OBS_TYPE] == C.OBSTACLE_PILLAR:
-        return float(row[C.OBS_RADIUS])
-    return math.hypot(row[C.OBS_WIDTH] / 2, row[C.OBS_HEIGHT] / 2)
-
-
-def grid_axes(step: float) -> tuple[np.ndarray, np.ndarray]:
-    """Grid point coordinates (nx,), (ny,) covering [0, 20] x [0, 10] with spacing `step`."""
-    nx, ny = round(C.MAP_WIDTH / step) + 1, round(C.MAP_HEIGHT / step) + 1
-    return np.arange(nx) * step, np.arange(ny) * step
-
-
-def blocked_grid(rows: np.ndarray, radius: float, step: float = GRID_STEP) -> np.ndarray:
-    """(ny, nx) bool, row j = y index: grid points where a disc of `radius` overlaps an obstacle
-    or leaves the map. Each obstacle only touches the grid patch around it (speed)."""
-    xs, ys = grid_axes(step)
-    blocked = np.zeros((len(ys), len(xs)), bool)
-    for row in rows:
-        reach = _extent(row) + radius
-        i0, i1 = np.searchsorted(xs, [row[C.OBS_X] - reach, row[C.OBS_X] + reach + step])
-        j0, j1 = np.searchsorted(ys, [row[C.OBS_Y] - reach, row[C.OBS_Y] + reach + step])
-        patch = disc_overlaps(row, xs[None, i0:i1], ys[j0:j1, None], radius)
-        blocked[j0:j1, i0:i1] |= patch[0]
-    blocked[:, (xs < radius - TOL) | (xs > C.MAP_WIDTH - radius + TOL)] = True
-    blocked[(ys < radius - TOL) | (ys > C.MAP_HEIGHT - radius + TOL), :] = True
-    return blocked
-
-
 def occupancy(spec: MapSpec, step: float = 0.1) -> np.ndarray:
     """(ny, nx) bool grid of points covered by an obstacle (no body radius); e.g. for IoU."""
     return blocked_grid(spec.obstacles, 0.0, step)
@@ -315,7 +247,7 @@ def _check_symmetry(src, rows: np.ndarray, names: list[str]) -> None:
     images = mirror_rows(rows)
     for image, name in zip(images, names, strict=True):
         near = (np.abs(rows[:, 1] - image[1]) < 1e-4) & (np.abs(rows[:, 2] - image[2]) < 1e-4)
-        if not any(_same_shape(image, rows[j]) for j in np.flatnonzero(near)):
+        if not any(same_shape(image, rows[j]) for j in np.flatnonzero(near)):
             raise MapError(src, name, "has no mirror image about x = 10 (the map must be mirrored)")
 
 
@@ -341,20 +273,9 @@ def _check_pads(src, pads: np.ndarray, rows: np.ndarray, names: list[str]) -> No
             )
 
 
-def _pad_component(labels: np.ndarray, x: float, y: float) -> int:
-    """Flood-fill component of the free grid point nearest to a pad (0 if none nearby)."""
-    i, j = round(x / GRID_STEP), round(y / GRID_STEP)
-    window = labels[max(j - 1, 0) : j + 2, max(i - 1, 0) : i + 2]
-    found = window[window > 0]
-    return int(np.bincount(found).argmax()) if found.size else 0
-
-
 def _check_reachable(src, pads: np.ndarray, rows: np.ndarray) -> None:
-    """Every pad reaches every other for a disc of radius 0.5 (4-connected grid at 0.05).
-    Only called on symmetric maps, so the west obstacles' grid mirrored gives the east's."""
-    blocked = blocked_grid(rows[rows[:, C.OBS_X] <= AXIS_X + TOL], C.BODY_RADIUS)
-    labels, _ = ndimage.label(~(blocked | blocked[:, ::-1]))
-    comps = np.array([_pad_component(labels, x, y) for x, y in pads.reshape(-1, 2)])
+    """Every pad reaches every other for a disc of radius 0.5 (4-connected grid at 0.05)."""
+    comps = pad_components(rows, pads)
     known = comps[comps > 0]
     main = int(np.bincount(known).argmax()) if known.size else -1
     for n in np.flatnonzero(comps != main):
@@ -519,27 +440,6 @@ def make_pool(maps: object = "train", rosters: Sequence = ("MWHRP",), p_east: fl
     )
 
 
-# --- ASCII preview ---------------------------------------------------------------------------
 def render_ascii(spec: MapSpec) -> list[str]:
-    """The map as 20 lines of 82 characters, north up: '#' wall, 'O' pillar, '0'-'4' pad k of
-    either end, '.' Red Zone, ' ' open ground, framed by +-| (a character is 0.25 x 0.5 units)."""
-    cw, ch = C.MAP_WIDTH / PREVIEW_COLS, C.MAP_HEIGHT / PREVIEW_ROWS
-    sub = (np.arange(3) + 0.5) / 3  # 3 x 3 samples a character, symmetric about x = 10
-    xs = ((np.arange(PREVIEW_COLS)[:, None] + sub).ravel() * cw)[None, :]
-    ys = (C.MAP_HEIGHT - (np.arange(PREVIEW_ROWS)[:, None] + sub).ravel() * ch)[:, None]
-    chars = np.full((PREVIEW_ROWS, PREVIEW_COLS), " ")
-    cx, cy = xs[0, 1::3], ys[1::3, 0]
-    for x0, y0, x1, y1 in spec.red_zones:
-        if x1 > x0:
-            chars[np.ix_((cy >= y0) & (cy <= y1), (cx >= x0) & (cx <= x1))] = "."
-    for kind, char in ((C.OBSTACLE_PILLAR, "O"), (C.OBSTACLE_WALL, "#")):
-        rows = spec.obstacles[spec.obstacles[:, C.OBS_TYPE] == kind]
-        hit = disc_overlaps(rows, xs, ys, 0.0).any(axis=0)
-        cells = hit.reshape(PREVIEW_ROWS, 3, PREVIEW_COLS, 3).any(axis=(1, 3))
-        chars[cells] = char
-    for k, (x, y) in enumerate(spec.pads[0]):
-        col = min(int(x / cw), PREVIEW_COLS - 1)
-        row = min(int((C.MAP_HEIGHT - y) / ch), PREVIEW_ROWS - 1)
-        chars[row, col] = chars[row, PREVIEW_COLS - 1 - col] = str(k)
-    edge = "+" + "-" * PREVIEW_COLS + "+"
-    return [edge] + ["|" + "".join(line) + "|" for line in chars] + [edge]
+    """The map as 22 lines of 82 characters (see `engine.map_geometry.ascii_picture`)."""
+    return ascii_picture(spec.obstacles, spec.pads, spec.red_zones)

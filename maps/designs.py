@@ -619,8 +619,8 @@ TEST = [
         49,
         "cloverleaf",
         "Cloverleaf",
-        "Four tight clusters of three pillars around a central pillar.",
-        _cluster(6.5, 2.8) + _cluster(6.5, 7.2) + [P(10, 5, 0.7), P(10, 1.2, 0.4), P(10, 8.8, 0.4)],
+        "Six tight clusters of three pillars around a central pillar.",
+        _cluster(5.0, 5.0) + _cluster(8.0, 2.0) + _cluster(8.0, 8.0) + [P(10, 5, 0.7)],
     ),
     _d(
         50,
