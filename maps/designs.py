@@ -133,7 +133,7 @@ CURRICULUM = [
         9,
         "bunkers",
         "Bunkers",
-        "L-shaped bunkers in front of each base, a wall and posts on the centre line.",
+        "Bracket-shaped bunkers in front of each base; a wall and posts on the centre line.",
         [
             W(5.5, 3.0, 2.0, 0.4),
             W(6.3, 3.7, 0.4, 1.0),
