@@ -157,7 +157,8 @@ class Game:
     @cached_property
     def dist(self) -> np.ndarray:
         """(T, 10, 10) centre distances at tick start, map units."""
-        return np.linalg.norm(self.pos[:, :, None] - self.pos[:, None, :], axis=-1)
+        delta = self.pos[:, :, None] - self.pos[:, None, :]
+        return np.hypot(delta[..., 0], delta[..., 1])
 
     @cached_property
     def both_alive(self) -> np.ndarray:

@@ -102,17 +102,15 @@ def compute_metrics(replay_or_parts, level: str = "full", game: str | None = Non
     counts = [len(p[3]) for p in parts]
     metric_names = np.repeat(np.array([p[0].id for p in parts]), counts)
     topics = np.repeat(np.array([p[0].topic for p in parts]), counts)
-    return pl.DataFrame(
-        {
-            "game": pl.Series([g.game], dtype=pl.String).extend_constant(g.game, sum(counts) - 1),
-            "topic": topics,
-            "metric": metric_names,
-            "source": np.concatenate([p[1] for p in parts]).astype(np.int8),
-            "target": np.concatenate([p[2] for p in parts]).astype(np.int8),
-            "value": np.concatenate([p[3] for p in parts]).astype(np.float32),
-        },
-        schema=SCHEMA,
-    )
+    columns = {
+        "topic": topics,
+        "metric": metric_names,
+        "source": np.concatenate([p[1] for p in parts]).astype(np.int8),
+        "target": np.concatenate([p[2] for p in parts]).astype(np.int8),
+        "value": np.concatenate([p[3] for p in parts]).astype(np.float32),
+    }
+    frame = pl.DataFrame(columns)
+    return frame.select(pl.lit(g.game, pl.String).alias("game"), *list(SCHEMA)[1:])
 
 
 def search(frame: pl.DataFrame, text: str) -> pl.DataFrame:
