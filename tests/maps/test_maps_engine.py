@@ -85,3 +85,26 @@ def test_agents_move_and_never_enter_an_obstacle(games):
         inside = M.disc_overlaps(spec.obstacles, xy[:, 0], xy[:, 1], 0.5 - 1e-3)
         assert not inside.any(), f"map {i}: an agent overlaps an obstacle"
     assert np.all(last.tick <= TICKS)
+
+
+def test_auto_reset_draws_from_the_chosen_split():
+    env = engine.make(maps="validation", rosters=["MWHRP/MWHRP"])
+    _, state = jax.jit(jax.vmap(env.reset))(jax.random.split(jax.random.key(1), 64))
+    drawn = set(np.asarray(state.map_id).tolist())
+    assert drawn <= set(range(42, 47)) and len(drawn) >= 4
+
+
+def test_a_new_pool_does_not_recompile():
+    env = engine.make(maps=0)
+    traces = []
+
+    @jax.jit
+    def reset(key, pool):
+        traces.append(1)  # runs only while tracing
+        return env.reset(key, pool)[1].map_id
+
+    key = jax.random.key(2)
+    assert int(reset(key, M.make_pool("test", ["MWHRP"]))) in range(47, 52)
+    assert int(reset(key, M.make_pool([3], ["MW/HR"], p_east=1.0))) == 3
+    assert int(reset(key, M.make_pool("all", ["M", "MWHRP/P"]))) in range(52)
+    assert len(traces) == 1
