@@ -44,7 +44,9 @@ def _status_phrase(channel: int, ticks: int) -> str:
         return f"stunned {ticks} tick" + ("" if ticks == 1 else "s")
     if C.SLOW_FACTOR[channel] < 1:
         return f"slowed {ticks}"
-    return {C.ANTI_HEAL: "healing halved", C.BURST: "damage x1.5", C.FREEDOM: "freed"}.get(
+    if channel == C.BURST:
+        return f"damage x{C.BURST_FACTOR:g} for {ticks} tick" + ("" if ticks == 1 else "s")
+    return {C.ANTI_HEAL: "healing halved", C.FREEDOM: "freedom"}.get(
         channel, C.STATUS_NAMES[channel]
     ) + f" {ticks}"
 
@@ -88,7 +90,10 @@ def _ability(ev, before, after, src: int, known) -> str | None:
         parts.append(text)
     parts += _statuses(ev, after, cls, lane, rec, on_self=False)
     if src not in known:
-        return f"{target} was hit by a unit out of view: {', '.join(parts)}"
+        how = "hit" if ev["damage_recipient"][src, rec] > 0 else "healed"
+        if not ev["damage_recipient"][src, rec] and not ev["heal_recipient"][src, rec]:
+            how = "targeted"
+        return f"{target} was {how} by a unit out of view: {', '.join(parts)}"
     verb = VERBS.get((cls, lane), "targeted")
     target = "itself" if rec == src else target
     return f"{name} {verb} {target}" + (f": {', '.join(parts)}" if parts else "")

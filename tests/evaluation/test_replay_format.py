@@ -160,11 +160,16 @@ def test_any_truncation_is_a_replay_error(fraction):
 
 @settings(max_examples=60, deadline=None)
 @given(position=st.floats(0.0, 0.999), bit=st.integers(0, 7))
-def test_any_flipped_bit_is_a_replay_error(position, bit):
-    data = bytearray(encode_replay(synthetic_replay(4, seed=2)))
+def test_any_flipped_bit_is_an_error_or_changes_nothing(position, bit):
+    original = synthetic_replay(4, seed=2)
+    data = bytearray(encode_replay(original))
     data[int(len(data) * position)] ^= 1 << bit
-    with pytest.raises(ReplayError):
-        decode_replay(bytes(data), "flipped.mbgr")
+    try:
+        back = decode_replay(bytes(data), "flipped.mbgr")
+    except ReplayError:
+        return
+    # deflate ignores the padding bits of its last byte: the content must be untouched
+    assert_same(original, back)
 
 
 def test_corrupted_body_says_corrupted(small):

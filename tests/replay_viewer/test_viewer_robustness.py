@@ -18,7 +18,9 @@ from tests.helpers.replays import synthetic_replay
 from tests.helpers.viewer import click, frame, key
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURE = ROOT / "tests" / "fixtures" / "replays" / "v1_synthetic_5v5.mbgr"
+FIXTURES = ROOT / "tests" / "fixtures" / "replays"
+FIXTURE = FIXTURES / "v1_synthetic_5v5.mbgr"
+REAL = FIXTURES / "v1_real_5v5_full_metrics.mbgr"
 
 
 @pytest.fixture
@@ -39,6 +41,14 @@ def every_tab_and_view(app):
                 frame(app)
                 drawn += 1
     return drawn
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("v*.mbgr")), ids=lambda p: p.name)
+def test_every_fixture_renders_in_every_view_and_panel(viewer, path):
+    assert viewer.open_path(path), viewer.message
+    assert every_tab_and_view(viewer) > 0
+    if viewer.model.replay.metrics is not None:
+        assert viewer.side.table.all.height == viewer.model.replay.metrics.height
 
 
 def test_truncated_file_gives_a_message_not_a_crash(viewer, tmp_path):
@@ -195,7 +205,7 @@ print(json.dumps(heavy))
 
 def test_opening_and_rendering_never_imports_jax():
     result = subprocess.run(
-        [sys.executable, "-c", NO_JAX, str(FIXTURE)],
+        [sys.executable, "-c", NO_JAX, str(REAL)],
         capture_output=True,
         text=True,
         cwd=ROOT,

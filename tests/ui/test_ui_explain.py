@@ -57,6 +57,16 @@ def test_pov_that_saw_only_the_source_learns_the_target_not_amounts():
     assert lines == ["Rogue B3 poisoned Priest A4 (out of view)"]
 
 
+def test_pov_that_saw_only_a_healed_ally_says_healed():
+    events, before, after = quiet_tick()
+    events["lane"][9], events["recipient"][9] = 1, 7  # Priest B4 heals Hunter B2
+    events["heal_recipient"][9, 7] = events["heal_realised"][9, 7] = 8.0
+    events["status_applied"][7, C.FREEDOM] = True
+    after["status"][7, C.FREEDOM] = 1
+    lines = explain_tick(events, before, after, view=("agent", 4), known={4, 7})
+    assert lines == ["Hunter B2 was healed by a unit out of view: 8 health, freedom 1"]
+
+
 def test_pov_without_known_slots_is_an_error():
     with pytest.raises(ValueError, match="pass the slots"):
         explain_tick(*poison(), view=("agent", 0))
@@ -94,8 +104,8 @@ def test_self_heal_burst_rejection_fallback_and_outcome():
     assert explain_tick(events, before, after) == [
         "Warrior A1's attack was rejected",
         "Priest B4: its System gave no answer; a fallback order was used",
-        "Priest A4 healed itself: 8 health, freed 1",
-        "Mage B0 used Burst: damage x1.5 5",
+        "Priest A4 healed itself: 8 health, freedom 1",
+        "Mage B0 used Burst: damage x1.5 for 5 ticks",
         "Game over: A wins 20-11 (score threshold)",
     ]
 
