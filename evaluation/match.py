@@ -1,0 +1,351 @@
+"""Headless matches: N games between any slot -> System lineup, with per-game results.
+
+When every System is JAX the games run as one jitted, vmapped batch (`lax.while_loop`, or
+`lax.scan` over the horizon when recording); with a host System in the lineup each game is
+stepped from the host (JAX Systems and the engine still jitted). Both paths give the same games:
+a game's keys depend only on its seed, the tick and the System's index, never on the path.
+
+Games run with `engine.step_env` (no auto-reset) until the outcome is decided (RULES 4.3).
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import polars as pl
+
+import engine
+from engine import constants as C
+from engine.pool import parse_roster, roster_text
+from engine.types import Config, Obs, State
+from policies.system import Lineup, as_actions, merge_actions, to_host
+
+LAYOUT = ("map_id", "obstacles", "pads", "red_zones", "spawn_end", "class_id", "active")
+# Inverse of C.RELATIVE_ORDER: observer-relative row -> global slot order.
+TO_GLOBAL = np.argsort(C.RELATIVE_ORDER, axis=1)
+BATCH_MIN = 48  # games from which "auto" prefers the vmapped batch over host stepping
+WINNER = {C.ONGOING: "ongoing", C.A_WINS: "A", C.B_WINS: "B", C.DRAW: "draw"}
+
+
+@dataclass(frozen=True, eq=False)
+class GameSetup:
+    """One game: map (an engine.maps.MapSpec), roster (10,) class ids, spawn_end (0 = Team A
+    west, 1 = east), seed (int; the game's PRNG key is `jax.random.key(seed)`), its index in
+    the match, and optionally `state`: a State to start from instead of tick 0 (scenarios; it
+    must agree with map, roster and spawn end)."""
+
+    map: Any
+    roster: np.ndarray
+    spawn_end: int
+    seed: int
+    index: int = 0
+    state: Any = None
+
+
+def load_maps(maps: Any) -> list:
+    """Map selection (an id, a split name, "47,48", a list, or MapSpecs) -> list of MapSpec."""
+    from engine import maps as map_files
+
+    if isinstance(maps, map_files.MapSpec):
+        return [maps]
+    if isinstance(maps, Sequence) and maps and all(isinstance(m, map_files.MapSpec) for m in maps):
+        return list(maps)
+    return list(map_files.load_maps(maps))
+
+
+def schedule(
+    maps: Any, rosters: Sequence = ("MWHRP",), games: int = 2, seed: int = 0, swap_ends=True
+) -> list[GameSetup]:
+    """The setups of `games` games: maps cycle by pair, rosters after every map has been used.
+
+    With swap_ends, games 2k and 2k+1 form a pair on the same map, roster and seed (seed + k)
+    with Team A at the west end, then the east end (tournament protocol). Raises ValueError.
+    """
+    if games < 1:
+        raise ValueError(f"games: {games} must be at least 1")
+    specs = load_maps(maps)
+    parsed = [parse_roster(r) if isinstance(r, str) else np.asarray(r, np.int32) for r in rosters]
+    if not parsed:
+        raise ValueError("rosters: at least one roster is needed")
+    setups = []
+    for g in range(games):
+        pair = g // 2 if swap_ends else g
+        setups.append(
+            GameSetup(
+                map=specs[pair % len(specs)],
+                roster=parsed[(pair // len(specs)) % len(parsed)],
+                spawn_end=g % 2 if swap_ends else 0,
+                seed=int(seed) + pair,
+                index=g,
+            )
+        )
+    return setups
+
+
+def initial_state(config: Config, setup: GameSetup) -> State:
+    """Tick-0 State of a setup: each team on its end's pads and Red Zone (RULES 4.4), or the
+    setup's own `state` when it has one."""
+    if setup.state is not None:
+        return setup.state
+    spec, end = setup.map, int(setup.spawn_end)
+    table = np.zeros((C.MAX_OBSTACLES, C.OBSTACLE_FEATURES), np.float32)
+    table[: len(spec.obstacles)] = spec.obstacles
+    pads = np.concatenate([spec.pads[end], spec.pads[1 - end]])
+    zones = np.stack([spec.red_zones[end], spec.red_zones[1 - end]])
+    return engine.initial_state(config, table, pads, zones, setup.roster, end, spec.id)
+
+
+class Rollout(NamedTuple):
+    """A game in progress: state, its observation, each System's carry, the game's key."""
+
+    state: State
+    obs: Obs
+    carries: tuple
+    key: jax.Array
+
+
+def system_keys(game_key: jax.Array, tick: jax.Array, n: int) -> jax.Array:
+    """The key each of n Systems gets at `tick`: fold_in(fold_in(game key, tick), index)."""
+    tick_key = jax.random.fold_in(game_key, tick)
+    return jax.vmap(lambda i: jax.random.fold_in(tick_key, i))(jnp.arange(n))
+
+
+def _select(done, old, new):
+    return jax.tree.map(lambda a, b: jnp.where(done, a, b), old, new)
+
+
+def global_rows(rows: jax.Array) -> jax.Array:
+    """(..., 10 observers, 10 relative rows) -> (..., 10 observers, 10 global slots)."""
+    order = jnp.asarray(TO_GLOBAL)
+    return jnp.take_along_axis(rows, jnp.broadcast_to(order, rows.shape), axis=-1)
+
+
+def _tick(config: Config, lineup: Lineup, game: Rollout):
+    """One tick of one game with JAX Systems; a finished game stays frozen.
+
+    Returns the next Rollout and what a replay keeps of the tick: (events, state, visible,
+    relayed) of the new state, with the fallback flags set.
+    """
+    keys = system_keys(game.key, game.state.tick, len(lineup.systems))
+    parts, carries = [], []
+    for i, system in enumerate(lineup.systems):
+        actions, carry = system.act(game.obs, game.obs.mask, game.carries[i], keys[i])
+        parts.append(as_actions(actions))
+        carries.append(carry)
+    actions, fallback = merge_actions(parts, lineup.owners)
+    obs, state, _, events = engine.step_env(config, game.state, actions)
+    events = events.replace(fallback=fallback)
+    done = game.state.outcome != C.ONGOING
+    nxt = Rollout(
+        state=_select(done, game.state, state),
+        obs=_select(done, game.obs, obs),
+        carries=_select(done, game.carries, tuple(carries)),
+        key=game.key,
+    )
+    trace = (events, _dynamic(state), global_rows(obs.visible), global_rows(obs.relayed))
+    return nxt, trace
+
+
+def _dynamic(state: State) -> dict:
+    return {k: v for k, v in vars(state).items() if k not in LAYOUT}
+
+
+def start(config: Config, lineup: Lineup, setup: GameSetup) -> Rollout:
+    """Rollout at tick 0 of one setup (observation without relay, fresh carries)."""
+    state = initial_state(config, setup)
+    carries = tuple(system.initial_carry() for system in lineup.systems)
+    key = jax.random.key(int(setup.seed))
+    return Rollout(state, engine.observe(config, state), carries, key)
+
+
+@partial(jax.jit, static_argnums=(0, 1, 2))
+def _run_batch(config: Config, lineup: Lineup, record: bool, games: Rollout):
+    """Play a vmapped batch of games to the end; with record, also the per-tick trace."""
+    step = jax.vmap(partial(_tick, config, lineup))
+    if record:
+        return jax.lax.scan(lambda g, _: step(g), games, None, length=config.horizon)
+
+    def cond(g):
+        return jnp.any(g.state.outcome == C.ONGOING)
+
+    return jax.lax.while_loop(cond, lambda g: step(g)[0], games), None
+
+
+def _stack(items):
+    return jax.tree.map(lambda *xs: jnp.stack(xs), *items)
+
+
+def result_row(setup: GameSetup, state) -> dict:
+    """Per-game result: winner, scores, ticks, map, roster, spawn end, seed."""
+    outcome = int(state.outcome)
+    return {
+        "game": setup.index,
+        "map_id": int(setup.map.id),
+        "map_name": setup.map.name,
+        "roster": roster_text(setup.roster),
+        "spawn_end": int(setup.spawn_end),
+        "seed": int(setup.seed),
+        "outcome": outcome,
+        "winner": WINNER[outcome],
+        "score_a": int(state.score[0]),
+        "score_b": int(state.score[1]),
+        "ticks": int(state.tick),
+    }
+
+
+def game_trace(initial: Rollout, trace, g: int | None, ticks: int) -> dict:
+    """Cut one game's arrays out of a scan trace: states (T+1), events (T), visible, relayed.
+
+    initial: the tick-0 Rollout (batched when g is not None); trace: (events, dynamic state,
+    visible, relayed) with a leading time axis (then the game axis when g is not None).
+    """
+    pick = (lambda x: np.asarray(x[g])) if g is not None else np.asarray
+    cut = (lambda x: np.asarray(x[:ticks, g])) if g is not None else (lambda x: np.asarray(x))
+    events, dynamic, visible, relayed = trace
+    first = {k: pick(v) for k, v in vars(initial.state).items()}
+    states = {}
+    for name, value in first.items():
+        later = cut(dynamic[name]) if name in dynamic else np.repeat(value[None], ticks, 0)
+        states[name] = np.concatenate([value[None], later])
+    seen0 = pick(global_rows(initial.obs.visible))
+    relay0 = pick(global_rows(initial.obs.relayed))
+    return {
+        "states": states,
+        "events": {k: cut(v) for k, v in vars(events).items()},
+        "visible": np.concatenate([seen0[None], cut(visible)]),
+        "relayed": np.concatenate([relay0[None], cut(relayed)]),
+    }
+
+
+OnGame = Callable[[GameSetup, dict, dict | None], None]  # (setup, result row, trace or None)
+
+
+def _play_jax(config, lineup, setups, record, batch, on_game):
+    for lo in range(0, len(setups), batch):
+        chunk = list(setups[lo : lo + batch])
+        padded = chunk + [chunk[-1]] * (batch - len(chunk))  # one compiled batch size
+        games = _stack([start(config, lineup, s) for s in padded])
+        final, trace = _run_batch(config, lineup, record, games)
+        final_state = jax.device_get(final.state)
+        for g, setup in enumerate(chunk):
+            state = jax.tree.map(lambda x, g=g: x[g], final_state)
+            row = result_row(setup, state)
+            on_game(setup, row, game_trace(games, trace, g, row["ticks"]) if record else None)
+
+
+def _host_decide(config, lineup, game: Rollout, jitted):
+    keys = system_keys(game.key, game.state.tick, len(lineup.systems))
+    host_obs = None
+    parts, carries = [], []
+    for i, system in enumerate(lineup.systems):
+        if system.host:
+            host_obs = to_host(game.obs) if host_obs is None else host_obs
+            actions, carry = system.act(host_obs, host_obs.mask, game.carries[i], keys[i])
+        else:
+            actions, carry = jitted[i](game.obs, game.obs.mask, game.carries[i], keys[i])
+        parts.append(as_actions(actions))
+        carries.append(carry)
+    return parts, tuple(carries)
+
+
+def play_host_game(config: Config, lineup: Lineup, setup: GameSetup, record: bool = False):
+    """Play one game stepping from the host; returns (final State, trace dict or None)."""
+    jitted = [None if s.host else jax.jit(s.act) for s in lineup.systems]
+    step = jit_step(config)
+    game = start(config, lineup, setup)
+    first, traces = game, []
+    while int(game.state.outcome) == C.ONGOING:
+        parts, carries = _host_decide(config, lineup, game, jitted)
+        actions, fallback = merge_actions(parts, lineup.owners)
+        obs, state, events = step(game.state, actions, fallback)
+        if record:
+            traces.append(
+                (events, _dynamic(state), global_rows(obs.visible), global_rows(obs.relayed))
+            )
+        game = Rollout(state, obs, carries, game.key)
+    if not record:
+        return game.state, None
+    stacked = jax.tree.map(lambda *xs: np.stack(xs), *jax.device_get(traces))
+    return game.state, game_trace(first, stacked, None, int(game.state.tick))
+
+
+STEP_CACHE: dict = {}
+
+
+def jit_step(config: Config):
+    """The jitted one-game step `(state, actions, fallback) -> (obs, state, events)`, one per
+    Config for the whole process (host-stepped games and replay verification share it)."""
+    if config not in STEP_CACHE:
+
+        def step(state, actions, fallback):
+            obs, state, _, events = engine.step_env(config, state, actions)
+            return obs, state, events.replace(fallback=fallback)
+
+        STEP_CACHE[config] = jax.jit(step)
+    return STEP_CACHE[config]
+
+
+def play_match(
+    lineup: Lineup,
+    setups: Sequence[GameSetup],
+    config: Config | None = None,
+    *,
+    record: bool = False,
+    mode: str = "auto",
+    batch: int | None = None,
+    on_game: OnGame | None = None,
+) -> pl.DataFrame:
+    """Play every setup with `lineup`; return one result row a game (see `result_row`).
+
+    record: also build each game's trace (states, events, visible, relayed as NumPy, the
+    arrays of an evaluation.replay.Replay) and pass it to on_game(setup, row, trace).
+    mode: "batch" (vmapped, every System must be JAX), "host" (one game at a time, stepped
+    from the host) or "auto": batch for JAX lineups with at least BATCH_MIN games (the batch
+    compiles longer but runs several times faster), host otherwise. batch: games per vmapped
+    batch (default 64, 16 when recording). on_game is called as each game finishes, in order.
+    Both modes play identical games. Raises ValueError for a bad mode.
+    """
+    config = config or Config()
+    rows: list[dict] = []
+
+    def collect(setup, row, trace):
+        rows.append(row)
+        if on_game is not None:
+            on_game(setup, row, trace)
+
+    if mode not in ("auto", "batch", "host"):
+        raise ValueError(f"mode {mode!r}: use auto, batch or host")
+    if mode == "batch" and not lineup.all_jax:
+        hosts = [s.name for s in lineup.systems if s.host]
+        raise ValueError(f"mode 'batch' needs JAX Systems only; host Systems: {hosts}")
+    if mode == "auto":
+        mode = "batch" if lineup.all_jax and len(setups) >= BATCH_MIN else "host"
+    if mode == "batch":
+        size = batch or (16 if record else 64)
+        _play_jax(config, lineup, list(setups), record, min(size, len(setups)), collect)
+    else:
+        for setup in setups:
+            state, trace = play_host_game(config, lineup, setup, record)
+            collect(setup, result_row(setup, jax.device_get(state)), trace)
+    return pl.DataFrame(rows)
+
+
+def summary(results: pl.DataFrame) -> dict:
+    """Totals of a results table: games, A wins, B wins, draws, mean ticks and scores."""
+    count = results.height
+    return {
+        "games": count,
+        "a_wins": int((results["winner"] == "A").sum()),
+        "b_wins": int((results["winner"] == "B").sum()),
+        "draws": int((results["winner"] == "draw").sum()),
+        "mean_ticks": float(results["ticks"].mean()) if count else 0.0,
+        "mean_score_a": float(results["score_a"].mean()) if count else 0.0,
+        "mean_score_b": float(results["score_b"].mean()) if count else 0.0,
+    }
+
+
+__all__ = ["GameSetup", "initial_state", "play_match", "schedule", "summary"]

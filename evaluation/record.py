@@ -1,0 +1,185 @@
+"""The recorder: play games into `evaluation.replay.Replay` objects, and re-simulate replays.
+
+A game is played with `engine.step_env` (no auto-reset, see evaluation.match); every tick's
+State, Events (submitted and accepted actions, the fallback flags, everything that happened) and
+what each agent saw (`visible`, `relayed` as [observer slot, seen slot]) are kept as NumPy.
+`verify_replay` feeds the SUBMITTED actions back through the engine from the recorded tick-0
+state and compares every later state and event bit for bit.
+"""
+
+import dataclasses
+import datetime
+from importlib import metadata
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from engine import constants as C
+from engine.types import Actions, Config, State
+from evaluation.match import GameSetup, jit_step, play_match
+from evaluation.replay import FORMAT_VERSION, Replay
+from policies.system import Lineup
+
+
+def rules_version() -> str:
+    """The rules the engine implements: engine.constants.RULES_VERSION when defined, else the
+    package version."""
+    version = getattr(C, "RULES_VERSION", None)
+    if version:
+        return str(version)
+    try:
+        return f"marl-battlegrounds {metadata.version('marl-battlegrounds')}"
+    except metadata.PackageNotFoundError:
+        return "marl-battlegrounds (unknown version)"
+
+
+def build_header(
+    config: Config,
+    setup: GameSetup,
+    specs,
+    result: dict,
+    first: dict,
+    *,
+    metrics_level: str = "none",
+    seeds: dict | None = None,
+) -> dict:
+    """The replay header of one finished game (see notes/REPLAY_CONTRACT.md).
+
+    specs: 10 System spec strings ("" for empty slots); result: a row of match.result_row;
+    first: the tick-0 state (field -> array), source of the obstacles, Red Zones and roster.
+    The full engine Config is kept under "config" so a replay re-simulates with the same rules.
+    """
+    spec = setup.map
+    roster = [int(c) for c in np.asarray(first["class_id"])]
+    return {
+        "format_version": FORMAT_VERSION,
+        "rules_version": rules_version(),
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "map": {
+            "id": int(spec.id),
+            "name": str(spec.name),
+            "split": str(spec.split),
+            "obstacles": np.asarray(first["obstacles"], np.float32).tolist(),
+            "red_zones": np.asarray(first["red_zones"], np.float32).tolist(),
+        },
+        "roster": roster,
+        "team_sizes": [sum(c > 0 for c in roster[:5]), sum(c > 0 for c in roster[5:])],
+        "systems": [str(s) if roster[i] else "" for i, s in enumerate(specs)],
+        "info_regime": "shared_obs" if config.shared_obs else "no_shared_obs",
+        "seeds": dict(seeds or {}, game=int(setup.seed), index=int(setup.index)),
+        "spawn_end": int(first["spawn_end"]),
+        "score_threshold": int(config.score_threshold),
+        "horizon": int(config.horizon),
+        "result": {
+            "outcome": int(result["outcome"]),
+            "outcome_name": C.OUTCOME_NAMES[int(result["outcome"])],
+            "score": [int(result["score_a"]), int(result["score_b"])],
+            "ticks": int(result["ticks"]),
+        },
+        "metrics_level": metrics_level,
+        "config": dataclasses.asdict(config),
+    }
+
+
+def build_replay(
+    config: Config, setup: GameSetup, specs, result: dict, trace: dict, **header_args
+) -> Replay:
+    """A Replay from one game's trace (evaluation.match.game_trace) and result row."""
+    first = {name: values[0] for name, values in trace["states"].items()}
+    header = build_header(config, setup, specs, result, first, **header_args)
+    return Replay(
+        header=header,
+        states=trace["states"],
+        events=trace["events"],
+        visible=trace["visible"],
+        relayed=trace["relayed"],
+    )
+
+
+def record_games(
+    lineup: Lineup,
+    setups,
+    config: Config | None = None,
+    *,
+    on_replay=None,
+    metrics_level: str = "none",
+    seeds: dict | None = None,
+    batch: int | None = None,
+):
+    """Play `setups` and build a Replay of each game.
+
+    on_replay(setup, row, replay) is called as each game finishes (write it, add metrics);
+    without it the replays are returned in a list. Returns (results DataFrame, replays).
+    """
+    config = config or Config()
+    kept: list[Replay] = []
+
+    def on_game(setup, row, trace):
+        replay = build_replay(
+            config, setup, lineup.specs, row, trace, metrics_level=metrics_level, seeds=seeds
+        )
+        if on_replay is None:
+            kept.append(replay)
+        else:
+            on_replay(setup, row, replay)
+
+    results = play_match(lineup, setups, config, record=True, batch=batch, on_game=on_game)
+    return results, kept
+
+
+def replay_config(header: dict) -> Config:
+    """The engine Config a replay was played with (header "config", else threshold, horizon
+    and information regime over the defaults). Raises ValueError on bad values."""
+    fields = {f.name for f in dataclasses.fields(Config)}
+    stored = {k: v for k, v in (header.get("config") or {}).items() if k in fields}
+    stored.setdefault("score_threshold", header["score_threshold"])
+    stored.setdefault("horizon", header["horizon"])
+    stored.setdefault("shared_obs", header["info_regime"] == "shared_obs")
+    return Config(**stored)
+
+
+def _initial_state(replay: Replay) -> State:
+    values = {}
+    for field in dataclasses.fields(State):
+        if field.name not in replay.states:
+            raise ValueError(f"replay: states.{field.name} is missing; cannot re-simulate")
+        values[field.name] = jnp.asarray(np.asarray(replay.states[field.name][0]))
+    return State(**values)
+
+
+def first_difference(replay: Replay) -> tuple[int, str] | None:
+    """Re-simulate `replay`; (first tick whose state or events differ, field name) or None.
+
+    The tick is the index of the first differing state (1..T); a difference in events[t]
+    counts as tick t + 1. Each tick is stepped with the jitted engine step that host-stepped
+    matches use, so verifying after playing compiles nothing new.
+    """
+    config = replay_config(replay.header)
+    step = jit_step(config)
+    state = _initial_state(replay)
+    submitted = np.asarray(replay.events["submitted"], np.int32)
+    fallback = np.zeros(C.NUM_SLOTS, bool)
+    for t in range(replay.ticks):
+        action = submitted[t]
+        actions = Actions(move=action[:, 0], target=action[:, 1], ult=action[:, 2])
+        _, state, events = step(state, actions, fallback)
+        fresh = jax.device_get((state, events))
+        checks = (
+            ("states", vars(fresh[0]), replay.states, t + 1),
+            ("events", vars(fresh[1]), replay.events, t),
+        )
+        for group, values, stored, index in checks:
+            for name, value in values.items():
+                if name == "fallback":  # set by the caller, not by the engine
+                    continue
+                if not np.array_equal(np.asarray(value), np.asarray(stored[name][index])):
+                    return t + 1, f"{group}.{name}"
+    return None
+
+
+def verify_replay(replay: Replay) -> int | None:
+    """Re-simulate from the recorded tick-0 state and submitted actions: the first tick whose
+    state differs from the recording, or None when every tick matches."""
+    found = first_difference(replay)
+    return None if found is None else found[0]

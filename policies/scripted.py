@@ -1,0 +1,216 @@
+"""Three scripted bots, weakest to strongest: `brawler`, `kiter`, `tactician`.
+
+Each sees only what an actor sees (its observation rows and legal-action mask), is
+deterministic (the key is unused) and is pure JAX, so it jits, vmaps over games and runs inside
+`lax.scan` with the engine. A bot decides for all ten slots at once (vmapped over observers);
+only legal actions come out: every choice is an argmax over masked scores, and the no-op is
+always legal (RULES 3.5).
+
+- brawler: every agent, Priest included, runs at the nearest enemy it knows of and hits the
+  nearest legal target; Ultimates go out the moment they are legal; no retreat.
+- kiter: ranged classes (Mage, Hunter) hold their Basic range from the weakest enemy and back
+  off melee; melee classes dive the weakest enemy; everyone focuses the lowest health in reach;
+  the Priest trails its team and heals the most hurt ally.
+- tactician: the whole team focuses one shared target (cheap kills, healers and Mages first,
+  enemies standing in their own Red Zone for the 2 points), melee peels for the Priest and Mage,
+  Ultimates are saved for kills, gap-closing on the focus, peeling and rescues (Holy Word below
+  35% health in combat), badly hurt agents fall back to the Priest without entering their own
+  Red Zone, and the team advances together.
+"""
+
+import functools
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from engine import constants as C
+from engine.types import Actions, Masks, Obs
+from policies import scripted_view as sv
+from policies.system import System, as_system
+
+M, W, H, R, P = C.MAGE, C.WARRIOR, C.HUNTER, C.ROGUE, C.PRIEST
+ENEMY_SPAWN = jnp.array([C.MAP_WIDTH - 1.5, C.MAP_HEIGHT / 2])
+
+
+class Style(NamedTuple):
+    """Weights of one bot (plain floats; class tables are indexed by class id)."""
+
+    w_near: float  # per map unit of distance to the target
+    w_low: float  # per 100 hit points the target has
+    w_focus: float  # bonus for the team's shared focus target
+    w_kill: float  # bonus when the hit would kill
+    w_peel: float  # bonus for an enemy next to our Priest or Mage
+    w_red: float  # bonus for an enemy inside its own Red Zone (a 2-point kill)
+    prio: tuple  # (6,) bonus by the target's class
+    ult_always: bool  # fire Ultimates as soon as they are legal
+    rescue: float  # Holy Word an ally below this health fraction
+    keep: tuple  # (6,) distance to hold from the engaged enemy, by own class
+    shy: tuple  # (6,) radius to keep from every enemy, by own class (0 = none)
+    retreat: float  # fall back to the Priest below this health fraction (0 = never)
+    home: float  # cost of stepping into the own Red Zone while enemies are known
+    engage: str  # "nearest", "weakest" or "focus": whom movement goes after
+    advance: float  # how far ahead of the team centroid to walk when no enemy is known
+
+
+_NONE6 = (0.0,) * 6
+STYLES = {
+    "brawler": Style(
+        w_near=10.0, w_low=0.0, w_focus=0.0, w_kill=0.0, w_peel=0.0, w_red=0.0, prio=_NONE6,
+        ult_always=True, rescue=0.5, keep=(0, 1.0, 1.0, 1.0, 1.0, 1.0), shy=_NONE6,
+        retreat=0.0, home=0.0, engage="nearest", advance=99.0,
+    ),
+    "kiter": Style(
+        w_near=2.0, w_low=40.0, w_focus=0.0, w_kill=20.0, w_peel=0.0, w_red=0.0, prio=_NONE6,
+        ult_always=False, rescue=0.4, keep=(0, 2.9, 1.0, 3.4, 1.0, 4.5),
+        shy=(0, 2.6, 0.0, 2.6, 0.0, 3.5), retreat=0.0, home=0.0, engage="weakest",
+        advance=3.0,
+    ),
+    "tactician": Style(
+        w_near=2.0, w_low=30.0, w_focus=40.0, w_kill=60.0, w_peel=30.0, w_red=15.0,
+        prio=(0, 12.0, 0.0, 6.0, 4.0, 18.0), ult_always=False, rescue=0.35,
+        keep=(0, 2.9, 1.0, 3.4, 1.0, 4.5), shy=(0, 2.6, 0.0, 2.6, 0.0, 3.5), retreat=0.3,
+        home=4.0, engage="focus", advance=1.5,
+    ),
+}  # fmt: skip
+BOTS = tuple(STYLES)  # names, weakest first
+
+# When a saved Ultimate is worth firing (kiter, tactician), by own class over the conditions
+# [kills, target below half health, peel, gap-close on the focus, target is a Priest].
+ULT_WORTH = jnp.array(
+    [
+        [0, 0, 0, 0, 0],  # Neutral
+        [0, 0, 0, 0, 0],  # Mage: Burst has its own rule
+        [1, 0, 1, 1, 0],  # Warrior Charge
+        [1, 1, 1, 0, 1],  # Hunter Trap
+        [1, 1, 0, 0, 1],  # Rogue Poison
+        [0, 0, 0, 0, 0],  # Priest: Holy Word has its own rule
+    ],
+    jnp.float32,
+)
+
+
+def _focus(v: sv.View, style: Style) -> jax.Array:
+    """One-hot (10,) of the team's shared focus: every teammate ranks the same known enemies
+    the same way (distance from the team centroid, not from itself), so they agree."""
+    team = sv.centroid(v, v.ally, v.me)
+    gap = jnp.sqrt(jnp.sum((v.pos - team) ** 2, axis=1))
+    score = -v.hp / v.aura_in - 8.0 * gap + jnp.asarray(style.prio)[v.row_cls] + 10.0 * v.in_red
+    score = jnp.where(v.enemy, score, -jnp.inf)
+    return (jnp.arange(10) == jnp.argmax(score)) & v.enemy
+
+
+def _threat(v: sv.View) -> jax.Array:
+    """(10,) bool: known enemies within 2.5 of one of our known Priests or Mages."""
+    soft = v.ally & ((v.row_cls == P) | (v.row_cls == M))
+    gap = jnp.sqrt(jnp.sum((v.pos[:, None] - v.pos[None, :]) ** 2, axis=-1))  # [enemy, ally]
+    return v.enemy & jnp.any((gap < 2.5) & soft[None, :], axis=1)
+
+
+def _attack_scores(v: sv.View, style: Style, focus, threat) -> jax.Array:
+    """(11, 2) scores of Basic and Ultimate on every row, for damage dealers."""
+    basic_dmg, ult_dmg = sv.damage_to(v, sv.BASIC_DAMAGE), sv.damage_to(v, sv.ULT_DAMAGE)
+    base = (
+        100.0
+        - style.w_near * v.dist
+        - style.w_low * v.hp / 100.0
+        + style.w_focus * focus
+        + style.w_peel * threat
+        + style.w_red * v.in_red
+        + jnp.asarray(style.prio)[v.row_cls]
+    )
+    basic = base + style.w_kill * (basic_dmg >= v.hp)
+    conditions = jnp.stack(
+        [ult_dmg >= v.hp, v.row_frac < 0.5, threat, focus & (v.dist > 2.5), v.row_cls == P], 1
+    )
+    worth = (conditions.astype(jnp.float32) @ ULT_WORTH[v.cls]) > 0
+    fire = style.ult_always | worth
+    ult = jnp.where(fire, base + style.w_kill * (ult_dmg >= v.hp) + 50.0, -1e3)
+    scores = jnp.stack([basic, ult], 1)
+    scores = jnp.where(v.enemy[:, None], scores, -1e3)
+    burst_wanted = jnp.any(v.pair_mask[C.TEAM_SIZE + 1 :, 0]) & (v.frac > 0.3)
+    burst = jnp.where(burst_wanted, 150.0, -1e3)
+    return jnp.concatenate([jnp.array([[0.0, burst]]), scores], 0)
+
+
+def _heal_scores(v: sv.View, style: Style) -> jax.Array:
+    """(11, 2) scores of the Priest's heal and Holy Word on every ally row."""
+    need = 1.0 - v.row_frac
+    basic = jnp.where(v.row_frac < 0.99, 100.0 + 100.0 * need + 20.0 * v.fighting, -1e3)
+    rescue = (v.row_frac < style.rescue) & (style.ult_always | v.fighting | (v.row_frac < 0.2))
+    ult = jnp.where(rescue, 250.0 + 100.0 * need, -1e3)
+    scores = jnp.where(v.ally[:, None], jnp.stack([basic, ult], 1), -1e3)
+    return jnp.concatenate([jnp.array([[0.0, -1e3]]), scores], 0)
+
+
+def _goal(v: sv.View, style: Style, focus) -> tuple[jax.Array, jax.Array]:
+    """Where to walk (2,) and the per-row keep-away radii (10,), team frame."""
+    team = sv.centroid(v, v.ally, v.me)
+    idle = jnp.array([jnp.minimum(team[0] + style.advance, ENEMY_SPAWN[0]), team[1]])
+    idle = jnp.where(style.advance > 50.0, ENEMY_SPAWN, idle)
+    near, _ = sv.nearest(v, v.enemy)
+    weak = jnp.argmin(jnp.where(v.enemy, v.hp, jnp.inf))
+    chosen = {"nearest": near, "weakest": weak, "focus": jnp.argmax(focus)}[style.engage]
+    keep = jnp.asarray(style.keep)[v.cls]
+    goal = jnp.where(jnp.any(v.enemy), sv.at_range(v, v.pos[chosen], keep), idle)
+    # The Priest (when its style keeps it back) trails the most hurt teammate.
+    mates = v.ally & ~v.is_self
+    hurt = jnp.argmin(jnp.where(mates, v.row_frac, jnp.inf))
+    anyone_hurt = jnp.any(mates & (v.row_frac < 0.95))
+    behind = jnp.where(anyone_hurt, v.pos[hurt], sv.centroid(v, mates, v.me)) - jnp.array([1.5, 0])
+    trail = (v.cls == P) & jnp.any(mates) & (keep > 2.0)
+    goal = jnp.where(trail, behind, goal)
+    # Badly hurt agents fall back to a Priest they can see.
+    priest = v.ally & ~v.is_self & (v.row_cls == P)
+    fall_back = (v.frac < style.retreat) & jnp.any(priest) & (v.cls != P)
+    goal = jnp.where(fall_back, v.pos[jnp.argmax(priest)], goal)
+    shy = jnp.asarray(style.shy)[v.cls]
+    melee = (v.row_cls == W) | (v.row_cls == R)
+    avoid = jnp.where(v.enemy & (melee | (v.cls == P)), shy, 0.0)
+    return goal, avoid
+
+
+def decide(style: Style, v: sv.View) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """One observer's (move, target, ult), each () int32, all legal under v's masks."""
+    focus = _focus(v, style) if style.w_focus > 0 else jnp.zeros(10, bool)
+    threat = _threat(v)
+    scores = jnp.where(v.cls == P, _heal_scores(v, style), _attack_scores(v, style, focus, threat))
+    target, ult = sv.choose_combat(v, scores)
+    goal, avoid = _goal(v, style, focus)
+    home = style.home * (jnp.any(v.enemy) | (v.frac < 0.5))
+    move = sv.choose_move(v, goal, avoid, home)
+    return move, target, ult
+
+
+def scripted_policy(name: str):
+    """The bot `name` as a pure function `(obs: Obs) -> Actions` with (10,) int32 heads.
+    Raises ValueError listing the bot names for an unknown name."""
+    if name not in STYLES:
+        raise ValueError(f"scripted bot {name!r} does not exist; choose one of {', '.join(BOTS)}")
+    style = STYLES[name]
+
+    def one(units, visible, relayed, obstacles, self_index, move_mask, pair_mask):
+        view = sv.read_view(units, visible, relayed, obstacles, self_index, move_mask, pair_mask)
+        return decide(style, view)
+
+    def policy(obs: Obs, masks: Masks) -> Actions:
+        move, target, ult = jax.vmap(one)(
+            obs.units, obs.visible, obs.relayed, obs.obstacles, obs.self_index,
+            masks.move, masks.pair,
+        )  # fmt: skip
+        return Actions(move=move, target=target, ult=ult)
+
+    return policy
+
+
+@functools.cache
+def scripted_system(name: str) -> System:
+    """The bot `name` as a JAX System named "scripted:NAME" (stateless, key unused; one cached
+    object per name, so equal lineups share compiled matches)."""
+    policy = scripted_policy(name)
+
+    def act(obs: Obs, masks: Masks, carry, key):
+        del key
+        return policy(obs, masks), carry
+
+    return as_system(act, name=f"scripted:{name}")

@@ -1,0 +1,153 @@
+"""What a scripted bot reads from one observer's observation, and how it turns a goal into a move.
+
+Everything here works on ONE observer (no leading slot axis) and is vmapped over the ten slots by
+`policies.scripted`. Positions are in the observer's team frame (RULES A7): the own back edge is
+x = 0, so the own Red Zone is x <= RED_ZONE_DEPTH on canonical maps (RULES 1.6; a map that moves
+its Red Zone is not visible in the observation, so the bots assume the canonical strip).
+"""
+
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from engine import constants as C
+from engine import geometry
+from engine.types import ROW
+
+TEAM = C.TEAM_SIZE
+MOVE_VECTORS = jnp.asarray(C.MOVE_VECTORS)
+CLASS_COLS = slice(ROW["class_mage"], ROW["class_priest"] + 1)
+STUN_COLS = slice(ROW["status_charge_stun"], ROW["status_poison_stun"] + 1)
+BASIC_DAMAGE = jnp.asarray(C.BASIC_DAMAGE)
+ULT_DAMAGE = jnp.asarray(C.ULT_DAMAGE)
+MAP_SIZE = jnp.array([C.MAP_WIDTH, C.MAP_HEIGHT])
+HOME_EDGE = C.RED_ZONE_DEPTH  # x of the own Red Zone's inner edge, team frame
+
+
+class View(NamedTuple):
+    """One observer's reading of its rows (row r = target category r + 1, RULES 3.3)."""
+
+    me: jax.Array  # (2,) own position, map units
+    cls: jax.Array  # () own class id
+    frac: jax.Array  # () own health fraction
+    speed: jax.Array  # () own speed this tick, map units per tick
+    burst: jax.Array  # () bool own Burst active
+    aura_out: jax.Array  # () own outgoing damage multiplier
+    pos: jax.Array  # (10, 2) row positions
+    dist: jax.Array  # (10,) distance from me
+    ally: jax.Array  # (10,) bool known, alive teammate (self included)
+    enemy: jax.Array  # (10,) bool known, alive enemy
+    is_self: jax.Array  # (10,) bool
+    row_cls: jax.Array  # (10,) class id of each row (0 unknown)
+    hp: jax.Array  # (10,) hit points
+    row_frac: jax.Array  # (10,) health fraction
+    aura_in: jax.Array  # (10,) incoming damage multiplier of each row
+    in_red: jax.Array  # (10,) bool row stands in its own team's Red Zone
+    fighting: jax.Array  # (10,) bool row is in combat (out-of-combat countdown > 0)
+    stunned: jax.Array  # (10,) bool
+    obstacles: jax.Array  # (32, 8) obstacle table, team frame
+    move_mask: jax.Array  # (9,) bool
+    pair_mask: jax.Array  # (11, 2) bool
+
+
+def read_view(units, visible, relayed, obstacles, self_index, move_mask, pair_mask) -> View:
+    """Build a View from one observer's arrays: units (10, ROW_DIM), visible/relayed (10,) bool,
+    obstacles (32, 8), self_index () int32, move_mask (9,), pair_mask (11, 2)."""
+    rows = jnp.arange(2 * TEAM)
+    known = (visible | relayed) & (units[:, ROW["alive"]] > 0.5)
+    me_row = units[self_index]
+    pos = units[:, ROW["x"] : ROW["y"] + 1]
+    me = me_row[ROW["x"] : ROW["y"] + 1]
+    hot = units[:, CLASS_COLS]
+    row_cls = jnp.where(jnp.any(hot > 0.5, axis=1), jnp.argmax(hot, axis=1) + 1, 0)
+    return View(
+        me=me,
+        cls=row_cls[self_index],
+        frac=me_row[ROW["health_frac"]],
+        speed=me_row[ROW["speed"]],
+        burst=me_row[ROW["status_burst"]] > 0,
+        aura_out=jnp.maximum(me_row[ROW["aura_out"]], 1.0),
+        pos=pos,
+        dist=jnp.sqrt(jnp.sum((pos - me) ** 2, axis=1)),
+        ally=known & (rows < TEAM),
+        enemy=known & (rows >= TEAM),
+        is_self=rows == self_index,
+        row_cls=row_cls,
+        hp=units[:, ROW["health"]],
+        row_frac=units[:, ROW["health_frac"]],
+        aura_in=jnp.where(known, units[:, ROW["aura_in"]], 1.0),
+        in_red=units[:, ROW["in_red_zone"]] > 0.5,
+        fighting=units[:, ROW["ooc"]] > 0,
+        stunned=jnp.any(units[:, STUN_COLS] > 0, axis=1),
+        obstacles=obstacles,
+        move_mask=move_mask,
+        pair_mask=pair_mask,
+    )
+
+
+def damage_to(v: View, table: jax.Array) -> jax.Array:
+    """Hit points my Basic (table=BASIC_DAMAGE) or Ultimate would remove from each row: (10,).
+    Mage aura, Burst and the recipient's Warrior aura included (RULES 4, step 4)."""
+    burst = jnp.where(v.burst, C.BURST_FACTOR, 1.0)
+    return table[v.cls] * burst * v.aura_out * v.aura_in
+
+
+def centroid(v: View, who: jax.Array, fallback: jax.Array) -> jax.Array:
+    """Mean position of the rows in `who` (10,) bool, or `fallback` (2,) when there are none."""
+    n = jnp.sum(who)
+    mean = jnp.sum(jnp.where(who[:, None], v.pos, 0.0), axis=0) / jnp.maximum(n, 1)
+    return jnp.where(n > 0, mean, fallback)
+
+
+def nearest(v: View, who: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """Row index and distance of the nearest row in `who`; distance inf when there is none."""
+    d = jnp.where(who, v.dist, jnp.inf)
+    return jnp.argmin(d), jnp.min(d)
+
+
+def at_range(v: View, target: jax.Array, keep: jax.Array) -> jax.Array:
+    """The point `keep` map units from `target` (2,) on the line towards me (kiting spot)."""
+    away = v.me - target
+    norm = jnp.sqrt(jnp.sum(away**2))
+    unit = jnp.where(norm > 1e-6, away / jnp.maximum(norm, 1e-6), jnp.array([-1.0, 0.0]))
+    return target + keep * unit
+
+
+def landing(v: View) -> jax.Array:
+    """Where each of the 9 moves would leave me, ignoring other bodies: (9, 2) map units.
+
+    The engine projects a body out of obstacles after moving (RULES 1.3), so a step into a wall
+    slides along it; scoring the projected point lets the bots walk round cover.
+    """
+    cand = v.me + jnp.maximum(v.speed, 0.0) * MOVE_VECTORS
+    radius = jnp.full((C.NUM_MOVES,), C.BODY_RADIUS)
+    cand = geometry.clip_to_bounds(cand, radius)
+    cand = geometry.project_all(cand, v.obstacles, radius)
+    return geometry.clip_to_bounds(cand, radius)
+
+
+def choose_move(v: View, goal: jax.Array, avoid: jax.Array, home_penalty: jax.Array) -> jax.Array:
+    """The legal move that brings me closest to `goal` (2,), minus penalties: () int32.
+
+    avoid (10,): per-row radius to keep from that row (0 = none), each map unit of intrusion
+    costs 3; home_penalty: cost of ending in the own Red Zone. Ties go to the lowest move id.
+    """
+    land = landing(v)
+    score = -jnp.sqrt(jnp.sum((land - goal) ** 2, axis=1))
+    gap = jnp.sqrt(jnp.sum((land[:, None, :] - v.pos[None, :, :]) ** 2, axis=-1))  # (9, 10)
+    score -= 3.0 * jnp.sum(jnp.maximum(avoid[None, :] - gap, 0.0), axis=1)
+    score -= home_penalty * (land[:, 0] < HOME_EDGE + C.BODY_RADIUS)
+    score = jnp.where(v.move_mask, score, -jnp.inf)
+    return jnp.argmax(score).astype(jnp.int32)
+
+
+def choose_combat(v: View, scores: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """Best legal (target, ult) pair from scores (11, 2); the no-op (0, 0) scores 0 and wins
+    when nothing else is legal. Returns (target, ult) int32 scalars."""
+    scores = scores.at[0, 0].set(0.0)
+    scores = jnp.where(v.pair_mask, scores, -jnp.inf)
+    flat = jnp.argmax(scores.reshape(-1))
+    legal = jnp.any(v.pair_mask)
+    flat = jnp.where(legal, flat, 0)
+    return (flat // C.NUM_ULT).astype(jnp.int32), (flat % C.NUM_ULT).astype(jnp.int32)

@@ -1,0 +1,197 @@
+"""Slot specs: a string that picks a System for every slot, and the registry of System kinds.
+
+Grammar: comma-separated `SLOTS=SPEC` items, e.g. `A0=human,A1-A4=scripted:tactician,B*=random`.
+SLOTS is `A0`..`A4` / `B0`..`B4` (Team A = global slots 0-4, Team B = 5-9), a range within one
+team (`A1-A4` or `A1-4`), a whole team (`A*`, `B*`) or every slot (`*`). SPEC is `KIND` or
+`KIND:ARG`: `random`, `scripted:NAME`, `checkpoint:PATH`, `human`, `llm:...`. The last three are
+provided by other modules, which call `register_kind` when imported (the registry imports them on
+first use, see `PROVIDERS`). A SPEC may contain commas; only a comma followed by `SLOTS=` starts a
+new item.
+"""
+
+import importlib
+import re
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from engine import constants as C
+from policies.system import Lineup, System
+
+Factory = Callable[[str, tuple[int, ...]], System]  # (arg after "KIND:", slots) -> System
+
+# Kinds whose factory lives in another part of the project: importing the module registers it.
+PROVIDERS = {
+    "checkpoint": "policies.checkpoints",
+    "human": "battleclient.human",
+    "llm": "policies.llm",
+}
+USAGE = {
+    "random": "random",
+    "scripted": "scripted:NAME",
+    "checkpoint": "checkpoint:PATH",
+    "human": "human",
+    "llm": "llm:...",
+}
+_REGISTRY: dict[str, Factory] = {}
+
+_SLOT = r"(?:\*|[ABab](?:\*|[0-4](?:-[ABab]?[0-4])?))"
+_ITEM_START = re.compile(rf",(?=\s*{_SLOT}\s*=)")
+_RANGE = re.compile(r"^([AB])([0-4])(?:-([AB])?([0-4]))?$")
+
+
+def register_kind(name: str, factory: Factory, usage: str | None = None) -> None:
+    """Register (or replace) the factory of System kind `name`.
+
+    factory(arg, slots) -> System, where arg is the text after "name:" ("" if none) and slots
+    the global slots (sorted tuple) that will play it. usage: how the kind is written in a spec
+    (default "name:..."), shown in error messages. Raises ValueError for a malformed name.
+    """
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        raise ValueError(f"register_kind: kind name {name!r} must be lower-case letters/digits/_")
+    _REGISTRY[name] = factory
+    USAGE.setdefault(name, usage or f"{name}:...")
+    if usage:
+        USAGE[name] = usage
+
+
+def valid_kinds() -> list[str]:
+    """How each known kind is written, e.g. ["random", "scripted:NAME (brawler, ...)", ...]."""
+    from policies.scripted import BOTS
+
+    shown = []
+    for name in sorted(set(USAGE) | set(_REGISTRY)):
+        text = USAGE.get(name, name)
+        if name == "scripted":
+            text += f" ({', '.join(BOTS)})"
+        shown.append(text)
+    return shown
+
+
+def slot_name(slot: int) -> str:
+    """Global slot 0-9 -> "A0".."B4"."""
+    return f"{C.TEAM_NAMES[slot // C.TEAM_SIZE]}{slot % C.TEAM_SIZE}"
+
+
+def _slots_of(token: str, text: str) -> list[int]:
+    token = token.strip().upper()
+    if token == "*":
+        return list(range(C.NUM_SLOTS))
+    if len(token) == 2 and token[1] == "*" and token[0] in "AB":
+        base = C.TEAM_NAMES.index(token[0]) * C.TEAM_SIZE
+        return list(range(base, base + C.TEAM_SIZE))
+    match = _RANGE.match(token)
+    if not match or (match.group(3) and match.group(3) != match.group(1)):
+        raise ValueError(
+            f"slot spec {text!r}: bad slots {token!r} (use A0-A4, B0-B4, a range such as A1-A4, "
+            "A*, B* or *)"
+        )
+    base = C.TEAM_NAMES.index(match.group(1)) * C.TEAM_SIZE
+    first = int(match.group(2))
+    last = int(match.group(4)) if match.group(4) is not None else first
+    if last < first:
+        raise ValueError(f"slot spec {text!r}: empty range {token!r}")
+    return list(range(base + first, base + last + 1))
+
+
+def _check_kind(spec: str, text: str) -> None:
+    kind = spec.split(":", 1)[0].strip()
+    if kind not in USAGE and kind not in _REGISTRY:
+        raise ValueError(
+            f"slot spec {text!r}: unknown kind {kind!r}; valid kinds: {', '.join(valid_kinds())}"
+        )
+
+
+def parse_slots(text: str) -> tuple[str, ...]:
+    """Parse a slot spec -> 10 spec strings, one per global slot ("" = not assigned).
+
+    Raises ValueError naming the item for bad slots, an empty spec, an unknown kind, or a slot
+    assigned twice.
+    """
+    if not text or not text.strip():
+        raise ValueError("slot spec is empty; expected e.g. 'A*=scripted:tactician,B*=random'")
+    specs = [""] * C.NUM_SLOTS
+    for item in _ITEM_START.split(text):
+        slots_text, sep, spec = item.partition("=")
+        spec = spec.strip()
+        if not sep or not spec:
+            raise ValueError(f"slot spec {text!r}: item {item.strip()!r} is not SLOTS=SPEC")
+        _check_kind(spec, text)
+        for slot in _slots_of(slots_text, text):
+            if specs[slot]:
+                raise ValueError(f"slot spec {text!r}: slot {slot_name(slot)} is assigned twice")
+            specs[slot] = spec
+    return tuple(specs)
+
+
+def team_spec(team_a: str, team_b: str) -> str:
+    """`--team-a X --team-b Y` -> "A*=X,B*=Y"."""
+    return f"A*={team_a},B*={team_b}"
+
+
+def _factory(kind: str) -> Factory:
+    if kind not in _REGISTRY and kind in PROVIDERS:
+        module = PROVIDERS[kind]
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name is None or not module.startswith(error.name):
+                raise
+            raise ValueError(
+                f"slot spec: kind {kind!r} is not available (module {module} is not installed)"
+            ) from None
+    if kind not in _REGISTRY:
+        raise ValueError(
+            f"slot spec: kind {kind!r} has no registered factory; valid kinds: "
+            f"{', '.join(valid_kinds())}"
+        )
+    return _REGISTRY[kind]
+
+
+def resolve_slots(specs: Sequence[str] | str, roster: Sequence[int] | None = None) -> Lineup:
+    """Build the Systems of a slot spec (a string, or 10 strings from `parse_slots`).
+
+    Slots with the same spec string share one System (its factory is called once with all of
+    them). With a roster ((10,) class ids, 0 = empty), every active slot needs a System and specs
+    on empty slots are dropped. Raises ValueError naming the slot or kind at fault.
+    """
+    if isinstance(specs, str):
+        specs = parse_slots(specs)
+    specs = list(specs)
+    if len(specs) != C.NUM_SLOTS:
+        raise ValueError(f"slot spec: expected 10 slot entries, got {len(specs)}")
+    if roster is not None:
+        active = np.asarray(roster) > 0
+        missing = [slot_name(s) for s in range(C.NUM_SLOTS) if active[s] and not specs[s]]
+        if missing:
+            raise ValueError(f"slot spec: active slots {', '.join(missing)} have no System")
+        specs = [spec if active[s] else "" for s, spec in enumerate(specs)]
+    systems, owners = [], []
+    for spec in dict.fromkeys(s for s in specs if s):
+        slots = tuple(s for s in range(C.NUM_SLOTS) if specs[s] == spec)
+        kind, _, arg = spec.partition(":")
+        system = _factory(kind.strip())(arg.strip(), slots)
+        if not isinstance(system, System):
+            raise TypeError(f"slot spec: factory of kind {kind!r} returned {system!r}")
+        systems.append(system)
+        owners.append(np.isin(np.arange(C.NUM_SLOTS), slots))
+    table = np.stack(owners) if owners else np.zeros((0, C.NUM_SLOTS), bool)
+    return Lineup(systems=tuple(systems), owners=table, specs=tuple(specs))
+
+
+def _random_factory(arg: str, slots: tuple[int, ...]) -> System:
+    from policies.random_system import random_system
+
+    if arg:
+        raise ValueError(f"slot spec: 'random' takes no argument, got 'random:{arg}'")
+    return random_system()
+
+
+def _scripted_factory(arg: str, slots: tuple[int, ...]) -> System:
+    from policies.scripted import scripted_system
+
+    return scripted_system(arg)
+
+
+register_kind("random", _random_factory, "random")
+register_kind("scripted", _scripted_factory, "scripted:NAME")
