@@ -283,7 +283,7 @@ class App:
                 self.model.selected = None
         elif action == "quit":
             self.running = False
-        elif action == "open" and self.dialog is None:
+        elif action == "open" and (self.dialog is None or not self.dialog.alive()):
             start = str(self.folder or Path.cwd())
             self.dialog = UIFileDialog(
                 pygame.Rect(L.DIALOG),

@@ -218,3 +218,16 @@ def test_export_png_never_overwrites(app, tmp_path, monkeypatch):
     assert first.name == "game_t0003_oracle.png"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game_t0003_oracle-2.png", first.name]
     assert pygame.image.load(str(first)).get_size() == L.SIZE
+
+
+def test_open_dialog_picks_a_file(app, replay_file):
+    import pygame_gui
+
+    frame(app, [key(pygame.K_o, pygame.KMOD_CTRL)])
+    assert app.dialog is not None and app.dialog.alive()
+    picked = pygame.event.Event(
+        pygame_gui.UI_FILE_DIALOG_PATH_PICKED, text=str(replay_file), ui_element=app.dialog
+    )
+    app.model = None
+    frame(app, [picked])
+    assert app.model is not None and app.model.name == replay_file.name
