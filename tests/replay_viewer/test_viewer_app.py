@@ -231,3 +231,15 @@ def test_open_dialog_picks_a_file(app, replay_file):
     app.model = None
     frame(app, [picked])
     assert app.model is not None and app.model.name == replay_file.name
+
+
+def test_view_and_speed_menus(app):
+    import pygame_gui
+
+    changed = pygame_gui.UI_DROP_DOWN_MENU_CHANGED
+    frame(app, [pygame.event.Event(changed, text="Agent B1", ui_element=app.view_menu)])
+    assert app.model.view == ("agent", 6)
+    frame(app, [pygame.event.Event(changed, text="Team A", ui_element=app.view_menu)])
+    assert app.model.view == ("team", 0)
+    frame(app, [pygame.event.Event(changed, text="15 ticks/s", ui_element=app.speed_menu)])
+    assert app.model.timeline.speed == 15
