@@ -14,7 +14,6 @@ reported as truncated. Field
 names and shapes follow engine/types.py (`State`, `Events`); this module never imports jax.
 """
 
-import io
 import os
 import tempfile
 import zlib
@@ -25,12 +24,14 @@ import msgpack
 import numpy as np
 import polars as pl
 
+from evaluation.replay_codec import decode_array, encode_array, metrics_bytes, metrics_frame, plain
 from evaluation.replay_schema import (
     EVENT_FIELDS,
     HEADER_FIELDS,
     LAYOUT_FIELDS,
     METRIC_COLUMNS,
     STATE_FIELDS,
+    ReplayError,
     check_header,
 )
 
@@ -42,14 +43,6 @@ CODEC = "zlib"
 # the next version. Version 1 is the first released format, so there is nothing to upgrade yet.
 UPGRADES: dict = {}
 _MAX_HEADER_BYTES = 16 << 20
-
-
-class ReplayError(ValueError):
-    """A replay file or object that cannot be read or written; names file, field and problem."""
-
-    def __init__(self, source, field: str, problem: str):
-        self.source, self.field, self.problem = str(source), field, problem
-        super().__init__(f"{source}: {field}: {problem}")
 
 
 @dataclass
@@ -74,62 +67,6 @@ class Replay:
     def ticks(self) -> int:
         """T, the number of transitions (the replay holds T+1 states)."""
         return int(self.visible.shape[0]) - 1
-
-
-# --- encoding -----------------------------------------------------------------------------------
-
-
-def _encode_array(array: np.ndarray) -> dict:
-    array = np.array(array, order="C")  # keeps 0-d arrays 0-d, unlike ascontiguousarray
-    dtype = array.dtype.newbyteorder("<") if array.dtype.byteorder == ">" else array.dtype
-    return {"dtype": dtype.str, "shape": list(array.shape), "bytes": array.astype(dtype).tobytes()}
-
-
-def _decode_array(obj, source, field: str) -> np.ndarray:
-    if not isinstance(obj, dict) or set(obj) != {"dtype", "shape", "bytes"}:
-        raise ReplayError(source, field, "expected an encoded array {dtype, shape, bytes}")
-    try:
-        dtype = np.dtype(obj["dtype"])
-        shape = tuple(int(n) for n in obj["shape"])
-    except (TypeError, ValueError) as error:
-        raise ReplayError(source, field, f"bad dtype or shape ({error})") from None
-    if dtype.kind not in "biuf":
-        raise ReplayError(source, field, f"dtype {dtype} is not numeric or bool")
-    if len(obj["bytes"]) != dtype.itemsize * int(np.prod(shape, dtype=np.int64)):
-        raise ReplayError(source, field, f"{len(obj['bytes'])} bytes do not fill shape {shape}")
-    return np.frombuffer(obj["bytes"], dtype=dtype).reshape(shape)
-
-
-def _plain(value):
-    """msgpack hook: NumPy scalars and arrays in the header become plain Python values."""
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, tuple | set | frozenset):
-        return list(value)
-    raise TypeError(f"cannot store {type(value).__name__} in a replay header")
-
-
-def _metrics_bytes(metrics: pl.DataFrame | None) -> bytes | None:
-    if metrics is None:
-        return None
-    buffer = io.BytesIO()
-    metrics.write_ipc(buffer)
-    return buffer.getvalue()
-
-
-def _metrics_frame(data, source) -> pl.DataFrame | None:
-    if data is None:
-        return None
-    try:
-        frame = pl.read_ipc(io.BytesIO(data))
-    except Exception as error:  # polars raises several unrelated types on bad IPC bytes
-        raise ReplayError(source, "metrics", f"not a readable Arrow IPC table ({error})") from None
-    missing = [c for c in METRIC_COLUMNS if c not in frame.columns]
-    if missing:
-        raise ReplayError(source, "metrics", f"missing columns {missing}")
-    return frame
 
 
 def _split_static(states: dict) -> tuple[dict, list[str]]:
@@ -225,16 +162,16 @@ def encode_replay(replay: Replay) -> bytes:
     replay = validate_replay(replay)
     stored, static = _split_static(replay.states)
     body = {
-        "states": {k: _encode_array(v) for k, v in stored.items()},
-        "events": {k: _encode_array(v) for k, v in replay.events.items()},
-        "visible": _encode_array(replay.visible),
-        "relayed": _encode_array(replay.relayed),
+        "states": {k: encode_array(v) for k, v in stored.items()},
+        "events": {k: encode_array(v) for k, v in replay.events.items()},
+        "visible": encode_array(replay.visible),
+        "relayed": encode_array(replay.relayed),
         "static": static,
-        "metrics": _metrics_bytes(replay.metrics),
+        "metrics": metrics_bytes(replay.metrics),
     }
     packed = zlib.compress(msgpack.packb(body, use_bin_type=True), 6)
     header = msgpack.packb(
-        dict(replay.header, format_version=FORMAT_VERSION), use_bin_type=True, default=_plain
+        dict(replay.header, format_version=FORMAT_VERSION), use_bin_type=True, default=plain
     )
     preamble = {
         "magic": MAGIC,
@@ -244,7 +181,7 @@ def encode_replay(replay: Replay) -> bytes:
         "codec": CODEC,
         "body_size": len(packed),
     }
-    return msgpack.packb(preamble, use_bin_type=True, default=_plain) + msgpack.packb(packed)
+    return msgpack.packb(preamble, use_bin_type=True, default=plain) + msgpack.packb(packed)
 
 
 def write_replay(path, replay: Replay) -> Path:
@@ -349,7 +286,7 @@ def _arrays(body: dict, key: str, source) -> dict:
     group = body.get(key)
     if not isinstance(group, dict):
         raise ReplayError(source, key, "missing or not a map")
-    return {name: _decode_array(obj, source, f"{key}.{name}") for name, obj in group.items()}
+    return {name: decode_array(obj, source, f"{key}.{name}") for name, obj in group.items()}
 
 
 def decode_replay(data: bytes, source="<bytes>") -> Replay:
@@ -368,15 +305,15 @@ def _decode(unpacker, source) -> Replay:
     for key in ("visible", "relayed"):
         if key not in body:
             raise ReplayError(source, key, "missing")
-    visible = _decode_array(body["visible"], source, "visible")
-    relayed = _decode_array(body["relayed"], source, "relayed")
+    visible = decode_array(body["visible"], source, "visible")
+    relayed = decode_array(body["relayed"], source, "relayed")
     states = _arrays(body, "states", source)
     for name in body.get("static") or ():
         if name not in states:
             raise ReplayError(source, f"states.{name}", "listed as static but missing")
         states[name] = np.broadcast_to(states[name], (visible.shape[0], *states[name].shape))
     replay = Replay(header, states, _arrays(body, "events", source), visible, relayed, None)
-    replay.metrics = _metrics_frame(body.get("metrics"), source)
+    replay.metrics = metrics_frame(body.get("metrics"), source)
     return validate_replay(replay, source)
 
 

@@ -5,6 +5,15 @@ engine/types.py imports jax and replays are read on machines without it; a test 
 (tests/evaluation/test_replay_format.py). `None` in a shape means "any length".
 """
 
+
+class ReplayError(ValueError):
+    """A replay file or object that cannot be read or written; names file, field and problem."""
+
+    def __init__(self, source, field: str, problem: str):
+        self.source, self.field, self.problem = str(source), field, problem
+        super().__init__(f"{source}: {field}: {problem}")
+
+
 NUM_SLOTS = 10
 F32, I32, BOOL = "float32", "int32", "bool"
 

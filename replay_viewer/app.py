@@ -22,33 +22,18 @@ from pygame_gui.windows import UIFileDialog
 
 from evaluation.replay import SUFFIX, ReplayError, read_replay
 from replay_viewer import layout as L
+from replay_viewer.export import save_png
 from replay_viewer.folder import list_replays
 from replay_viewer.metrics_source import replay_metrics
 from replay_viewer.metrics_table import MetricsTable, display_frame
-from replay_viewer.model import SPEEDS, ViewerModel
+from replay_viewer.model import SPEEDS, ViewerModel, view_from_label, view_options
 from replay_viewer.panels import draw_help, draw_lines, draw_tooltip, info_lines, tooltip_lines
 from replay_viewer.shortcuts import action_for
 from replay_viewer.side_panel import SidePanel
 from ui.arena import ArenaRenderer
-from ui.rules import C, slot_label
+from ui.rules import slot_label
 from ui.scene import parse_view, view_label
 from ui.theme import COLOURS, GUI_THEME
-
-
-def view_options(model) -> list[str]:
-    """Labels of the views of this game: Oracle, the active agents, the two teams."""
-    active = model.replay.states["active"][0]
-    agents = [f"Agent {slot_label(s)}" for s in range(C.NUM_SLOTS) if active[s]]
-    return ["Oracle", *agents, "Team A", "Team B"]
-
-
-def view_from_label(label: str):
-    if label == "Oracle":
-        return "oracle"
-    kind, name = label.split(" ")
-    if kind == "Team":
-        return ("team", "AB".index(name))
-    return ("agent", "AB".index(name[0]) * 5 + int(name[1]))
 
 
 class App:
@@ -369,20 +354,6 @@ class App:
             self.update(dt)
             self.draw(screen)
             pygame.display.flip()
-
-
-def save_png(surface, path) -> Path:
-    """Writes `surface` as PNG through a temporary file; refuses to replace an existing file."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.png")
-    pygame.image.save(surface, str(tmp))
-    try:
-        os.link(tmp, path)
-    except FileExistsError:
-        raise FileExistsError(f"{path}: refusing to overwrite an existing file") from None
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
 
 
 def parse_args(argv=None) -> argparse.Namespace:

@@ -11,7 +11,7 @@ import numpy as np
 
 from evaluation.replay import Replay
 from ui.explain import explain_tick, num
-from ui.rules import C, team_of, unit_name
+from ui.rules import C, slot_label, team_of, unit_name
 from ui.scene import DEFAULT_OVERLAYS, Scene, known_masks, scene_from_state, view_trails
 
 SPEEDS = (1, 2, 4, 8, 15, 30)  # playback presets, ticks per second
@@ -321,3 +321,19 @@ class ViewerModel:
             return None
         series = self.replay.events[field][:, source, target]
         return int(np.argmax(series)) + 1 if series.max() > 0 else None
+
+
+def view_options(model) -> list[str]:
+    """Labels of the views of this game: Oracle, the active agents, the two teams."""
+    active = model.replay.states["active"][0]
+    agents = [f"Agent {slot_label(s)}" for s in range(C.NUM_SLOTS) if active[s]]
+    return ["Oracle", *agents, "Team A", "Team B"]
+
+
+def view_from_label(label: str):
+    if label == "Oracle":
+        return "oracle"
+    kind, name = label.split(" ")
+    if kind == "Team":
+        return ("team", "AB".index(name))
+    return ("agent", "AB".index(name[0]) * 5 + int(name[1]))
