@@ -187,32 +187,37 @@ import pygame
 from replay_viewer import layout as L
 from replay_viewer.app import App
 pygame.display.init(); pygame.font.init(); pygame.display.set_mode(L.SIZE)
-app = App(L.SIZE)
-assert app.open_path(sys.argv[1]), app.message
-for view in ("oracle", ("agent", 3), ("team", 0)):
-    app.model.set_view(view)
-    for tab in ("log", "agent", "metrics", "heat"):
-        app.side.tab = tab
-        app.model.timeline.seek(20)
-        app.model.overlays |= {"sight", "ranges", "los", "trails"}
-        app.model.selected = 3
-        app.update(0.1)
-        app.draw(pygame.Surface(L.SIZE))
+app, notes = App(L.SIZE), []
+for path in sys.argv[1:]:
+    assert app.open_path(path), app.message
+    for view in ("oracle", ("agent", 0), ("team", 0)):
+        app.model.set_view(view)
+        for tab in ("log", "agent", "metrics", "heat"):
+            app.side.tab = tab
+            app.model.timeline.seek(20)
+            app.model.overlays |= {"sight", "ranges", "los", "trails"}
+            app.model.selected = 0
+            app.update(0.1)
+            app.draw(pygame.Surface(L.SIZE))
+    notes.append(app.side.note)
 heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("jax", "jaxlib", "flax", "optax"))
-print(json.dumps(heavy))
+print(json.dumps({"heavy": heavy, "notes": notes}))
 """
 
 
 def test_opening_and_rendering_never_imports_jax():
     result = subprocess.run(
-        [sys.executable, "-c", NO_JAX, str(REAL)],
+        [sys.executable, "-c", NO_JAX, str(REAL), str(FIXTURES / "v1_real_2v2_no_metrics.mbgr")],
         capture_output=True,
         text=True,
         cwd=ROOT,
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout.strip().splitlines()[-1]) == []
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["heavy"] == []
+    assert "metrics recorded (full)" in report["notes"][0]
+    assert report["notes"][1].endswith("priority metrics computed from the events")
 
 
 def test_layout_rects_fit_the_window():
