@@ -254,13 +254,11 @@ def synthetic_replay(
     spawn_end: int = 0,
     threshold: int = 1000,
     fallback_ticks=(),
-    scale: float = 1.0,
 ) -> Replay:
     """A `Replay` of up to `ticks` transitions (fewer if a team reaches `threshold`).
 
     `fallback_ticks` marks ticks where every slot's System gave no answer (events.fallback).
     """
-    del scale
     rng = np.random.default_rng(seed)
     roster = np.asarray(roster, np.int32)
     states, events = [_initial(roster, spawn_end)], []
