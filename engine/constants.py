@@ -137,4 +137,3 @@ OUTCOME_NAMES = ("ongoing", "A wins", "B wins", "draw")
 LOS_EPS = 1e-5
 OVERLAP_EPS = 1e-6
 MOVE_SUBSTEPS = 4
-COLLISION_PASSES = 4

@@ -12,7 +12,9 @@ MIRROR_MOVE = jnp.asarray(C.MIRROR_MOVE)
 MAX_HEALTH = jnp.asarray(C.MAX_HEALTH)
 
 
-def initial_state(config: Config, obstacles, pads, red_zones, roster, spawn_end, map_id) -> State:
+def initial_state(
+    config: Config, obstacles, pads, red_zones, roster, spawn_end, map_id, sighted: bool = True
+) -> State:
     """A game at tick 0 (RULES 4.4): everyone on its pad at full health, Ultimates ready.
 
     obstacles (32, 8), pads (10, 2) each slot's own pad, red_zones (2, 4) by team,
@@ -44,11 +46,14 @@ def initial_state(config: Config, obstacles, pads, red_zones, roster, spawn_end,
         has_prev=jnp.bool_(False),
         seen=jnp.zeros((C.NUM_SLOTS, C.NUM_SLOTS), bool),
     )
-    return state.replace(seen=legality.visibility(state))
+    return state.replace(seen=legality.visibility(state)) if sighted else state
 
 
-def draw_state(config: Config, pool: Pool, key: jax.Array) -> State:
-    """Draw a map, roster and spawn end from the pool and set up tick 0 (RULES A10, A11)."""
+def draw_state(config: Config, pool: Pool, key: jax.Array, sighted: bool = True) -> State:
+    """Draw a map, roster and spawn end from the pool and set up tick 0 (RULES A10, A11).
+
+    `sighted=False` leaves `seen` empty for a caller that computes it later.
+    """
     k_map, k_roster, k_end = jax.random.split(key, 3)
     m = jax.random.randint(k_map, (), 0, pool.num_maps)
     r = jax.random.randint(k_roster, (), 0, pool.num_rosters)
@@ -56,7 +61,7 @@ def draw_state(config: Config, pool: Pool, key: jax.Array) -> State:
     pads = jnp.concatenate([pool.pads[m, spawn_end], pool.pads[m, 1 - spawn_end]])
     zones = jnp.stack([pool.red_zones[m, spawn_end], pool.red_zones[m, 1 - spawn_end]])
     return initial_state(
-        config, pool.obstacles[m], pads, zones, pool.rosters[r], spawn_end, pool.map_ids[m]
+        config, pool.obstacles[m], pads, zones, pool.rosters[r], spawn_end, pool.map_ids[m], sighted
     )
 
 
@@ -85,6 +90,13 @@ def step_env(config: Config, state: State, actions: Actions):
     actions: team-frame heads, each (10,) int32. Returns (obs: Obs, state: State,
     reward (10,) float32, events: Events). Never raises inside jit; bad actions become no-ops.
     """
+    stepped, reward, events = advance(config, state, actions)
+    stepped = stepped.replace(seen=legality.visibility(stepped))
+    return observation.observe(config, stepped, previous=state), stepped, reward, events
+
+
+def advance(config: Config, state: State, actions: Actions):
+    """The rules of one tick: (state with `seen` still stale, reward (10,), events)."""
     mask = legality.masks(state)
     submitted = jnp.stack([actions.move, actions.target, actions.ult], 1).astype(jnp.int32)
     accepted, rejected = combat.accept(actions, mask)
@@ -120,7 +132,6 @@ def step_env(config: Config, state: State, actions: Actions):
     stepped = stepped.replace(
         score=score, tick=state.tick + 1, outcome=code, prev_action=history, has_prev=True
     )
-    stepped = stepped.replace(seen=legality.visibility(stepped))
     events = Events(
         submitted=submitted,
         accepted=accepted,
@@ -151,8 +162,7 @@ def step_env(config: Config, state: State, actions: Actions):
         terminated=terminated,
         truncated=truncated,
     )
-    obs = observation.observe(config, stepped, previous=state)
-    return obs, stepped, lifecycle.reward(stepped, code), events
+    return stepped, lifecycle.reward(stepped, code), events
 
 
 def _select(done, a, b):
@@ -162,9 +172,12 @@ def _select(done, a, b):
 class Env:
     """A Team Deathmatch environment: static `config` plus the auto-reset `pool` (RULES A10)."""
 
-    def __init__(self, config: Config, pool: Pool):
+    def __init__(self, config: Config, pool: Pool, keep_last_obs: bool = True):
         self.config = config
         self.pool = pool
+        # The pre-reset observation costs a second observation pass every tick; learners that
+        # bootstrap only from non-final states can switch it off.
+        self.keep_last_obs = keep_last_obs
 
     def reset(self, key: jax.Array, pool: Pool | None = None) -> tuple[Obs, State]:
         """Draw a fresh game from the pool: (obs, state)."""
@@ -174,20 +187,25 @@ class Env:
     def step(self, key: jax.Array, state: State, actions: Actions, pool: Pool | None = None):
         """One tick with auto-reset: (obs, state, reward (10,), done (), info).
 
-        info holds terminated, truncated, outcome, events (the finished tick) and last_obs (the
-        observation of the stepped state before any reset).
+        info holds terminated, truncated, outcome, events (the finished tick) and, unless
+        `keep_last_obs` is off, last_obs (the observation of the stepped state before reset).
         """
-        obs, stepped, reward, events = step_env(self.config, state, actions)
+        stepped, reward, events = advance(self.config, state, actions)
         done = events.terminated | events.truncated
-        fresh_obs, fresh = self.reset(key, pool)
+        fresh = draw_state(self.config, self.pool if pool is None else pool, key, sighted=False)
         info = {
             "terminated": events.terminated,
             "truncated": events.truncated,
             "outcome": events.outcome,
             "events": events,
-            "last_obs": obs,
         }
-        return _select(done, fresh_obs, obs), _select(done, fresh, stepped), reward, done, info
+        if self.keep_last_obs:
+            stepped = stepped.replace(seen=legality.visibility(stepped))
+            info["last_obs"] = observation.observe(self.config, stepped, previous=state)
+        nxt = _select(done, fresh, stepped)
+        nxt = nxt.replace(seen=legality.visibility(nxt))
+        # A fresh game has has_prev False, so `previous` relays nothing into it.
+        return observation.observe(self.config, nxt, previous=state), nxt, reward, done, info
 
     def observe(self, state: State, previous: State | None = None) -> Obs:
         """Observations of any state (e.g. an authored scenario)."""

@@ -1,4 +1,4 @@
-"""The last phases of a tick: deaths, statuses, shields, respawn, score, outcome (RULES 4, 11-19)."""
+"""The last phases of a tick: deaths, statuses, shields, respawn, score, outcome (RULES 4)."""
 
 import jax.numpy as jnp
 

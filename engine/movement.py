@@ -4,9 +4,9 @@ Each ordinary move is split into 4 sub-steps of at most 0.5 map units (the body 
 agent can pass through an obstacle: a disc that starts clear and moves at most its radius keeps its
 centre outside every obstacle, and projection then pushes it back to the side it came from. Each
 sub-step runs one collision pass (agent separation, bounds, obstacles, bounds); a disc still
-overlapping an obstacle afterwards returns to where the sub-step began, so static geometry always
-wins. Separation and obstacle projection are simultaneous over all pairs and obstacles, so slot
-order never matters.
+overlapping an obstacle at the end (wedged between obstacles) returns to where it started the
+phase, so static geometry always wins. Separation and obstacle projection are simultaneous over
+all pairs and obstacles, so slot order never matters.
 """
 
 import jax
@@ -52,17 +52,23 @@ def separate(pos: jnp.ndarray, collide: jnp.ndarray, radius: jnp.ndarray) -> jnp
     return pos + jnp.sum(0.5 * overlap[..., None] * direction, axis=1)
 
 
-def settle(start, pos, movers, collide, obstacles, radius):
-    """One collision pass from tentative positions `pos` (10, 2) (RULES 4, step 10).
+def settle(pos, movers, collide, obstacles, radius):
+    """One collision pass over tentative positions `pos` (10, 2) (RULES 4, step 10).
 
-    Agents separate, then bounds and obstacles push them out; a mover still inside an obstacle
-    goes back to `start`; agents that are not `movers` never change.
+    Agents separate, then bounds and obstacles push them out; agents that are not `movers`
+    must be passed in unchanged and stay so (they neither separate nor get projected).
     """
+    start = pos
     pos = separate(pos, collide, radius)
     pos = geometry.clip_to_bounds(pos, radius)
     pos = geometry.clip_to_bounds(geometry.project_all(pos, obstacles, radius), radius)
+    return jnp.where(movers[:, None], pos, start)
+
+
+def unstick(start, pos, obstacles, radius):
+    """Send any disc still overlapping an obstacle back to `start`: static geometry wins."""
     stuck = geometry.any_overlap(pos, obstacles, radius)
-    return jnp.where((movers & ~stuck)[:, None], pos, start)
+    return jnp.where(stuck[:, None], start, pos)
 
 
 def charge_endpoints(pos, charging, recipient, radius):
@@ -84,7 +90,7 @@ def charge_phase(pos, charging, recipient, movers, collide, obstacles, radius):
 
     def run(p):
         landed = charge_endpoints(p, charging, recipient, radius)
-        return settle(p, landed, movers, collide, obstacles, radius)
+        return unstick(p, settle(landed, movers, collide, obstacles, radius), obstacles, radius)
 
     return jax.lax.cond(jnp.any(charging), run, lambda p: p, pos)
 
@@ -95,10 +101,11 @@ def ordinary_move(pos, direction, spd, movers, shield, obstacles, radius):
     direction (10, 2) unit vectors (world frame), spd (10,) map units a tick, movers (10,) bool
     = acting at tick start, shield (10,) ticks at tick start. Returns positions (10, 2).
     """
+    start = pos
     delta = direction * spd[:, None] / C.MOVE_SUBSTEPS
     for k in range(C.MOVE_SUBSTEPS):
         last = k == C.MOVE_SUBSTEPS - 1
         collide = movers & ((shield <= 1) if last else (shield == 0))
         tentative = jnp.where(movers[:, None], pos + delta, pos)
-        pos = settle(pos, tentative, movers, collide, obstacles, radius)
-    return pos
+        pos = settle(tentative, movers, collide, obstacles, radius)
+    return unstick(start, pos, obstacles, radius)

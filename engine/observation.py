@@ -6,6 +6,7 @@ relative to the observer, and zeroed unless seen or relayed.
 """
 
 import jax.numpy as jnp
+import numpy as np
 
 from engine import combat, legality, lifecycle, movement
 from engine import constants as C
@@ -18,12 +19,12 @@ MIRROR_MOVE = jnp.asarray(C.MIRROR_MOVE)
 NUM_CLASS_COLS = C.NUM_CLASSES - 1
 
 
-def _block(name: str, width: int) -> slice:
-    return slice(ROW[name], ROW[name] + width)
-
-
 def world_rows(config: Config, state: State) -> jnp.ndarray:
-    """Observer-independent part of every unit's row, world frame: (10, ROW_DIM) float32."""
+    """Observer-independent part of every unit's row, world frame: (10, ROW_DIM) float32.
+
+    Observer-relative columns (dx, dy, distance, is_self, is_ally, relayed) are left at zero
+    here and filled in by `observe`.
+    """
     cls = state.class_id
     max_health = jnp.asarray(C.MAX_HEALTH)[cls]
     live = legality.acting(state)
@@ -31,36 +32,41 @@ def world_rows(config: Config, state: State) -> jnp.ndarray:
     spd = movement.speed(
         state.status, state.shield, cls, live, config.shield_speed, config.move_scale
     )
-    rows = jnp.zeros((C.NUM_SLOTS, ROW_DIM), jnp.float32)
-    rows = rows.at[:, ROW["x"]].set(state.pos[:, 0]).at[:, ROW["y"]].set(state.pos[:, 1])
-    rows = rows.at[:, ROW["alive"]].set(state.alive)
-    class_hot = (cls[:, None] == jnp.arange(1, C.NUM_CLASSES)[None, :]).astype(jnp.float32)
-    rows = rows.at[:, _block("class_mage", NUM_CLASS_COLS)].set(class_hot)
-    rows = rows.at[:, ROW["health"]].set(state.health).at[:, ROW["max_health"]].set(max_health)
-    rows = rows.at[:, ROW["health_frac"]].set(state.health / jnp.maximum(max_health, 1.0))
-    rows = rows.at[:, ROW["cooldown"]].set(state.cooldown).at[:, ROW["speed"]].set(spd)
-    rows = rows.at[:, _block("status_charge_slow", C.NUM_STATUS)].set(state.status)
-    rows = rows.at[:, ROW["shield"]].set(state.shield).at[:, ROW["ooc"]].set(state.ooc)
-    rows = rows.at[:, ROW["aura_out"]].set(aura_out).at[:, ROW["aura_in"]].set(aura_in)
-    rows = rows.at[:, ROW["in_red_zone"]].set(lifecycle.in_red_zone(state))
+    class_hot = cls[:, None] == jnp.arange(1, C.NUM_CLASSES)[None, :]
+    zeros = jnp.zeros((C.NUM_SLOTS, 1))
+    columns = [
+        state.pos,  # x, y
+        zeros, zeros, zeros, zeros, zeros,  # dx, dy, distance, is_self, is_ally
+        state.alive[:, None],
+        zeros,  # relayed
+        class_hot,
+        jnp.stack([state.health, max_health, state.health / jnp.maximum(max_health, 1.0)], 1),
+        jnp.stack([state.cooldown.astype(jnp.float32), spd], 1),
+        state.status,
+        jnp.stack([state.shield, state.ooc], 1),
+        jnp.stack([aura_out, aura_in], 1),
+        lifecycle.in_red_zone(state)[:, None],
+    ]  # fmt: skip
+    rows = jnp.concatenate([c.astype(jnp.float32) for c in columns], axis=1)
+    assert rows.shape[1] == ROW_DIM
     return rows
 
 
 def _previous_action(state: State, observer_east):
-    """One-hot previous accepted actions in each observer's frame: (10 obs, 10 units, 22)."""
+    """Last accepted actions in each observer's frame: (10 obs, 10 units, 3) int32 (RULES 5.5).
+
+    The move is mirrored for observers playing from the east; the target is re-expressed as the
+    observer's own category (none / its allies 0-4 / its enemies 0-4). -1 before any tick.
+    """
     move = state.prev_action[:, 0]
     framed_move = jnp.where(observer_east[:, None], MIRROR_MOVE[move][None, :], move[None, :])
-    move_hot = framed_move[..., None] == jnp.arange(C.NUM_MOVES)
     recipient = TARGET_SLOT[jnp.arange(C.NUM_SLOTS), state.prev_action[:, 1]]  # (10,)
     same = TEAM_OF_SLOT[:, None] == TEAM_OF_SLOT[jnp.clip(recipient, 0)][None, :]
     category = jnp.where(same, 1, 6) + jnp.clip(recipient, 0)[None, :] % C.TEAM_SIZE
     category = jnp.where(recipient[None, :] < 0, 0, category)
-    target_hot = category[..., None] == jnp.arange(C.NUM_TARGETS)
-    ult = state.prev_action[:, 2]
-    lane = jnp.stack([(state.prev_action[:, 1] > 0) & (ult == 0), ult == 1], -1)
-    lane = jnp.broadcast_to(lane[None], (C.NUM_SLOTS, C.NUM_SLOTS, 2))
-    hot = jnp.concatenate([move_hot, target_hot, lane], -1).astype(jnp.float32)
-    return hot * state.has_prev
+    ult = jnp.broadcast_to(state.prev_action[None, :, 2], (C.NUM_SLOTS, C.NUM_SLOTS))
+    history = jnp.stack([framed_move, category, ult], -1).astype(jnp.int32)
+    return jnp.where(state.has_prev, history, -1)
 
 
 def relay(config: Config, state: State, previous: State | None) -> jnp.ndarray:
@@ -72,18 +78,6 @@ def relay(config: Config, state: State, previous: State | None) -> jnp.ndarray:
     sources = mates & live[None, :]  # [observer, teammate]
     heard = jnp.any(sources[:, :, None] & previous.seen[None, :, :], axis=1)
     return heard & ~state.seen & live[:, None] & state.has_prev
-
-
-def _frame(rows, observer_pos, east, world_frame: bool):
-    """Mirror world rows into each observer's frame and add offsets: (10, 10, ROW_DIM)."""
-    x = rows[..., ROW["x"]]
-    ox = observer_pos[:, 0][:, None]
-    if not world_frame:
-        x = jnp.where(east[:, None], C.MAP_WIDTH - x, x)
-        ox = jnp.where(east[:, None], C.MAP_WIDTH - ox, ox)
-    dx, dy = x - ox, rows[..., ROW["y"]] - observer_pos[:, 1][:, None]
-    rows = rows.at[..., ROW["x"]].set(x).at[..., ROW["dx"]].set(dx).at[..., ROW["dy"]].set(dy)
-    return rows.at[..., ROW["distance"]].set(jnp.sqrt(dx * dx + dy * dy))
 
 
 def framed_obstacles(obstacles, east, world_frame: bool):
@@ -120,36 +114,82 @@ def context(config: Config, state: State) -> jnp.ndarray:
     return ctx * state.active[:, None]
 
 
+def _relative(x: jnp.ndarray) -> jnp.ndarray:
+    """Reorder the unit axis (axis 1) of a per-observer array into RELATIVE_ORDER.
+
+    Team A observers keep slot order; Team B observers see their own block first. Written as
+    static slices (no gather), which XLA fuses.
+    """
+    half = C.TEAM_SIZE
+    team_b = jnp.concatenate([x[half:, half:], x[half:, :half]], axis=1)
+    return jnp.concatenate([x[:half], team_b], axis=0)
+
+
+def _place(columns: dict) -> jnp.ndarray:
+    """Scatter named (10, 10) columns into zero rows (10, 10, ROW_DIM) by multiply-add.
+
+    XLA on a CPU fuses this into one loop, unlike a concatenate along the feature axis.
+    """
+    total = 0.0
+    for name, value in columns.items():
+        basis = jnp.zeros(ROW_DIM, jnp.float32).at[ROW[name]].set(1.0)
+        total = total + value.astype(jnp.float32)[..., None] * basis
+    return total
+
+
+def _framed_units(config: Config, state: State, source: jnp.ndarray, relayed, east):
+    """Per-observer unit rows (10, 10, ROW_DIM) in slot order: frame, offsets, identity.
+
+    `source` (10, 10, ROW_DIM) holds world rows (observer-relative columns zero).
+    """
+    world_x = source[..., ROW["x"]]
+    x, ox = world_x, state.pos[:, 0][:, None]
+    if not config.world_frame:
+        x = jnp.where(east[:, None], C.MAP_WIDTH - x, x)
+        ox = jnp.where(east[:, None], C.MAP_WIDTH - ox, ox)
+    dx, dy = x - ox, source[..., ROW["y"]] - state.pos[:, 1][:, None]
+    same_team = TEAM_OF_SLOT[:, None] == TEAM_OF_SLOT[None, :]
+    observer_cols = _place(
+        {
+            "x": x - world_x,
+            "dx": dx,
+            "dy": dy,
+            "distance": jnp.sqrt(dx * dx + dy * dy),
+            "is_self": jnp.eye(C.NUM_SLOTS),
+            "is_ally": same_team,
+            "relayed": relayed,
+        }
+    )
+    return source + observer_cols
+
+
 def observe(config: Config, state: State, previous: State | None = None) -> Obs:
-    """Every slot's observation of `state` (RULES 5); `previous` feeds the shared_obs relay."""
+    """Every slot's observation of `state` (RULES 5); `previous` feeds the shared_obs relay.
+
+    Uses `state.seen` for direct sight, so `state` must come from `initial_state` or `step_env`.
+    """
     east = combat.east_slots(state.spawn_end)
+    frame_east = east & (not config.world_frame)
     rows = world_rows(config, state)
     relayed = relay(config, state, previous)
-    source = (
-        rows
-        if previous is None
-        else jnp.where(relayed[..., None], world_rows(config, previous)[None], rows[None])
-    )
-    source = jnp.broadcast_to(source, (C.NUM_SLOTS, C.NUM_SLOTS, ROW_DIM))
-    framed = _frame(source, state.pos, east, config.world_frame)
-    slots = jnp.arange(C.NUM_SLOTS)
-    framed = framed.at[..., ROW["is_self"]].set(slots[:, None] == slots[None, :])
-    framed = framed.at[..., ROW["is_ally"]].set(TEAM_OF_SLOT[:, None] == TEAM_OF_SLOT[None, :])
-    framed = framed.at[..., ROW["relayed"]].set(relayed)
-    framed = framed.at[..., _block("prev_move_Stay", 22)].set(_previous_action(state, east))
+    if previous is None or not config.shared_obs:
+        source = jnp.broadcast_to(rows[None], (C.NUM_SLOTS, C.NUM_SLOTS, ROW_DIM))
+    else:
+        source = jnp.where(relayed[..., None], world_rows(config, previous)[None], rows[None])
     shown = state.seen | relayed
-    framed = jnp.where(shown[..., None], framed, 0.0)
-    order = RELATIVE_ORDER
+    units = jnp.where(shown[..., None], _framed_units(config, state, source, relayed, east), 0.0)
     public = jnp.stack([state.active, state.alive, state.shield], -1).astype(jnp.float32)
+    public = jnp.broadcast_to(public[None], (C.NUM_SLOTS, C.NUM_SLOTS, 3))
     return Obs(
-        units=jnp.take_along_axis(framed, order[..., None], axis=1),
-        visible=jnp.take_along_axis(state.seen, order, axis=1),
-        relayed=jnp.take_along_axis(relayed, order, axis=1),
-        public=public[order] * state.active[:, None, None],
+        units=_relative(units),
+        visible=_relative(state.seen),
+        relayed=_relative(relayed),
+        public=_relative(public) * state.active[:, None, None],
         obstacles=framed_obstacles(state.obstacles, east, config.world_frame),
         context=context(config, state),
+        prev_action=_relative(jnp.where(shown[..., None], _previous_action(state, frame_east), -1)),
         class_id=state.class_id,
-        self_index=(slots % C.TEAM_SIZE).astype(jnp.int32),
+        self_index=jnp.asarray(np.arange(C.NUM_SLOTS) % C.TEAM_SIZE, jnp.int32),
         mask=legality.masks(state),
     )
 
@@ -160,9 +200,8 @@ def world_state(config: Config, state: State) -> jnp.ndarray:
     Returns (10, 10 * ROW_DIM + CONTEXT_DIM) float32; for centralised critics only.
     """
     east = combat.east_slots(state.spawn_end)
-    rows = jnp.broadcast_to(world_rows(config, state), (C.NUM_SLOTS, C.NUM_SLOTS, ROW_DIM))
-    framed = _frame(rows, state.pos, east, config.world_frame)
-    framed = framed * state.active[None, :, None]
-    framed = jnp.take_along_axis(framed, RELATIVE_ORDER[..., None], axis=1)
-    flat = framed.reshape(C.NUM_SLOTS, -1)
+    rows = jnp.broadcast_to(world_rows(config, state)[None], (C.NUM_SLOTS, C.NUM_SLOTS, ROW_DIM))
+    nobody = jnp.zeros((C.NUM_SLOTS, C.NUM_SLOTS), bool)
+    framed = _framed_units(config, state, rows, nobody, east) * state.active[None, :, None]
+    flat = _relative(framed).reshape(C.NUM_SLOTS, -1)
     return jnp.concatenate([flat, context(config, state)], axis=1)

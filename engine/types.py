@@ -23,9 +23,6 @@ ROW_FEATURES = (
     + ("health", "max_health", "health_frac", "cooldown", "speed")  # hit points, ticks, units/tick
     + tuple(f"status_{n}" for n in C.STATUS_NAMES)  # remaining ticks of each channel
     + ("shield", "ooc", "aura_out", "aura_in", "in_red_zone")
-    + tuple(f"prev_move_{n}" for n in C.MOVE_NAMES)  # last accepted action, one-hot,
-    + tuple(f"prev_target_{n}" for n in C.TARGET_NAMES)  # target in the observer's frame
-    + ("prev_basic", "prev_ult")
 )
 ROW = {name: i for i, name in enumerate(ROW_FEATURES)}
 ROW_DIM = len(ROW_FEATURES)
@@ -102,6 +99,8 @@ class Obs:
     public: jnp.ndarray  # (10, 10, 3) float32 active, alive, shield of every unit
     obstacles: jnp.ndarray  # (10, 32, 8) float32 obstacle table in the observer's frame
     context: jnp.ndarray  # (10, CONTEXT_DIM) float32
+    prev_action: jnp.ndarray  # (10, 10, 3) int32 each shown unit's last accepted (move, target,
+    #   ult) in the observer's frame (target as the observer's category); -1 hidden / no history
     class_id: jnp.ndarray  # (10,) int32 the observer's own class
     self_index: jnp.ndarray  # (10,) int32 row of the observer itself in `units`
     mask: "Masks"  # legal actions for this observation
