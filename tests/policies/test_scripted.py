@@ -1,0 +1,197 @@
+"""Scripted bots: legal over many random positions, deterministic, and they act as documented.
+
+Positions below are world coordinates (map units); Team A spawns west, so its frame is the
+world frame. Target categories: 1-5 own team slots 0-4, 6-10 the enemy's (RULES 3.3).
+"""
+
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import engine
+from engine import constants as C
+from engine import legality
+from engine.maps import load_map
+from engine.types import Config
+from policies.scripted import BOTS, scripted_policy, scripted_system
+
+CONFIG = Config()
+FAR = [(1.0 + k, 0.6) for k in range(5)] + [(19.0 - k, 9.4) for k in range(5)]
+
+
+@functools.cache
+def _policy(name):
+    return jax.jit(scripted_policy(name))
+
+
+@functools.cache
+def _batched(name):
+    return jax.jit(jax.vmap(scripted_policy(name)))
+
+
+def scene(units, obstacles=None, spawn_end=0):
+    """A state with the given units; units: {slot: (class, x, y, health or None)}. Slots not
+    listed are empty. Returns (state, obs)."""
+    roster = np.zeros(10, np.int32)
+    pads = np.array(FAR, np.float32)
+    health = np.zeros(10, np.float32)
+    for slot, (cls, x, y, hp) in units.items():
+        roster[slot], pads[slot] = cls, (x, y)
+        health[slot] = C.MAX_HEALTH[cls] if hp is None else hp
+    table = np.zeros((32, 8), np.float32) if obstacles is None else obstacles
+    zones = np.array([[0, 0, 4, 10], [16, 0, 20, 10]], np.float32)
+    state = engine.initial_state(CONFIG, table, pads, zones, roster, spawn_end, 0)
+    state = state.replace(health=jnp.asarray(health))
+    return state, engine.observe(CONFIG, state)
+
+
+def act(name, obs):
+    actions = _policy(name)(obs, obs.mask)
+    return [
+        tuple(int(h[s]) for h in (actions.move, actions.target, actions.ult)) for s in range(10)
+    ]
+
+
+def test_brawler_hits_the_nearest_enemy_with_its_ultimate_at_once():
+    # Warrior A0 at (5, 5); enemy Mage B0 1.0 away, enemy Rogue B1 1.2 away, both in Basic
+    # range 1.5; Charge (range 5.75) is ready, and the brawler never saves it.
+    _, obs = scene(
+        {0: (C.WARRIOR, 5, 5, None), 5: (C.MAGE, 6, 5, None), 6: (C.ROGUE, 5, 6.2, None)}
+    )
+    move, target, ult = act("brawler", obs)[0]
+    assert (target, ult) == (6, 1)
+
+
+def test_kiter_shoots_the_weakest_and_saves_its_trap():
+    # Hunter A0 at (5, 5): Warrior B0 (200 hp) 2.0 away, Mage B1 (50 of 80 hp) 3.4 away (inside
+    # Basic range 3.5, outside Trap range 3.0): the kiter shoots the Mage with its Basic.
+    units = {0: (C.HUNTER, 5, 5, None), 5: (C.WARRIOR, 7, 5, None), 6: (C.MAGE, 8.4, 5, 50.0)}
+    _, obs = scene(units)
+    move, target, ult = act("kiter", obs)[0]
+    assert (target, ult) == (7, 0)
+    # and it backs away from the Warrior 2.0 east of it: a westward move (W, NW or SW)
+    assert move in (4, 6, 8)
+
+
+def test_brawler_walks_into_melee_where_the_kiter_backs_off():
+    # A Mage 3.0 from an enemy Warrior: the brawler closes in (east-ish); 1.5 from it, the
+    # kiter steps back (west-ish) to keep its Basic range.
+    _, obs = scene({0: (C.MAGE, 5, 5, None), 5: (C.WARRIOR, 8, 5, None)})
+    assert act("brawler", obs)[0][0] in (3, 5, 7)
+    _, obs = scene({0: (C.MAGE, 5, 5, None), 5: (C.WARRIOR, 6.5, 5, None)})
+    assert act("kiter", obs)[0][0] in (4, 6, 8)
+
+
+def test_tactician_priest_saves_holy_word_for_a_rescue():
+    # Priest A0 heals; Warrior A1 at 30/200 hp, in combat, 4 away (Basic range 3.0 is too
+    # short, Holy Word reaches 5.75): Holy Word on ally category 2.
+    units = {0: (C.PRIEST, 5, 5, None), 1: (C.WARRIOR, 9, 5, 30.0), 5: (C.ROGUE, 10, 5, None)}
+    state, _ = scene(units)
+    state = state.replace(ooc=state.ooc.at[1].set(3))
+    obs = engine.observe(CONFIG, state)
+    assert act("tactician", obs)[0][1:] == (2, 1)
+    # the same Warrior at 150/200 hp only gets the Basic heal, from closer in
+    state, _ = scene({0: (C.PRIEST, 5, 5, None), 1: (C.WARRIOR, 7, 5, 150.0)})
+    assert act("tactician", engine.observe(CONFIG, state))[0][1:] == (2, 0)
+
+
+def test_tactician_rogue_poisons_for_the_kill_only():
+    # Rogue A0 next to a 30 hp enemy Hunter (Poison does 36): Ultimate. At full health the
+    # Hunter takes a Basic instead; the brawler fires Poison either way.
+    for hp, want in ((30.0, 1), (100.0, 0)):
+        _, obs = scene({0: (C.ROGUE, 5, 5, None), 5: (C.HUNTER, 6, 5, hp)})
+        assert act("tactician", obs)[0][1:] == (6, want)
+        assert act("brawler", obs)[0][1:] == (6, 1)
+
+
+def test_tactician_focuses_one_target():
+    # Mage and Hunter of Team A both reach enemy Warrior B0 (200 hp) and enemy Priest B1
+    # (60 hp), both in range: both shoot the Priest, the shared focus.
+    units = {
+        0: (C.MAGE, 5, 4, None),
+        1: (C.HUNTER, 5, 6, None),
+        5: (C.WARRIOR, 7.5, 4, None),
+        6: (C.PRIEST, 7.2, 5.5, 60.0),
+    }
+    state, _ = scene(units)
+    state = state.replace(cooldown=state.cooldown.at[:2].set(10))  # no Burst, no Trap
+    actions = act("tactician", engine.observe(CONFIG, state))
+    assert actions[0][1:] == (7, 0) and actions[1][1:] == (7, 0)
+
+
+def test_stunned_agent_only_stays():
+    state, _ = scene({0: (C.WARRIOR, 5, 5, None), 5: (C.MAGE, 6, 5, None)})
+    state = state.replace(status=state.status.at[0, C.TRAP_STUN].set(2))
+    obs = engine.observe(CONFIG, state)
+    for name in BOTS:
+        assert act(name, obs)[0] == (0, 0, 0)
+
+
+def test_east_team_plays_the_mirror_image():
+    # The same fight with Team A spawning east, mirrored, gives the same team-frame actions.
+    units = {0: (C.HUNTER, 5, 3, None), 1: (C.PRIEST, 3, 4, 40.0), 5: (C.ROGUE, 7, 3.5, None)}
+    _, west = scene(units)
+    mirrored = {s: (c, C.MAP_WIDTH - x, y, hp) for s, (c, x, y, hp) in units.items()}
+    _, east = scene(mirrored, spawn_end=1)
+    for name in BOTS:
+        assert act(name, west)[:2] == act(name, east)[:2]
+
+
+def _random_states(count: int, seed: int):
+    """`count` random mid-game states on test map 47: random rosters (some slots empty),
+    positions, health, deaths, statuses, cooldowns and shields."""
+    rng = np.random.default_rng(seed)
+    spec = load_map(47)
+    table = np.zeros((32, 8), np.float32)
+    table[: len(spec.obstacles)] = spec.obstacles
+    pads = np.concatenate([spec.pads[0], spec.pads[1]])
+    zones = np.stack([spec.red_zones[0], spec.red_zones[1]])
+    states = []
+    for _ in range(count):
+        roster = rng.integers(1, 6, 10).astype(np.int32)
+        roster[rng.integers(1, 6) : 5] = 0
+        roster[5 + rng.integers(1, 6) :] = 0
+        state = engine.initial_state(CONFIG, table, pads, zones, roster, rng.integers(2), 47)
+        alive = state.active & jnp.asarray(rng.random(10) < 0.8)
+        hp = np.asarray(state.health) * rng.uniform(0.05, 1.0, 10)
+        status = rng.integers(0, 4, (10, 9)) * (rng.random((10, 9)) < 0.2)
+        shield = rng.integers(0, 4, 10) * (rng.random(10) < 0.2)
+        state = state.replace(
+            pos=jnp.asarray(rng.uniform([0.5, 0.5], [19.5, 9.5], (10, 2)), jnp.float32),
+            alive=alive,
+            health=jnp.where(alive, jnp.asarray(hp, jnp.float32), 0.0),
+            status=jnp.asarray(status, jnp.int32) * alive[:, None],
+            shield=jnp.asarray(shield, jnp.int32) * alive,
+            cooldown=jnp.asarray(rng.integers(0, 3, 10) * rng.integers(0, 30, 10), jnp.int32),
+            ooc=jnp.asarray(rng.integers(0, 6, 10), jnp.int32),
+        )
+        states.append(state.replace(seen=legality.visibility(state)))
+    return jax.tree.map(lambda *xs: jnp.stack(xs), *states)
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_bots_never_choose_an_illegal_action(name):
+    states = _random_states(96, seed=7)
+    obs = jax.jit(jax.vmap(lambda s: engine.observe(CONFIG, s)))(states)
+    actions = _batched(name)(obs, obs.mask)
+    games = np.arange(96)[:, None]
+    slots = np.arange(10)[None, :]
+    move_ok = np.asarray(obs.mask.move)[games, slots, np.asarray(actions.move)]
+    pair_ok = np.asarray(obs.mask.pair)[
+        games, slots, np.asarray(actions.target), np.asarray(actions.ult)
+    ]
+    assert move_ok.all() and pair_ok.all()
+    # the positions are varied enough to exercise the combat choices, not just the no-op
+    assert (np.asarray(actions.target) > 0).sum() > 50
+
+
+def test_bots_are_deterministic_and_ignore_the_key():
+    _, obs = scene({0: (C.HUNTER, 5, 5, None), 5: (C.WARRIOR, 7, 5, None)})
+    system = scripted_system("tactician")
+    first, _ = system.act(obs, obs.mask, (), jax.random.key(0))
+    second, _ = system.act(obs, obs.mask, (), jax.random.key(1))
+    assert jax.tree.all(jax.tree.map(jnp.array_equal, first, second))
+    assert system.name == "scripted:tactician" and not system.host
