@@ -13,25 +13,33 @@ Public API (JaxMARL style; every function is pure and works under jit, vmap and 
 
 `env.pool` holds the maps, rosters and spawn ends that auto-reset draws from, as arrays; pass a
 different `pool=` to reset/step to change them without recompiling.
+
+The names below load lazily, so `engine.constants` and `engine.maps` can be used by programs
+that never import JAX (the Replay Viewer, the metrics).
 """
 
-from engine.env import Env, draw_state, initial_state, make, step_env
-from engine.observation import observe, world_state
-from engine.types import Actions, Config, Events, Masks, Obs, Pool, State
+import importlib
 
-__all__ = [
-    "Actions",
-    "Config",
-    "Env",
-    "Events",
-    "Masks",
-    "Obs",
-    "Pool",
-    "State",
-    "draw_state",
-    "initial_state",
-    "make",
-    "observe",
-    "step_env",
-    "world_state",
-]
+_EXPORTS = {
+    "Env": "engine.env",
+    "draw_state": "engine.env",
+    "initial_state": "engine.env",
+    "make": "engine.env",
+    "step_env": "engine.env",
+    "observe": "engine.observation",
+    "world_state": "engine.observation",
+    "Actions": "engine.types",
+    "Config": "engine.types",
+    "Events": "engine.types",
+    "Masks": "engine.types",
+    "Obs": "engine.types",
+    "Pool": "engine.types",
+    "State": "engine.types",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'engine' has no attribute {name!r}")
