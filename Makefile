@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: play test lint format bench clean-venv
+.PHONY: play test lint format bench bench-smax-venv clean-venv
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -26,6 +26,15 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/mbg bench engine
+
+# JaxMARL (for the SMAX comparison in `mbg bench engine`) in its own venv, at our JAX version.
+bench-smax-venv: $(STAMP)
+	python3 -m venv .venv-smax
+	.venv-smax/bin/pip install --quiet --upgrade pip
+	.venv-smax/bin/pip install --quiet "jax==$$($(PY) -c 'import jax; print(jax.__version__)')" \
+		"jaxlib==$$($(PY) -c 'import jaxlib; print(jaxlib.__version__)')" \
+		flax chex safetensors jaxtyping pillow matplotlib gymnax
+	.venv-smax/bin/pip install --quiet --no-deps jaxmarl
 
 clean-venv:
 	rm -rf $(VENV)

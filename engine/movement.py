@@ -103,9 +103,12 @@ def ordinary_move(pos, direction, spd, movers, shield, obstacles, radius):
     """
     start = pos
     delta = direction * spd[:, None] / C.MOVE_SUBSTEPS
-    for k in range(C.MOVE_SUBSTEPS):
-        last = k == C.MOVE_SUBSTEPS - 1
-        collide = movers & ((shield <= 1) if last else (shield == 0))
+
+    def substep(k, pos):
+        # An expiring shield (1 tick left) rejoins collisions on the final sub-step.
+        collide = movers & jnp.where(k == C.MOVE_SUBSTEPS - 1, shield <= 1, shield == 0)
         tentative = jnp.where(movers[:, None], pos + delta, pos)
-        pos = settle(tentative, movers, collide, obstacles, radius)
+        return settle(tentative, movers, collide, obstacles, radius)
+
+    pos = jax.lax.fori_loop(0, C.MOVE_SUBSTEPS, substep, pos)
     return unstick(start, pos, obstacles, radius)

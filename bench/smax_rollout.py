@@ -1,0 +1,84 @@
+"""JaxMARL SMAX rollout throughput, printed as one JSON object (run in JaxMARL's own venv).
+
+Used by `mbg bench engine` to put our engine beside SMAX 5v5 (`smacv2_5_units`) at the same
+batch, the same rollout length and the same device layout on the same machine:
+
+    python bench/smax_rollout.py --batches 1 128 1024 --ticks 128 --devices 1
+"""
+
+import argparse
+import json
+import os
+import time
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--batches", type=int, nargs="+", default=[1024])
+    parser.add_argument("--ticks", type=int, default=128)
+    parser.add_argument("--devices", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    flags = os.environ.get("XLA_FLAGS", "")
+    os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={args.devices}"
+
+    import jax
+    import jax.numpy as jnp
+    import jaxmarl
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec
+    from jaxmarl.environments.smax import map_name_to_scenario
+
+    env = jaxmarl.make("SMAX", scenario=map_name_to_scenario("smacv2_5_units"))
+    agents = env.agents
+
+    def random_actions(key, state):
+        avail = env.get_avail_actions(state)
+        keys = jax.random.split(key, len(agents))
+        return {
+            a: jax.random.categorical(k, jnp.where(avail[a] > 0, 0.0, -1e9))
+            for a, k in zip(agents, keys, strict=True)
+        }
+
+    def rollout(keys):
+        obs, state = jax.vmap(env.reset)(keys)
+
+        def tick(carry, key):
+            state, total = carry
+            k_act, k_step = jax.random.split(key)
+            batch = keys.shape[0]
+            acts = jax.vmap(random_actions)(jax.random.split(k_act, batch), state)
+            _, state, _, dones, _ = jax.vmap(env.step)(jax.random.split(k_step, batch), state, acts)
+            return (state, total + dones["__all__"].sum()), None
+
+        (state, total), _ = jax.lax.scan(
+            tick, (state, jnp.int32(0)), jax.random.split(keys[0], args.ticks)
+        )
+        return total
+
+    mesh = Mesh(jax.devices()[: args.devices], ("batch",))
+    results = {}
+    for batch in args.batches:
+        keys = jax.random.split(jax.random.PRNGKey(0), batch)
+        sharding = NamedSharding(
+            mesh, PartitionSpec("batch" if batch % args.devices == 0 else None)
+        )
+        keys = jax.device_put(keys, sharding)
+        run = jax.jit(rollout)
+        start = time.perf_counter()
+        jax.block_until_ready(run(keys))
+        compile_s = time.perf_counter() - start
+        best = float("inf")
+        for _ in range(args.repeats):
+            start = time.perf_counter()
+            jax.block_until_ready(run(keys))
+            best = min(best, time.perf_counter() - start)
+        results[str(batch)] = {
+            "steps_per_s": batch * args.ticks / best,
+            "compile_s": compile_s,
+        }
+    print(json.dumps({"engine": "jaxmarl-smax-smacv2_5_units", "jax": jax.__version__, **results}))
+
+
+if __name__ == "__main__":
+    main()
