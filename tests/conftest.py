@@ -1,0 +1,14 @@
+"""Session-wide test setup: CPU JAX with a persistent compilation cache, offscreen SDL."""
+
+import os
+from pathlib import Path
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+# Compiled XLA programs are kept on disk, so a second test run skips most compilation.
+CACHE_DIR = Path(__file__).resolve().parent.parent / ".cache" / "jax"
+os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(CACHE_DIR))
+os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0.5")
+os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "0")
