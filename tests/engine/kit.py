@@ -1,0 +1,147 @@
+"""Shared helpers for the engine tests: hand-built scenes, actions and one jitted tick.
+
+A test builds a scene with `game(...)` (an `engine.initial_state` on the default pads and Red
+Zones), moves agents and sets counters with `edit(...)`, then plays ticks with `step(...)`.
+Every test goes through the same jitted `step_env`, so the suite compiles the tick once.
+Positions are world map units; Team A spawns west unless a test says otherwise, so Team A's
+move heads are world directions and Team B's are mirrored (its E walks towards x = 0).
+"""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import engine
+from engine import constants as C
+from engine import legality
+from engine import pool as P
+from engine.types import Actions, Config
+
+CONFIG = Config()
+STEP = jax.jit(engine.step_env, static_argnums=0)
+OBSERVE = jax.jit(engine.observe, static_argnums=0)
+PADS = P.default_pads()  # (2 ends, 5, 2)
+ZONES = P.default_red_zones()  # (2 ends, 4)
+STAY, N, S, E, W, NE, NW, SE, SW = range(C.NUM_MOVES)
+NOOP = (STAY, 0, 0)
+TOL = 1e-4  # float32 hit points / map units after a handful of operations
+
+
+def ally(k: int) -> int:
+    """Target category of the actor's own team-local slot k (RULES 3.3)."""
+    return 1 + k
+
+
+def enemy(k: int) -> int:
+    """Target category of the other team's team-local slot k (RULES 3.3)."""
+    return 6 + k
+
+
+def pillar(x: float, y: float, r: float) -> list[float]:
+    return [C.OBSTACLE_PILLAR, x, y, r, 0.0, 0.0, 0.0, 1.0]
+
+
+def wall(x: float, y: float, w: float, h: float, theta: float = 0.0) -> list[float]:
+    return [C.OBSTACLE_WALL, x, y, 0.0, w, h, theta, 1.0]
+
+
+def table(rows=()) -> np.ndarray:
+    """Obstacle rows -> the (32, 8) float32 table, unused rows zero."""
+    out = np.zeros((C.MAX_OBSTACLES, C.OBSTACLE_FEATURES), np.float32)
+    if len(rows):
+        out[: len(rows)] = np.asarray(rows, np.float32)
+    return out
+
+
+def game(roster: str, spawn_end: int = 0, obstacles=(), **changes):
+    """Tick-0 state for a roster string such as "MW/HR", then `edit(**changes)`."""
+    pads = np.concatenate([PADS[spawn_end], PADS[1 - spawn_end]])
+    zones = np.stack([ZONES[spawn_end], ZONES[1 - spawn_end]])
+    state = engine.initial_state(
+        CONFIG, table(obstacles), pads, zones, P.parse_roster(roster), spawn_end, 0
+    )
+    return edit(state, **changes)
+
+
+_PER_SLOT = ("pos", "health", "alive", "cooldown", "ooc", "shield")
+
+
+def edit(state, status=None, **changes):
+    """Edit an authored state and recompute `seen` (RULES 5.2).
+
+    pos/health/alive/cooldown/ooc/shield take {slot: value}; status takes {(slot, channel):
+    ticks}; any other field takes a whole value, cast to the field's dtype (no weak types, so
+    the jitted step never recompiles).
+    """
+    for name, value in changes.items():
+        old = getattr(state, name)
+        if name in _PER_SLOT:
+            new = old
+            for slot, v in value.items():
+                new = new.at[slot].set(jnp.asarray(v, old.dtype))
+        else:
+            new = jnp.asarray(value, old.dtype)
+        state = state.replace(**{name: new})
+    if status:
+        new = state.status
+        for (slot, channel), ticks in status.items():
+            new = new.at[slot, channel].set(ticks)
+        state = state.replace(status=new)
+    return state.replace(seen=legality.visibility(state))
+
+
+def actions(plan=None) -> Actions:
+    """{slot: (move, target, ult)} -> Actions; missing slots play the no-op."""
+    heads = np.zeros((3, C.NUM_SLOTS), np.int32)
+    for slot, triple in (plan or {}).items():
+        heads[:, slot] = triple
+    return Actions(
+        move=jnp.asarray(heads[0]), target=jnp.asarray(heads[1]), ult=jnp.asarray(heads[2])
+    )
+
+
+def step(state, plan=None, config: Config = CONFIG):
+    """One tick: (obs, next state, reward, events); obs, reward and events on the host."""
+    obs, nxt, reward, events = STEP(config, state, actions(plan))
+    return jax.device_get(obs), nxt, np.asarray(reward), jax.device_get(events)
+
+
+def run(state, plans):
+    """Play several ticks; returns the list of states (first = input) and of events."""
+    states, events = [state], []
+    for plan in plans:
+        _, state, _, ev = step(state, plan)
+        states.append(state)
+        events.append(ev)
+    return states, events
+
+
+def observe(state, previous=None, shared_obs: bool = True):
+    """Observations of an authored state (host arrays)."""
+    config = CONFIG if shared_obs else Config(shared_obs=False)
+    return jax.device_get(OBSERVE(config, state, previous))
+
+
+def pos(state, slot: int) -> np.ndarray:
+    return np.asarray(state.pos[slot], np.float64)
+
+
+def overlapping(positions, obstacles, tol: float = 1e-4) -> np.ndarray:
+    """Independent float64 check (RULES 1.3): which bodies of radius 0.5 overlap an obstacle by
+    more than `tol`? positions (n, 2), obstacles (32, 8) -> (n,) bool."""
+    p = np.asarray(positions, np.float64)
+    hit = np.zeros(len(p), bool)
+    for row in np.asarray(obstacles, np.float64):
+        if row[C.OBS_ACTIVE] <= 0:
+            continue
+        dx, dy = p[:, 0] - row[C.OBS_X], p[:, 1] - row[C.OBS_Y]
+        if row[C.OBS_TYPE] == C.OBSTACLE_PILLAR:
+            hit |= np.hypot(dx, dy) < row[C.OBS_RADIUS] + C.BODY_RADIUS - tol
+        else:
+            c, s = np.cos(row[C.OBS_THETA]), np.sin(row[C.OBS_THETA])
+            lx, ly = dx * c + dy * s, -dx * s + dy * c
+            hw, hh = row[C.OBS_WIDTH] / 2, row[C.OBS_HEIGHT] / 2
+            gap = np.hypot(lx - np.clip(lx, -hw, hw), ly - np.clip(ly, -hh, hh))
+            inside = (np.abs(lx) < hw - tol) & (np.abs(ly) < hh - tol)
+            hit |= inside | (gap < C.BODY_RADIUS - tol)
+    return hit
