@@ -145,3 +145,80 @@ def overlapping(positions, obstacles, tol: float = 1e-4) -> np.ndarray:
             inside = (np.abs(lx) < hw - tol) & (np.abs(ly) < hh - tol)
             hit |= inside | (gap < C.BODY_RADIUS - tol)
     return hit
+
+
+# --- Random legal rollouts (parity, symmetry, recompiles, property tests) -----------------------
+
+TICKS = 12
+_ENV = engine.Env(CONFIG, None)  # the pool is always passed explicitly
+_FLAT = np.arange(C.NUM_FLAT)
+# Favour combat choices (target > 0 or ult) so short games see fights, deaths and statuses.
+COMBAT_BIAS = jnp.asarray(np.where(((_FLAT // 2) % C.NUM_TARGETS > 0) | (_FLAT % 2 == 1), 2.5, 0.0))
+
+
+def sample_legal(key, flat_mask) -> Actions:
+    """Actions drawn among legal flat indices (RULES 3.7), combat favoured: (..., 10, 198)."""
+    logits = jnp.where(flat_mask, COMBAT_BIAS, -jnp.inf)
+    flat = jax.random.categorical(key, logits, axis=-1).astype(jnp.int32)
+    return Actions(move=flat // 22, target=(flat // 2) % C.NUM_TARGETS, ult=flat % 2)
+
+
+def _rollout(pool, state, key):
+    """TICKS ticks of env.step (auto-reset from `pool`) with random legal actions.
+
+    Returns a trace whose leaves have a leading axis of TICKS: `before` (the state each tick
+    starts from), `actions`, `reward`, `done`, `events`, `obs` (after the tick), `after`.
+    """
+
+    def tick(carry, key):
+        obs, state = carry
+        k_act, k_step = jax.random.split(key)
+        acts = sample_legal(k_act, obs.mask.flat)
+        nobs, nxt, reward, done, info = _ENV.step(k_step, state, acts, pool)
+        out = {
+            "before": state,
+            "actions": acts,
+            "reward": reward,
+            "done": done,
+            "events": info["events"],
+            "obs": nobs,
+            "after": nxt,
+            "last_tick": info["last_obs"].context[:, 0],
+        }
+        return (nobs, nxt), out
+
+    obs = engine.observe(CONFIG, state)
+    _, trace = jax.lax.scan(tick, (obs, state), jax.random.split(key, TICKS))
+    return trace
+
+
+ROLLOUT = jax.jit(_rollout)
+
+
+def map_game(spec, roster: str, spawn_end: int, **changes):
+    """Tick-0 state on a loaded map (`engine.maps.MapSpec`), then `edit(**changes)`."""
+    pads = np.concatenate([spec.pads[spawn_end], spec.pads[1 - spawn_end]])
+    zones = np.stack([spec.red_zones[spawn_end], spec.red_zones[1 - spawn_end]])
+    state = engine.initial_state(
+        CONFIG, table(spec.obstacles), pads, zones, P.parse_roster(roster), spawn_end, spec.id
+    )
+    return edit(state, **changes)
+
+
+def scatter(rng, obstacles, n: int, x_range=(5.0, 15.0)) -> list[tuple[float, float]]:
+    """n random centres clear of every obstacle by at least 0.05 (bodies may overlap)."""
+    out = []
+    while len(out) < n:
+        p = (rng.uniform(*x_range), rng.uniform(0.8, 9.2))
+        if not overlapping([p], obstacles, tol=-0.05)[0]:
+            out.append(p)
+    return out
+
+
+def host(tree):
+    return jax.device_get(tree)
+
+
+def index(tree, i):
+    """Leaf-wise tree[i] (one tick of a trace)."""
+    return jax.tree_util.tree_map(lambda x: x[i], tree)

@@ -73,7 +73,7 @@ def test_mage_burst_timeline():
     assert ev.cooldown_started[0] and ev.status_applied[0, C.BURST]
     assert not ev.ooc_reset[0] and int(s.ooc[0]) == 0  # Burst deals no damage: not combat
     assert int(s.status[0, C.BURST]) == 5 and int(s.cooldown[0]) == 30
-    for tick, left in zip(range(1, 6), (5, 4, 3, 2, 1)):
+    for tick, left in zip(range(1, 6), (5, 4, 3, 2, 1), strict=True):
         assert int(s.status[0, C.BURST]) == left
         obs, s, _, ev = step(s, {0: (STAY, enemy(0), 0)})
         assert ev.damage_source[0, 5] == approx(22.425, abs=TOL), tick

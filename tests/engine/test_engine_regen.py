@@ -50,7 +50,7 @@ def test_countdown_timeline_5_4_3_2_1_0():
     # first to regenerate: M + 4% of 80 = 3.2 -> 53.2; W + 4% of 200 = 8 -> 195.2925.
     s = game("M/W", pos={0: (8, 5), 5: (10, 5)}, health={0: 50})
     states, events = run(s, [{0: (STAY, enemy(0), 0)}] + [{}] * 6)
-    for k, expected in zip(range(1, 7), (5, 4, 3, 2, 1, 0)):
+    for k, expected in zip(range(1, 7), (5, 4, 3, 2, 1, 0), strict=True):
         assert np.asarray(states[k].ooc)[[0, 5]].tolist() == [expected, expected], k
     for k in range(1, 6):
         assert not events[k].regen.any(), k
