@@ -1,0 +1,278 @@
+"""The BattleClient: `battleclient [--map ID|SPLIT --slots SPEC --roster R --seed N ...]`.
+
+The window opens at once on the lobby (or, with --slots, straight into the game) while JAX loads
+and compiles on the engine thread (battleclient.controllers) behind a progress bar. An `App`
+has `handle_events(events)`, `update(dt)` and `draw(surface)`, so tests drive it offscreen with
+SDL_VIDEODRIVER=dummy. `--headless` plays machine slots to the end without a window.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pygame
+
+from battleclient import layout as L
+from battleclient.cli import parse_args, setup_from_args
+from battleclient.controllers import Progress, Worker, import_runtime, warm_up
+from battleclient.game_setup import ClientSetup
+from battleclient.map_catalog import ids_by_split, read_catalog
+from battleclient.settings import (
+    load_last_setup,
+    replay_dir,
+    save_last_setup,
+    timestamp,
+    unique_path,
+)
+
+
+class App:
+    """The window's logic: one screen at a time (Lobby or PlayScreen) and the engine thread."""
+
+    def __init__(self, setup: ClientSetup, *, start=False, replay_out=None, message="",
+                 remember=True, warm=True):  # fmt: skip
+        for name, size in (("font", 18), ("small", 15), ("big", 26)):
+            setattr(self, name, pygame.font.Font(None, size))
+        self.catalog = read_catalog()
+        self.ids_by_split = ids_by_split(self.catalog)
+        self.setup, self.replay_out, self.remember = setup, replay_out, remember
+        self.worker, self.jobs, self._next = Worker(), {}, 0
+        self.progress = Progress()
+        self.kinds: list[str] | None = None
+        self.scripted: list[str] = []
+        self.maps: dict = {}
+        self.last_replay = None
+        self.last_frame = None
+        self.viewers: list[subprocess.Popen] = []
+        self.launch = subprocess.Popen  # replaced in tests
+        self.running = True
+        self.screen = None
+        self.submit(import_runtime, self.progress, done=self._on_imported)
+        if warm and not start:  # a game started at once compiles what it needs itself
+            self.submit(warm_up, self.progress, setup, self.ids_by_split, done=self._on_warm)
+        if start:
+            self.start_game(setup)
+        else:
+            self.to_lobby(message, error=bool(message))
+
+    # --- engine thread ---------------------------------------------------------------------
+    def submit(self, fn, *args, done=None) -> None:
+        """Run fn(*args) on the engine thread; done(ok, value) is called on the UI thread."""
+        self._next += 1
+        tag = f"job{self._next}"
+        self.jobs[tag] = done
+        self.worker.submit(tag, fn, *args)
+
+    def poll(self) -> None:
+        for tag, ok, value in self.worker.poll():
+            done = self.jobs.pop(tag, None)
+            if done is not None:
+                done(ok, value)
+
+    def _on_imported(self, ok, value) -> None:
+        if not ok:
+            self.progress.error = f"The engine could not load: {value}"
+            self.progress.done = True
+            return
+        self.kinds, self.scripted = value["kinds"], value["scripted"]
+        if hasattr(self.screen, "refresh"):
+            self.screen.refresh()
+
+    def _on_warm(self, ok, value) -> None:
+        problem = value if ok else f"{type(value).__name__}: {value}"
+        if problem and hasattr(self.screen, "say"):
+            self.screen.say(f"The current setup cannot be played yet: {problem}", error=True)
+
+    def progress_text(self) -> str:
+        p = self.progress
+        if p.error:
+            return p.error
+        return p.text if p.done else f"{p.text} ({round(100 * p.fraction)}%)"
+
+    def map_spec(self, map_id: int):
+        """The loaded MapSpec of a map id, or None while the engine thread loads it."""
+        if map_id not in self.maps and self.kinds is not None:
+            self.maps[map_id] = None
+
+            def store(ok, value, map_id=map_id):
+                self.maps[map_id] = value if ok else None
+
+            self.submit(_load_map, map_id, done=store)
+        return self.maps.get(map_id)
+
+    # --- screens ---------------------------------------------------------------------------
+    def start_game(self, setup: ClientSetup) -> None:
+        from battleclient.play_screen import PlayScreen
+
+        self.setup = setup
+        if self.remember:
+            try:
+                save_last_setup(setup)
+            except OSError as error:
+                print(f"battleclient: could not remember the setup: {error}", file=sys.stderr)
+        self.screen = PlayScreen(self, setup, self.ids_by_split, self.replay_out)
+
+    def to_lobby(self, message: str = "", error: bool = False) -> None:
+        from battleclient.lobby import Lobby
+
+        self.screen = Lobby(self, self.setup, message, error)
+
+    def on_left_game_saved(self, ok, value) -> None:
+        text = f"Replay of the last game saved: {value}" if ok else f"Replay not saved: {value}"
+        if ok and value is not None:
+            self.last_replay = value
+        if hasattr(self.screen, "say") and (not ok or value is not None):
+            self.screen.say(text, error=not ok)
+
+    def open_viewer(self, path) -> str:
+        """Start `replay-viewer PATH` as its own process; returns a message for the screen."""
+        script = Path(sys.executable).with_name("replay-viewer")
+        command = [str(script)] if script.exists() else [sys.executable, "-m", "replay_viewer.app"]
+        try:
+            self.viewers.append(self.launch([*command, str(path)], start_new_session=True))
+        except OSError as error:
+            return f"Could not start the Replay Viewer: {error}"
+        return f"Opening {path} in the Replay Viewer"
+
+    def quit(self) -> None:
+        self.running = False
+
+    # --- frame -----------------------------------------------------------------------------
+    def handle_events(self, events) -> None:
+        events = list(events)
+        if any(e.type == pygame.QUIT for e in events):
+            leave = getattr(self.screen, "leave", None)
+            return leave(self.quit) if leave is not None else self.quit()
+        if any(e.type == pygame.KEYDOWN and e.key == pygame.K_F12 for e in events):
+            self.save_screenshot()
+        self.screen.handle_events(events)
+
+    def save_screenshot(self) -> Path | None:
+        """F12: the last drawn frame as a new PNG next to the replays (…/screenshots/)."""
+        if self.last_frame is None:
+            return None
+        folder = replay_dir().parent / "screenshots"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = unique_path(folder, f"client_{timestamp()}", ".png")
+        pygame.image.save(self.last_frame, str(path))
+        if hasattr(self.screen, "say"):
+            self.screen.say(f"Screenshot saved: {path}")
+        return path
+
+    def update(self, dt: float) -> None:
+        self.poll()
+        self.screen.update(dt)
+
+    def draw(self, surface) -> None:
+        self.screen.draw(surface)
+        self.last_frame = surface
+
+    def run(self, display, screenshot=None, after_ticks: int = 0) -> int:
+        """The window loop at 60 frames a second; with `screenshot`, save a PNG once the game
+        reached `after_ticks` (human slots hold still meanwhile) and stop."""
+        clock = pygame.time.Clock()
+        while self.running:
+            dt = clock.tick(60) / 1000.0
+            self.handle_events(pygame.event.get())
+            self.update(dt)
+            if screenshot is not None and _screenshot_ready(self, after_ticks):
+                frame = pygame.Surface(L.SIZE)
+                self.draw(frame)
+                pygame.image.save(frame, str(screenshot))
+                print(screenshot)
+                self.running = False
+                break
+            self.draw(display)
+            pygame.display.flip()
+        self.close()
+        return 0
+
+    def close(self, timeout: float = 60.0) -> None:
+        """Let the engine thread finish (a replay being written), then stop it."""
+        for tag, ok, value in self.worker.wait(timeout):
+            done = self.jobs.pop(tag, None)
+            if done is not None:
+                done(ok, value)
+        self.worker.stop()
+
+
+def _load_map(map_id: int):
+    from engine.maps import load_map
+
+    return load_map(map_id)
+
+
+def _screenshot_ready(app: App, after_ticks: int) -> bool:
+    """Screenshot mode: lock in idle orders for humans until the tick is reached; True when the
+    frame to save is on screen (the resolution of the last tick still showing)."""
+    from battleclient.play_draw import TWEEN_S
+
+    screen = app.screen
+    snap = getattr(screen, "snap", None)
+    if snap is None or getattr(screen, "waiting", True):
+        return False
+    if getattr(screen, "phase", "") == "spectate":
+        screen.speed_index = 5
+    if snap.tick < after_ticks and not snap.over:
+        if screen.phase == "handover":
+            screen.take_over()
+        if screen.phase == "orders":
+            screen.end_turn()
+        return False
+    if screen.phase == "handover":
+        screen.take_over()
+    screen.since = TWEEN_S
+    return screen.phase in ("orders", "spectate", "over") and (not snap.over or screen.replay_path)
+
+
+def _fixed_hash_seed() -> None:
+    """Re-start the interpreter once with PYTHONHASHSEED=0 (console-script runs only).
+
+    JAX's persistent compile-cache key includes compile options whose serialisation follows
+    Python's randomised string hashing, so without a fixed seed every start misses the cache
+    and compiles the engine again (a minute on a small machine); with it, a second start loads
+    the compiled code in seconds. MBG_KEEP_HASH_SEED=1 turns this off.
+    """
+    if "PYTHONHASHSEED" in os.environ or os.environ.get("MBG_KEEP_HASH_SEED"):
+        return
+    os.environ["PYTHONHASHSEED"] = "0"
+    try:
+        os.execv(sys.executable, [sys.executable, "-m", "battleclient.app", *sys.argv[1:]])
+    except OSError:
+        pass  # keep going in this process, without the compile cache across runs
+
+
+def main(argv=None) -> int:
+    """Console entry point; returns the exit code (2 for bad arguments)."""
+    if argv is None:
+        _fixed_hash_seed()
+    args = parse_args(argv)
+    last, note = (None, "") if (args.headless or args.screenshot) else load_last_setup()
+    try:
+        setup = setup_from_args(args, last)
+    except ValueError as error:
+        print(f"battleclient: {error}", file=sys.stderr)
+        return 2
+    if args.headless:
+        from battleclient.headless import run_headless
+
+        return run_headless(setup, args.replay_out)
+    if args.screenshot:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    pygame.display.init()
+    pygame.font.init()
+    display = pygame.display.set_mode(L.SIZE)
+    pygame.display.set_caption("MARL-BattleGrounds BattleClient")
+    start = bool(args.slots and not args.lobby) or bool(args.screenshot)
+    app = App(setup, start=start, replay_out=args.replay_out, message=note,
+              remember=not args.screenshot)  # fmt: skip
+    app.draw(display)
+    pygame.display.flip()
+    code = app.run(display, args.screenshot, args.after_ticks)
+    pygame.quit()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""The BattleClient's command line (argparse): the lobby's setup, plus scripting switches."""
+
+import argparse
+from pathlib import Path
+
+from battleclient.game_setup import REGIMES, SPAWN_ENDS, ClientSetup, parse_map_choice
+
+HEADLESS_SLOTS = "A*=scripted:tactician,B*=scripted:tactician"
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="battleclient",
+        description="Play Team Deathmatch with people, scripted bots, checkpoints or LLM agents "
+        "in any of the ten slots; every game is saved as a replay.",
+    )
+    add = parser.add_argument
+    add("--map", help="map id (0-51) or a split (curriculum, train, validation, test, all: a "
+        "map drawn from it with the seed)")  # fmt: skip
+    add("--slots", help='who plays each slot, e.g. "A0=human,A1-A4=scripted:tactician,'
+        'B*=scripted:kiter" (kinds: human, random, scripted:NAME, checkpoint:PATH, llm:...); '
+        "given without --lobby, the game starts at once")  # fmt: skip
+    add("--roster", help="classes per slot, Team A/Team B: M W H R P, - for an empty slot "
+        "(e.g. MWHRP/MWHRP, MW/HR)")  # fmt: skip
+    add("--seed", type=int, help="game seed (keys of random Systems, random map and spawn end)")
+    add("--info-regime", choices=REGIMES, help="shared_obs (relayed rows) or no_shared_obs")
+    add("--spawn-end", choices=SPAWN_ENDS, help="where Team A starts")
+    add("--score-threshold", type=int, help="points that win the game (default 20)")
+    add("--max-ticks", type=int, help="time limit in ticks (the game's horizon, default 300)")
+    add("--headless", action="store_true", help="no window: play machine slots to the end, "
+        "save the replay, print the result")  # fmt: skip
+    add("--replay-out", type=Path, metavar="FILE", help="write the replay here (never over an "
+        "existing file); default: ~/.local/share/marl-battlegrounds/replays/")  # fmt: skip
+    add("--screenshot", type=Path, metavar="PNG", help="play (humans hold still), save one "
+        "frame after --after-ticks ticks, exit")  # fmt: skip
+    add("--after-ticks", type=int, default=0, metavar="N", help="ticks before --screenshot")
+    add("--lobby", action="store_true", help="open the lobby even when --slots is given")
+    return parser.parse_args(argv)
+
+
+def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> ClientSetup:
+    """The command line over `base` (the last setup; defaults when None). Raises ValueError
+    naming the option at fault, or a file that must not be overwritten."""
+    setup = base or ClientSetup(slots=HEADLESS_SLOTS if args.headless else ClientSetup.slots)
+    changes = {}
+    options = (
+        ("map", "map"),
+        ("slots", "slots"),
+        ("roster", "roster"),
+        ("seed", "seed"),
+        ("info_regime", "info_regime"),
+        ("spawn_end", "spawn_end"),
+        ("score_threshold", "score_threshold"),
+        ("max_ticks", "horizon"),
+    )
+    for option, field in options:
+        value = getattr(args, option)
+        if value is not None:
+            changes[field] = parse_map_choice(value) if field == "map" else value
+    for path, name in ((args.replay_out, "--replay-out"), (args.screenshot, "--screenshot")):
+        if path is not None and path.exists():
+            raise ValueError(f"{name} {path}: the file exists; refusing to overwrite it")
+    if args.after_ticks < 0:
+        raise ValueError(f"--after-ticks {args.after_ticks}: must be 0 or more")
+    return setup.replace(**changes)

@@ -1,0 +1,177 @@
+"""The setup of one BattleClient game as plain data (no JAX): map, roster, controllers, rules.
+
+`ClientSetup` is what the lobby edits, the command line fills in and `last_setup.json` stores.
+Map choice is a map id ("47") or a split name ("test": a map drawn from that split with the
+game's seed); the roster is written per slot, Team A before the slash, with "-" for an empty
+slot ("MWHRP/MW-RP"); controllers are slot-spec strings (policies/slotspec.py grammar), parsed
+by the engine thread because the parser imports JAX.
+"""
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from ui.rules import C
+
+SPLIT_NAMES = ("curriculum", "train", "validation", "test", "all")
+REGIMES = ("shared_obs", "no_shared_obs")
+SPAWN_ENDS = ("west", "east", "random")  # where Team A starts
+CLASS_LETTER = {"M": C.MAGE, "W": C.WARRIOR, "H": C.HUNTER, "R": C.ROGUE, "P": C.PRIEST}
+LETTER_OF = {v: k for k, v in CLASS_LETTER.items()}
+EMPTY = "-"
+DEFAULT_SLOTS = "A0=human,A1-A4=scripted:tactician,B*=scripted:tactician"
+
+
+@dataclass(frozen=True)
+class ClientSetup:
+    """One game's setup. seed >= 0; score_threshold and horizon are RULES A2 numbers (points,
+    ticks); `slots` is a slot-spec string such as "A0=human,A1-A4=scripted:kiter,B*=random"."""
+
+    map: str = "47"
+    roster: str = "MWHRP/MWHRP"
+    slots: str = DEFAULT_SLOTS
+    info_regime: str = "shared_obs"
+    spawn_end: str = "west"
+    seed: int = 0
+    score_threshold: int = C.SCORE_THRESHOLD
+    horizon: int = C.HORIZON
+
+    def __post_init__(self):
+        check_setup(self)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def replace(self, **changes) -> "ClientSetup":
+        return dataclasses.replace(self, **changes)
+
+
+def parse_map_choice(text) -> str:
+    """A map id ("47", 47) or a split name -> the canonical text. Raises ValueError."""
+    value = str(text).strip().lower()
+    if value in SPLIT_NAMES:
+        return value
+    if value.isdigit():
+        return str(int(value))
+    raise ValueError(
+        f"map {text!r}: expected a map id (0-51) or a split ({', '.join(SPLIT_NAMES)})"
+    )
+
+
+def parse_roster(text: str) -> np.ndarray:
+    """ "MWHRP/MWHRP", "MW-RP/H", "MWH" (both teams) -> (10,) int32 class ids, 0 = empty slot.
+
+    Letters M W H R P (RULES 2.2), "-" an empty slot; each team needs 1-5 agents. Raises
+    ValueError naming the bad part.
+    """
+    halves = str(text).split("/") if "/" in str(text) else [str(text), str(text)]
+    if len(halves) != 2:
+        raise ValueError(f"roster {text!r}: expected 'TEAM_A/TEAM_B', e.g. 'MWHRP/MWHRP'")
+    roster = np.zeros(C.NUM_SLOTS, np.int32)
+    for team, half in enumerate(halves):
+        letters = half.strip().upper()
+        if len(letters) > C.TEAM_SIZE:
+            raise ValueError(f"roster {text!r}: team {C.TEAM_NAMES[team]} has more than 5 slots")
+        for k, letter in enumerate(letters):
+            if letter != EMPTY and letter not in CLASS_LETTER:
+                raise ValueError(
+                    f"roster {text!r}: unknown class letter {letter!r} (use M W H R P or -)"
+                )
+            roster[team * C.TEAM_SIZE + k] = CLASS_LETTER.get(letter, 0)
+        if not roster[team * C.TEAM_SIZE : (team + 1) * C.TEAM_SIZE].any():
+            raise ValueError(f"roster {text!r}: team {C.TEAM_NAMES[team]} needs 1-5 agents")
+    return roster
+
+
+def roster_text(roster) -> str:
+    """(10,) class ids -> "MWHRP/MW-RP" (trailing empty slots dropped)."""
+    teams = []
+    for team in range(C.NUM_TEAMS):
+        row = [int(c) for c in roster[team * C.TEAM_SIZE : (team + 1) * C.TEAM_SIZE]]
+        teams.append("".join(LETTER_OF.get(c, EMPTY) for c in row).rstrip(EMPTY))
+    return "/".join(teams)
+
+
+def slot_name(slot: int) -> str:
+    return f"{C.TEAM_NAMES[slot // C.TEAM_SIZE]}{slot % C.TEAM_SIZE}"
+
+
+def slots_text(specs) -> str:
+    """10 per-slot spec strings ("" = none) -> the shortest slot-spec text naming them:
+    "A*=x" for a whole team, "A1-A4=x" for a run of equal specs, else "A0=x"."""
+    items = []
+    for team in range(C.NUM_TEAMS):
+        base = team * C.TEAM_SIZE
+        row = list(specs[base : base + C.TEAM_SIZE])
+        letter = C.TEAM_NAMES[team]
+        if row[0] and all(s == row[0] for s in row):
+            items.append(f"{letter}*={row[0]}")
+            continue
+        k = 0
+        while k < C.TEAM_SIZE:
+            end = k
+            while end + 1 < C.TEAM_SIZE and row[end + 1] == row[k]:
+                end += 1
+            if row[k]:
+                span = f"{letter}{k}" if end == k else f"{letter}{k}-{letter}{end}"
+                items.append(f"{span}={row[k]}")
+            k = end + 1
+    return ",".join(items)
+
+
+def _field_error(field: str, value, reason: str) -> ValueError:
+    return ValueError(f"setup field '{field}': {value!r} {reason}")
+
+
+def check_setup(setup: ClientSetup) -> None:
+    """Raises ValueError naming the field of a setup that cannot be played."""
+    parse_map_choice(setup.map)
+    parse_roster(setup.roster)
+    if not isinstance(setup.slots, str) or not setup.slots.strip():
+        raise _field_error("slots", setup.slots, "is empty; e.g. 'A*=human,B*=scripted:kiter'")
+    if setup.info_regime not in REGIMES:
+        raise _field_error("info_regime", setup.info_regime, f"is not one of {REGIMES}")
+    if setup.spawn_end not in SPAWN_ENDS:
+        raise _field_error("spawn_end", setup.spawn_end, f"is not one of {SPAWN_ENDS}")
+    for field, low in (("seed", 0), ("score_threshold", 1), ("horizon", 1)):
+        value = getattr(setup, field)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**31:
+            raise _field_error(field, value, f"must be an integer >= {low}")
+
+
+def setup_from_dict(doc: dict, source="setup") -> ClientSetup:
+    """A setup from a JSON dict (unknown keys ignored, missing keys default).
+
+    Raises ValueError naming `source` and the field at fault.
+    """
+    if not isinstance(doc, dict):
+        raise ValueError(f"{source}: expected a JSON object, got {type(doc).__name__}")
+    names = {f.name for f in dataclasses.fields(ClientSetup)}
+    try:
+        return ClientSetup(**{k: v for k, v in doc.items() if k in names})
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{source}: {error}") from None
+
+
+def spawn_end_code(setup: ClientSetup) -> int:
+    """0 = Team A west, 1 = east; "random" is drawn from the seed (same seed, same end)."""
+    if setup.spawn_end == "random":
+        return int(np.random.default_rng([setup.seed, 1]).integers(2))
+    return SPAWN_ENDS.index(setup.spawn_end)
+
+
+def pick_map(setup: ClientSetup, ids_by_split: dict) -> int:
+    """The map id to play: the id itself, or one drawn from the split with the seed.
+
+    ids_by_split: split name -> sorted ids (battleclient.map_catalog.ids_by_split()).
+    Raises ValueError for an empty split.
+    """
+    choice = parse_map_choice(setup.map)
+    if choice.isdigit():
+        return int(choice)
+    ids = sorted({i for ids in ids_by_split.values() for i in ids}) if choice == "all" else []
+    ids = ids or list(ids_by_split.get(choice, ()))
+    if not ids:
+        raise ValueError(f"map {choice!r}: that split has no maps")
+    return int(ids[int(np.random.default_rng([setup.seed, 0]).integers(len(ids)))])

@@ -1,0 +1,257 @@
+"""The lobby: map (an id, or a split drawn with the seed) with a preview, class and controller per
+slot, information regime, spawn end, seed, score threshold and time limit; Start.
+
+Slot specs are parsed by policies.slotspec on the engine thread (it imports JAX), so the
+controller menus fill in once the engine has loaded; until then the lobby is usable and shows
+the stored values. Every problem (bad spec, unknown kind, a checkpoint that does not load) is a
+message here, never a crash.
+"""
+
+import numpy as np
+import pygame
+import pygame_gui
+from pygame_gui.elements import UIButton, UIDropDownMenu, UITextEntryLine
+from pygame_gui.windows import UIFileDialog
+
+from battleclient import layout as L
+from battleclient.game_setup import (
+    REGIMES,
+    SPLIT_NAMES,
+    ClientSetup,
+    parse_roster,
+    pick_map,
+    roster_text,
+    slot_name,
+    slots_text,
+    spawn_end_code,
+)
+from battleclient.lobby_draw import FIELDS, draw_lobby
+from ui.arena import ArenaRenderer
+from ui.rules import C
+from ui.theme import GUI_THEME
+
+CLASS_OPTIONS = [*C.CLASS_NAMES[1:], "(empty)"]
+END_OPTIONS = ["Team A west", "Team A east", "random end"]
+PICK_FILE = "checkpoint: pick a file..."
+TYPE_SPEC = "other: type a spec below..."
+
+
+def parse_specs(text: str) -> tuple[str, ...]:
+    """Engine-thread job: a slot-spec string -> 10 per-slot strings (ValueError if bad)."""
+    from policies.slotspec import parse_slots
+
+    return parse_slots(text)
+
+
+class Lobby:
+    """The lobby screen; `app` gives catalog, kinds, fonts, submit(), start_game(), quit()."""
+
+    def __init__(self, app, setup: ClientSetup, message: str = "", error: bool = False):
+        self.app, self.setup = app, setup
+        theme = str(GUI_THEME) if GUI_THEME.is_file() else None
+        self.manager = pygame_gui.UIManager(L.SIZE, theme)
+        self.renderer = ArenaRenderer()
+        self.message, self.error = message, error
+        self.roster = list(parse_roster(setup.roster))
+        self.specs: list[str] | None = None
+        self.rows: dict = {}
+        self.dialog, self.dialog_slot = None, None
+        self.buttons = {
+            n: UIButton(pygame.Rect(r), t, self.manager) for n, (t, r) in L.LOBBY_BUTTONS.items()
+        }
+        self.map_options = [f"Random map from: {s}" for s in SPLIT_NAMES]
+        self.map_options += [e.label for e in app.catalog]
+        self.map_menu = UIDropDownMenu(
+            self.map_options, self._map_label(), pygame.Rect(L.MAP_MENU), self.manager
+        )
+        y = L.FIELDS_Y + 26
+        self.regime = UIDropDownMenu(
+            list(REGIMES), setup.info_regime, pygame.Rect(20, y, 150, 30), self.manager
+        )
+        end = END_OPTIONS[("west", "east", "random").index(setup.spawn_end)]
+        self.end = UIDropDownMenu(END_OPTIONS, end, pygame.Rect(180, y, 150, 30), self.manager)
+        self.entries = {}
+        for k, (field, _) in enumerate(FIELDS):
+            entry = UITextEntryLine(pygame.Rect(340 + 90 * k, y, 84, 30), self.manager)
+            entry.set_text(str(getattr(setup, field)))
+            self.entries[field] = entry
+        self.spec_entry = UITextEntryLine(pygame.Rect(L.SPEC_ENTRY), self.manager)
+        self.spec_entry.set_text(setup.slots)
+        self._build_rows()
+        app.submit(parse_specs, setup.slots, done=self._on_parsed)
+
+    # --- widgets ---------------------------------------------------------------------------
+    def _map_label(self) -> str:
+        if self.setup.map in SPLIT_NAMES:
+            return f"Random map from: {self.setup.map}"
+        match = [e.label for e in self.app.catalog if str(e.id) == self.setup.map]
+        return match[0] if match else self.map_options[0]
+
+    def controller_options(self, spec: str) -> list[str]:
+        kinds = self.app.kinds
+        if kinds is None:
+            return [spec or "(loading)"]
+        options = [k for k in ("human", "random") if k in kinds]
+        options += [f"scripted:{b}" for b in self.app.scripted] if "scripted" in kinds else []
+        if spec and spec not in options:
+            options.append(spec)
+        if "checkpoint" in kinds:
+            options.append(PICK_FILE)
+        return options + [TYPE_SPEC]
+
+    def _row_y(self, slot: int) -> int:
+        return L.SLOTS_Y + 30 + slot * L.ROW_H + (12 if slot >= C.TEAM_SIZE else 0)
+
+    def _build_rows(self) -> None:
+        for widgets in self.rows.values():
+            for widget in widgets:
+                widget.kill()
+        self.rows = {}
+        for slot in range(C.NUM_SLOTS):
+            y = self._row_y(slot)
+            cls = int(self.roster[slot])
+            name = C.CLASS_NAMES[cls] if cls else "(empty)"
+            cls_menu = UIDropDownMenu(
+                CLASS_OPTIONS, name, pygame.Rect(L.SLOTS_X + 50, y, 130, 32), self.manager
+            )
+            spec = self.specs[slot] if self.specs is not None else ""
+            options = self.controller_options(spec)
+            shown = spec if spec in options else options[0]
+            ctl_menu = UIDropDownMenu(
+                options, shown, pygame.Rect(L.SLOTS_X + 186, y, 440, 32), self.manager
+            )
+            self.rows[slot] = (cls_menu, ctl_menu)
+
+    def refresh(self) -> None:
+        """The System kinds arrived (or changed): rebuild the controller menus."""
+        self._build_rows()
+
+    # --- engine-thread answers --------------------------------------------------------------
+    def _on_parsed(self, ok, value) -> None:
+        if ok:
+            self.specs = list(value)
+            for slot in range(C.NUM_SLOTS):
+                if self.roster[slot] and not self.specs[slot]:
+                    self.specs[slot] = "human" if slot == 0 else "scripted:tactician"
+            self.spec_entry.set_text(slots_text(self.specs))
+            self._build_rows()
+        else:
+            self.say(f"Slot spec not understood: {value}", error=True)
+
+    def say(self, text: str, error: bool = False) -> None:
+        self.message, self.error = text, error
+
+    # --- input -----------------------------------------------------------------------------
+    def handle_events(self, events) -> None:
+        for event in events:
+            consumed = self.manager.process_events(event)
+            kind = event.type
+            if kind == pygame_gui.UI_BUTTON_PRESSED:
+                self._button(event.ui_element)
+            elif kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+                self._menu(event.ui_element, event.text)
+            elif kind == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.spec_entry:
+                self.app.submit(parse_specs, event.text, done=self._on_parsed)
+            elif kind == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
+                self._picked(event.text)
+            elif kind == pygame_gui.UI_WINDOW_CLOSE and event.ui_element is self.dialog:
+                self.dialog = None
+                self._build_rows()
+            elif kind == pygame.KEYDOWN and not consumed and not self._typing():
+                if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                    self.start()
+                elif event.key == pygame.K_ESCAPE:
+                    self.app.quit()
+
+    def _typing(self) -> bool:
+        return any(e.is_focused for e in (*self.entries.values(), self.spec_entry))
+
+    def _button(self, element) -> None:
+        if element is self.buttons["start"]:
+            self.start()
+        elif element is self.buttons["quit"]:
+            self.app.quit()
+        elif element is self.buttons["replays"]:
+            from battleclient.settings import replay_dir
+
+            folder = replay_dir()
+            folder.mkdir(parents=True, exist_ok=True)
+            self.say(self.app.open_viewer(folder))
+
+    def _menu(self, element, text: str) -> None:
+        if element is self.map_menu:
+            catalog = {e.label: str(e.id) for e in self.app.catalog}
+            choice = text.split(": ", 1)[1] if text.startswith("Random map") else catalog[text]
+            self.setup = self.setup.replace(map=choice)
+            return
+        for slot, (cls_menu, ctl_menu) in self.rows.items():
+            if element is cls_menu:
+                self.roster[slot] = C.CLASS_NAMES.index(text) if text in C.CLASS_NAMES else 0
+            elif element is ctl_menu:
+                self._controller(slot, text)
+
+    def _controller(self, slot: int, text: str) -> None:
+        if text == PICK_FILE:
+            self.dialog_slot = slot
+            self.dialog = UIFileDialog(
+                pygame.Rect(L.DIALOG),
+                self.manager,
+                f"Checkpoint for slot {slot_name(slot)}",
+                allow_existing_files_only=True,
+            )
+        elif text == TYPE_SPEC:
+            self.spec_entry.focus()
+            self.say(f"Type the spec of {slot_name(slot)} in the slot-spec line, then Enter")
+        elif self.specs is not None:
+            self.specs[slot] = text
+            self.spec_entry.set_text(slots_text(self.specs))
+
+    def _picked(self, path: str) -> None:
+        self.dialog = None
+        if self.specs is not None and self.dialog_slot is not None:
+            self.specs[self.dialog_slot] = f"checkpoint:{path}"
+            self.spec_entry.set_text(slots_text(self.specs))
+        self._build_rows()
+
+    # --- start -----------------------------------------------------------------------------
+    def current_setup(self) -> ClientSetup:
+        """The setup the widgets show; raises ValueError naming the field at fault."""
+        values = {}
+        for field, label in FIELDS:
+            text = self.entries[field].get_text().strip()
+            if not text.isdigit():
+                raise ValueError(f"{label}: {text!r} is not a whole number")
+            values[field] = int(text)
+        roster = roster_text(self.roster)
+        slots = slots_text(self.specs) if self.specs is not None else self.spec_entry.get_text()
+        return self.setup.replace(
+            roster=roster,
+            slots=slots,
+            info_regime=self.regime.selected_option[0],
+            spawn_end=("west", "east", "random")[END_OPTIONS.index(self.end.selected_option[0])],
+            **values,
+        )
+
+    def start(self) -> None:
+        try:
+            setup = self.current_setup()
+        except ValueError as error:
+            return self.say(str(error), error=True)
+        self.app.start_game(setup)
+
+    # --- frame -----------------------------------------------------------------------------
+    def preview_choice(self) -> tuple[int | None, np.ndarray, int]:
+        """(map id that will be played or None, roster, spawn end) for the preview."""
+        roster = np.asarray(self.roster, np.int32)
+        try:
+            setup = self.current_setup()
+            return pick_map(setup, self.app.ids_by_split), roster, spawn_end_code(setup)
+        except ValueError:
+            return None, roster, 0
+
+    def update(self, dt: float) -> None:
+        self.manager.update(dt)
+
+    def draw(self, surface) -> None:
+        draw_lobby(self, surface)
+        self.manager.draw_ui(surface)

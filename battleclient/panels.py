@@ -1,0 +1,244 @@
+"""Text panels of the play screen: top bar, side panel of unit cards, orders, log, cards.
+
+Every function draws only what it is given; the play screen hands them the fair Scene
+(battleclient.views), so a panel cannot show a unit the view does not know.
+"""
+
+import math
+
+import pygame
+
+from battleclient.controls import HELP
+from ui.rules import C, slot_label, unit_name
+from ui.theme import COLOURS, STATUS_COLOURS, TEAM_COLOURS
+
+STATUS_WORDS = (
+    "Charge slow",
+    "Hunter slow",
+    "Poison slow",
+    "Charge stun",
+    "Trap stun",
+    "Poison stun",
+    "Anti-heal",
+    "Burst",
+    "Freedom",
+)
+
+
+def wrap(text: str, font, width: int) -> list[str]:
+    """Greedy word wrap of one line to pixel `width` (continuation lines indented)."""
+    if font.size(text)[0] <= width:
+        return [text]
+    lines, line = [], ""
+    for word in text.split(" "):
+        trial = f"{line} {word}" if line else word
+        if font.size(trial)[0] <= width or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = "   " + word
+    return lines + [line] if line else lines
+
+
+def draw_lines(surface, rect, lines, font, colour=None, y=None) -> int:
+    """Draws wrapped `lines` (text or (text, colour)) from the top of `rect`; returns next y."""
+    rect = pygame.Rect(rect)
+    y = rect.y if y is None else y
+    step = font.get_linesize()
+    for item in lines:
+        text, tint = item if isinstance(item, tuple) else (item, colour or COLOURS["text"])
+        for part in wrap(text, font, rect.width - 8):
+            if y + step > rect.bottom:
+                return y
+            surface.blit(font.render(part, True, tint), (rect.x + 4, y))
+            y += step
+    return y
+
+
+def panel(surface, rect, title: str | None = None, font=None) -> pygame.Rect:
+    """A panel background; returns the inner rect below the title."""
+    rect = pygame.Rect(rect)
+    surface.fill(COLOURS["panel"], rect)
+    pygame.draw.rect(surface, COLOURS["panel_line"], rect, 1)
+    inner = rect.inflate(-8, -8)
+    if title and font is not None:
+        surface.blit(font.render(title, True, COLOURS["muted"]), (inner.x + 2, inner.y))
+        inner.y += font.get_linesize() + 2
+        inner.height -= font.get_linesize() + 2
+    return inner
+
+
+def score_lines(snap, horizon: int) -> list:
+    """Score, tick, ticks left and respawn waves (all public, RULES 5.6)."""
+    s, tick = snap.state, snap.tick
+    waves = snap.state["wave_clock"]
+    return [
+        (f"Score  A {int(s['score'][0])} : {int(s['score'][1])} B", COLOURS["text"]),
+        f"Tick {tick} / {horizon}   {max(0, horizon - tick)} ticks left",
+        f"Respawn wave in: A {int(waves[0]) + 1}, B {int(waves[1]) + 1} ticks",
+    ]
+
+
+def unit_lines(unit) -> list[str]:
+    """The second line of a unit card: Ultimate, shield, statuses (ticks left)."""
+    if not unit.alive:
+        return ["dead: respawns with the next wave"]
+    ult = C.ULT_NAMES[unit.class_id]
+    parts = [f"{ult} ready" if unit.cooldown == 0 else f"{ult} in {unit.cooldown}"]
+    if unit.shield:
+        parts.append(f"shield {unit.shield}")
+    parts += [f"{STATUS_WORDS[c]} {left}" for c, left in enumerate(unit.status) if left > 0]
+    return [", ".join(parts)]
+
+
+def draw_unit_card(surface, rect, unit, font, small, locked: bool | None = None) -> None:
+    rect = pygame.Rect(rect)
+    colour = TEAM_COLOURS[unit.team] if unit.alive else COLOURS["dead"]
+    name = unit_name(unit.slot, unit.class_id) + ("  (relayed: last tick)" if unit.relayed else "")
+    surface.blit(font.render(name, True, colour), (rect.x, rect.y))
+    hp = f"{math.ceil(unit.health)}/{int(unit.max_health)}"
+    if locked is not None:
+        hp = ("locked  " if locked else "") + hp
+    label = small.render(hp, True, COLOURS["text"])
+    surface.blit(label, (rect.right - label.get_width(), rect.y + 2))
+    bar = pygame.Rect(rect.x, rect.y + font.get_linesize(), rect.width, 5)
+    surface.fill(COLOURS["health_back"], bar)
+    frac = 0.0 if unit.max_health <= 0 else max(0.0, min(1.0, unit.health / unit.max_health))
+    tint = COLOURS["health"] if frac > 0.35 else COLOURS["health_low"]
+    surface.fill(tint, (bar.x, bar.y, round(bar.width * frac), bar.height))
+    y = bar.bottom + 2
+    x = rect.x
+    for channel, left in enumerate(unit.status):
+        if left > 0:
+            surface.fill(STATUS_COLOURS[channel], (x, y + 4, 6, 6))
+            x += 8
+    text = small.render(unit_lines(unit)[0], True, COLOURS["muted"])
+    surface.blit(text, (x + (4 if x > rect.x else 0), y))
+
+
+def draw_side(surface, rect, scene, snap, horizon: int, fonts, viewer_text: str) -> None:
+    """Score block, then one card per unit of the scene (the view's units only)."""
+    font, small, big = fonts
+    inner = panel(surface, rect)
+    y = draw_lines(surface, inner, score_lines(snap, horizon)[:1], big)
+    y = draw_lines(
+        surface, inner, score_lines(snap, horizon)[1:] + [f"View: {viewer_text}"], small, y=y
+    )
+    y += 6
+    card_h = font.get_linesize() + 7 + small.get_linesize() + 6
+    for unit in scene.units:
+        if y + card_h > inner.bottom:
+            break
+        draw_unit_card(surface, (inner.x + 2, y, inner.width - 4, card_h), unit, font, small)
+        y += card_h
+    if not scene.units:
+        draw_lines(surface, inner, ["No unit in view"], small, COLOURS["muted"], y=y)
+
+
+def draw_orders(surface, rect, book, snap, selected, font, small, title: str) -> None:
+    """One line per human agent of the team on screen: its order, or why it cannot act."""
+    inner = panel(surface, rect, title, small)
+    lines = []
+    for slot in book.slots:
+        cls = int(snap.state["class_id"][slot])
+        head = f"{'>' if slot == selected else ' '} {unit_name(slot, cls)}: "
+        if not snap.state["alive"][slot]:
+            text, tint = head + "dead (waits for the respawn wave)", COLOURS["muted"]
+        elif not book.can_act(slot):
+            text, tint = head + "cannot act this tick (stunned or shielded)", COLOURS["muted"]
+        else:
+            text = head + book.describe(slot, cls)
+            tint = COLOURS["accent"] if slot == selected else COLOURS["text"]
+        lines.append((text, tint))
+    draw_lines(surface, inner, lines, font)
+
+
+def draw_log(surface, rect, entries, font, small) -> None:
+    """The newest events first: entries are (tick, sentence)."""
+    inner = panel(surface, rect, "Event log (newest first)", small)
+    lines = [(f"t{tick:>3}  {text}", COLOURS["text"]) for tick, text in reversed(entries[-60:])]
+    draw_lines(surface, inner, lines or [("Nothing has happened yet.", COLOURS["muted"])], font)
+
+
+def draw_card(surface, rect, title: str, lines, fonts, shade=True) -> pygame.Rect:
+    """A centred card over a darkened screen (hand-over, menu, game over)."""
+    font, big = fonts
+    if shade:
+        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        veil.fill((10, 12, 16, 200))
+        surface.blit(veil, (0, 0))
+    rect = pygame.Rect(rect)
+    surface.fill(COLOURS["panel"], rect)
+    pygame.draw.rect(surface, COLOURS["accent"], rect, 2)
+    inner = rect.inflate(-32, -28)
+    y = draw_lines(surface, inner, [(title, COLOURS["accent"])], big)
+    draw_lines(surface, inner, lines, font, y=y + 8)
+    return rect
+
+
+def draw_help(surface, fonts) -> None:
+    """The controls card: keys in one column, what they do in the next."""
+    font, big = fonts
+    rect = draw_card(surface, (240, 100, 800, 600), "Controls (H or Esc closes)", [], (font, big))
+    y = rect.y + 28 + big.get_linesize() + 10
+    for keys, text in HELP:
+        colour = COLOURS["accent"] if not text else COLOURS["text"]
+        surface.blit(font.render(keys, True, colour), (rect.x + 24, y))
+        surface.blit(font.render(text, True, COLOURS["text"]), (rect.x + 260, y))
+        y += font.get_linesize() + (6 if not text else 1)
+
+
+def ring_points(centre, radius: float) -> list[tuple[int, tuple[int, int]]]:
+    """(world direction 1-8, screen point) of the move ring; screen y grows downwards."""
+    out = []
+    for d in range(1, C.NUM_MOVES):
+        vx, vy = C.MOVE_VECTORS[d]
+        out.append((d, (round(centre[0] + vx * radius), round(centre[1] - vy * radius))))
+    return out
+
+
+def draw_ring(surface, centre, radius: float, legal: set, chosen: int, font) -> None:
+    """The direction ring: a dot per legal direction, the chosen one filled in accent."""
+    for d, point in ring_points(centre, radius):
+        if d not in legal:
+            continue
+        pygame.draw.line(surface, COLOURS["panel_line"], centre, point, 1)
+        fill = COLOURS["accent"] if d == chosen else (60, 66, 80)
+        pygame.draw.circle(surface, fill, point, 10)
+        pygame.draw.circle(surface, COLOURS["text"], point, 10, 1)
+        label = font.render(C.MOVE_NAMES[d], True, (20, 20, 20) if d == chosen else (230, 230, 230))
+        surface.blit(label, label.get_rect(center=point))
+
+
+def draw_order_marks(surface, renderer, scene, book, world_pos) -> None:
+    """Arrows for chosen moves and lines to chosen targets of the team's agents."""
+    for slot, order in book.orders.items():
+        unit = scene.unit(slot)
+        if unit is None or not unit.alive:
+            continue
+        start = renderer.world_to_screen(world_pos(unit))
+        if order.move:
+            vx, vy = C.MOVE_VECTORS[order.move]
+            end = renderer.world_to_screen((world_pos(unit)[0] + vx, world_pos(unit)[1] + vy))
+            pygame.draw.line(surface, COLOURS["accent"], start, end, 3)
+            pygame.draw.circle(surface, COLOURS["accent"], end, 4)
+        target = scene.unit(order.target) if order.target >= 0 else None
+        if target is not None:
+            tint = COLOURS["damage"] if target.team != unit.team else COLOURS["heal"]
+            end = renderer.world_to_screen(target.pos)
+            _dashed(surface, tint, start, end)
+
+
+def _dashed(surface, colour, start, end, dash=8) -> None:
+    length = math.dist(start, end)
+    if length < 1:
+        return
+    for k in range(0, int(length), dash * 2):
+        a, b = k / length, min(1.0, (k + dash) / length)
+        p = (start[0] + (end[0] - start[0]) * a, start[1] + (end[1] - start[1]) * a)
+        q = (start[0] + (end[0] - start[0]) * b, start[1] + (end[1] - start[1]) * b)
+        pygame.draw.line(surface, colour, p, q, 2)
+
+
+def slot_list(slots) -> str:
+    return ", ".join(slot_label(s) for s in slots)

@@ -1,0 +1,238 @@
+"""Drawing of the play screen: arena with the orders ring, panels, resolution banner, cards.
+
+Everything in a human's view is drawn from the fair Scene of battleclient.views (units, floating
+numbers, cards of the side panel, log lines); only public facts (score, tick, waves, the result)
+are read from the snapshot directly.
+"""
+
+import dataclasses
+
+import pygame
+from pygame_gui.elements import UIButton
+
+from battleclient import layout as L
+from battleclient import panels
+from battleclient.controls import SPEEDS
+from battleclient.views import ORACLE, fair_scene, tween, viewer_label
+from ui.rules import C
+from ui.scene import DEFAULT_OVERLAYS
+from ui.theme import COLOURS, TEAM_COLOURS
+
+TWEEN_S = 0.45  # seconds units glide from their old positions
+RESOLVE_S = 1.6  # seconds the resolution (numbers, banner) stays on screen
+
+
+class PlayDrawing:
+    """Draws a PlayScreen `screen`; owns the card buttons (menu, game over)."""
+
+    def __init__(self, screen):
+        self.s = screen
+        self.fonts = (screen.app.font, screen.app.small, screen.app.big)
+
+    # --- geometry shared with input --------------------------------------------------------
+    def scale(self) -> float:
+        r = self.s.renderer
+        return r.world_to_screen((1, 0), L.ARENA)[0] - r.world_to_screen((0, 0), L.ARENA)[0]
+
+    def ring(self, scene, slot):
+        """[(world direction, screen point)] of the selected agent's legal move dots."""
+        book = self.s.books.get(self.s.team)
+        unit = scene.unit(slot)
+        if book is None or unit is None or not unit.alive or not book.can_move(slot):
+            return []
+        centre = self.s.renderer.world_to_screen(unit.pos, L.ARENA)
+        legal = book.legal_moves(slot)
+        radius = max(38.0, 1.35 * self.scale())
+        return [(d, p) for d, p in panels.ring_points(centre, radius) if d in legal]
+
+    # --- frame -----------------------------------------------------------------------------
+    def draw(self, surface) -> None:
+        s = self.s
+        font, small, big = self.fonts
+        surface.fill(COLOURS["background"])
+        if s.snap is None:
+            self._card(surface, "Setting up the game", [s.app.progress_text()])
+        elif s.phase == "handover":
+            self._handover(surface)
+        elif s.phase == "locked" and s.hotseat:
+            self._card(surface, "Resolving the tick", ["Every slot has locked in."])
+        else:
+            self._game(surface)
+        s.manager.draw_ui(surface)
+        if s.show_help:
+            panels.draw_help(surface, (font, big))
+        elif s.show_menu:
+            self._card(surface, "Menu", ["The game so far is saved as a replay when you leave."])
+            s.manager.draw_ui(surface)
+
+    def _card(self, surface, title, lines) -> None:
+        panels.draw_card(surface, L.CARD, title, lines, (self.fonts[0], self.fonts[2]))
+
+    def _handover(self, surface) -> None:
+        team = C.TEAM_NAMES[self.s.team]
+        other = C.TEAM_NAMES[1 - self.s.team]
+        self._card(
+            surface,
+            f"Team {team}'s turn",
+            [
+                f"Hand the controls to Team {team}'s player; Team {other}, look away.",
+                f"Tick {self.s.snap.tick}. Team {team}'s orders stay hidden from Team {other}.",
+                "",
+                "Press Enter (or click) when ready.",
+            ],
+        )
+
+    def _scene(self):
+        s = self.s
+        if s.phase == "over":
+            return fair_scene(s.snap, ORACLE), None, ORACLE
+        key = s.viewer_key
+        viewer = s.viewers[key]
+        selected, highlights, overlays = None, (), set(DEFAULT_OVERLAYS)
+        if s.phase == "orders" and s.selected is not None:
+            book = s.books[s.team]
+            order = book.orders[s.selected]
+            selected = s.selected
+            highlights = book.legal_targets(selected, order.ult or order.armed)
+            overlays.add("ranges")
+        scene = fair_scene(
+            s.snap, viewer, selected=selected, highlights=highlights, overlays=overlays
+        )
+        return scene, s.before.get(key), viewer
+
+    def _game(self, surface) -> None:
+        s = self.s
+        font, small, big = self.fonts
+        scene, before, viewer = self._scene()
+        shown = scene
+        if s.since < RESOLVE_S and s.phase != "over":
+            respawned = None if s.snap.events is None else s.snap.events["respawned"]
+            shown = tween(scene, before, s.since / TWEEN_S, respawned)
+        else:
+            shown = dataclasses.replace(scene, floats=())
+        s.renderer.draw(surface, shown, L.ARENA)
+        if s.phase == "orders":
+            book = s.books[s.team]
+            panels.draw_order_marks(surface, s.renderer, scene, book, lambda u: u.pos)
+            if s.selected is not None:
+                unit = scene.unit(s.selected)
+                chosen = book.orders[s.selected].move
+                legal = {d for d, _ in self.ring(scene, s.selected)}
+                if unit is not None and legal:
+                    centre = s.renderer.world_to_screen(unit.pos, L.ARENA)
+                    radius = max(38.0, 1.35 * self.scale())
+                    panels.draw_ring(surface, centre, radius, legal, chosen, small)
+        if s.since < RESOLVE_S and s.snap.events is not None and s.phase != "over":
+            self._banner(surface)
+        self._top(surface)
+        label = viewer_label(viewer)
+        panels.draw_side(
+            surface, L.SIDE, scene, s.snap, s.session.config.horizon, self.fonts, label
+        )
+        self._bottom(surface)
+        panels.draw_log(surface, L.LOG, s.logs.get(s.viewer_key, []), font, small)
+        if s.message and s.message_age < 5.0:
+            self._toast(surface, s.message)
+        if s.phase == "over":
+            self._over(surface)
+
+    def _top(self, surface) -> None:
+        s = self.s
+        font, small, big = self.fonts
+        score = s.snap.state["score"]
+        head = f"Tick {s.snap.tick}/{s.session.config.horizon}"
+        text = {
+            "orders": f"Team {C.TEAM_NAMES[s.team] if s.team is not None else ''}: your orders",
+            "locked": "Locked in: waiting for the engine",
+            "spectate": f"Spectating, {panels_speed(s)}" + ("  (paused)" if s.paused else ""),
+            "over": "Game over",
+        }.get(s.phase, "")
+        x = 10
+        for part, colour in (
+            (head, COLOURS["text"]),
+            (f"A {int(score[0])}", TEAM_COLOURS[0]),
+            (":", COLOURS["text"]),
+            (f"{int(score[1])} B", TEAM_COLOURS[1]),
+            (text, COLOURS["accent"]),
+        ):
+            image = big.render(part, True, colour)
+            surface.blit(image, (x, 20 - image.get_height() // 2))
+            x += image.get_width() + (22 if part in (head, f"{int(score[1])} B") else 6)
+
+    def _bottom(self, surface) -> None:
+        s = self.s
+        font, small, _ = self.fonts
+        if s.phase in ("orders", "locked") and s.team is not None:
+            title = (
+                "Your orders: click a ring dot to move, a ringed unit to target; "
+                "U Ultimate; Space ends the turn"
+                if s.phase == "orders"
+                else "Locked in"
+            )
+            panels.draw_orders(
+                surface, L.ORDERS, s.books[s.team], s.snap, s.selected, font, small, title
+            )
+            return
+        inner = panels.panel(surface, L.ORDERS, "Slots", small)
+        specs = s.session.lineup.specs
+        lines = [
+            f"Team {C.TEAM_NAMES[t]}: "
+            + ", ".join(
+                f"{C.TEAM_NAMES[t]}{k} {specs[t * 5 + k]}" for k in range(5) if specs[t * 5 + k]
+            )
+            for t in range(2)
+        ]
+        panels.draw_lines(surface, inner, lines, small)
+
+    def _banner(self, surface) -> None:
+        s = self.s
+        events = s.snap.events
+        delta = [int(v) for v in events["score_delta"]]
+        parts = [f"Tick {s.snap.tick - 1} resolved"]
+        for team, d in enumerate(delta):
+            if d:
+                parts.append(f"+{d} for {C.TEAM_NAMES[team]}")
+        text = self.fonts[2].render("   ".join(parts), True, COLOURS["accent"])
+        box = text.get_rect(midtop=(L.ARENA[0] + L.ARENA[2] // 2, L.ARENA[1] + 12)).inflate(16, 6)
+        veil = pygame.Surface(box.size, pygame.SRCALPHA)
+        veil.fill((10, 12, 16, 190))
+        surface.blit(veil, box)
+        surface.blit(text, text.get_rect(center=box.center))
+
+    def _toast(self, surface, message: str) -> None:
+        text = self.fonts[0].render(message, True, COLOURS["text"])
+        box = text.get_rect(midbottom=(L.ARENA[0] + L.ARENA[2] // 2, L.ARENA[1] + L.ARENA[3] - 14))
+        box = box.inflate(16, 8)
+        veil = pygame.Surface(box.size, pygame.SRCALPHA)
+        veil.fill((10, 12, 16, 210))
+        surface.blit(veil, box)
+        surface.blit(text, text.get_rect(center=box.center))
+
+    def _over(self, surface) -> None:
+        s = self.s
+        events = s.snap.events
+        a, b = (int(v) for v in s.snap.state["score"])
+        why = ""
+        if events is not None:
+            why = " (score threshold)" if events["terminated"] else " (time limit)"
+        saved = f"Replay: {s.replay_path}" if s.replay_path else "Writing the replay..."
+        lines = [f"Final score A {a} : {b} B after {s.snap.tick} ticks{why}.", saved]
+        lines.append("R opens it in the Replay Viewer; L or Enter returns to the lobby.")
+        rect = pygame.Rect(340, 300, 600, 220)
+        title = f"Game over: {C.OUTCOME_NAMES[s.snap.outcome]}"
+        panels.draw_card(surface, rect, title, lines, (self.fonts[0], self.fonts[2]), shade=False)
+
+    def sync_card_buttons(self) -> None:
+        """Menu and game-over buttons exist only while their card is up."""
+        s = self.s
+        wanted = L.MENU_BUTTONS if s.show_menu else (L.OVER_BUTTONS if s.phase == "over" else {})
+        for name in list(s.card_buttons):
+            if name not in wanted:
+                s.card_buttons.pop(name).kill()
+        for name, (text, rect) in wanted.items():
+            if name not in s.card_buttons:
+                s.card_buttons[name] = UIButton(pygame.Rect(rect), text, s.manager)
+
+
+def panels_speed(screen) -> str:
+    return f"{SPEEDS[screen.speed_index]} ticks/s"

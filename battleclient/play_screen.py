@@ -1,0 +1,380 @@
+"""The play screen: turn-based simultaneous orders, the resolution of each tick, spectating.
+
+Phases: "starting" (the engine thread builds the game), "handover" (hotseat: a card hides the
+screen until the next team's player takes over), "orders" (a team's human agents get orders),
+"locked" (every human locked in; the engine thread resolves the tick), "spectate" (no human
+slot: the game plays itself in the Oracle view, with pause, step and speed) and "over".
+All engine work is submitted to the App's engine thread; this module never imports JAX.
+"""
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UIButton
+
+from battleclient import layout as L
+from battleclient.controls import MOVE_KEYS, SELECT_KEYS, SPEEDS
+from battleclient.orders import OrderBook
+from battleclient.play_draw import PlayDrawing
+from battleclient.settings import new_replay_path, replay_dir
+from battleclient.views import ORACLE, fair_scene, log_lines
+from ui.arena import ArenaRenderer
+from ui.rules import C, slot_label
+from ui.theme import GUI_THEME
+
+PLUS_KEYS = (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS)
+MINUS_KEYS = (pygame.K_MINUS, pygame.K_KP_MINUS)
+
+
+class PlayScreen:
+    """One game of a ClientSetup; `app` gives submit(), fonts, to_lobby(), quit(), open_viewer()."""
+
+    def __init__(self, app, setup, ids_by_split: dict, replay_out=None):
+        self.app, self.setup, self.replay_out = app, setup, replay_out
+        theme = str(GUI_THEME) if GUI_THEME.is_file() else None
+        self.manager = pygame_gui.UIManager(L.SIZE, theme)
+        self.renderer = ArenaRenderer()
+        self.buttons = {
+            name: UIButton(pygame.Rect(rect), text, self.manager, tool_tip_text=tip)
+            for name, (text, rect, tip) in L.PLAY_BUTTONS.items()
+        }
+        self.card_buttons: dict = {}
+        self.session = self.snap = None
+        self.phase, self.message, self.message_age = "starting", "", 0.0
+        self.teams: list[int] = []
+        self.viewers: dict = {}  # team (or None when spectating) -> viewer
+        self.books: dict = {}
+        self.scenes: dict = {}
+        self.before: dict = {}
+        self.logs: dict = {}
+        self.turn, self.selected = 0, None
+        self.since = 99.0  # seconds since the shown tick resolved
+        self.paused, self.speed_index, self.timer, self.waiting = False, 2, 0.0, False
+        self.show_help = self.show_menu = False
+        self.replay_path, self.saved = None, False
+        self.drawing = PlayDrawing(self)
+        app.submit(self._build, setup, ids_by_split, done=self._on_built)
+        self._sync_buttons()
+
+    # --- engine-thread jobs ----------------------------------------------------------------
+    @staticmethod
+    def _build(setup, ids_by_split):
+        from battleclient.session import GameSession  # imported on the engine thread
+
+        return GameSession(setup, ids_by_split)
+
+    def _save(self):
+        folder = replay_dir()
+        path = self.replay_out or new_replay_path(folder, self.session.map_id, self.setup.seed)
+        return self.session.save(path)
+
+    # --- game flow -------------------------------------------------------------------------
+    @property
+    def hotseat(self) -> bool:
+        return len(self.teams) > 1
+
+    @property
+    def team(self):
+        """The team giving orders (after the last lock-in: the last one, until the tick lands)."""
+        return self.teams[min(self.turn, len(self.teams) - 1)] if self.teams else None
+
+    @property
+    def viewer_key(self):
+        return self.team if self.teams else None
+
+    def _on_built(self, ok, value) -> None:
+        if not ok:
+            self.app.to_lobby(f"Could not start the game: {value}", error=True)
+            return
+        self.session = value
+        humans = value.human_slots
+        self.teams = sorted({s // C.TEAM_SIZE for s in humans})
+        self.viewers = {t: tuple(s for s in humans if s // C.TEAM_SIZE == t) for t in self.teams}
+        if not self.teams:
+            self.viewers = {None: ORACLE}
+        self._accept(value.snapshot)
+
+    def _accept(self, snap) -> None:
+        """A new tick arrived: scenes and logs per viewer, then the next orders or the end."""
+        self.snap, self.waiting, self.since = snap, False, 0.0
+        for key, viewer in self.viewers.items():
+            scene = fair_scene(snap, viewer)
+            before = self.scenes.get(key)
+            lines = log_lines(snap, viewer, scene, before)
+            self.logs.setdefault(key, []).extend((snap.tick, line) for line in lines)
+            self.before[key], self.scenes[key] = before, scene
+        if snap.over:
+            self.phase = "over"
+            self.app.submit(self._save, done=self._on_saved)
+            self.saved = True
+        elif self.teams:
+            end = int(snap.state["spawn_end"])
+            self.books = {
+                t: OrderBook(self.viewers[t], snap.move_mask, snap.pair_mask, end)
+                for t in self.teams
+            }
+            self.turn = 0
+            self._begin_turn()
+            self.app.submit(self.session.decide, done=self._on_decided)
+        else:
+            self.phase = "spectate"
+        self._sync_buttons()
+
+    def _begin_turn(self) -> None:
+        self.phase = "handover" if self.hotseat else "orders"
+        book = self.books[self.team]
+        actable = [s for s in book.slots if book.can_act(s)]
+        self.selected = (actable or list(book.slots))[0]
+
+    def end_turn(self) -> None:
+        """Space: lock in this team's orders; the next hotseat team, or resolve the tick."""
+        if self.phase != "orders":
+            return
+        self.turn += 1
+        if self.turn < len(self.teams):
+            self._begin_turn()
+        else:
+            orders = {}
+            for book in self.books.values():
+                orders.update(book.all_heads())
+            self.phase, self.waiting = "locked", True
+            self.app.submit(self.session.resolve, orders, done=self._on_tick)
+        self._sync_buttons()
+
+    def _on_tick(self, ok, value) -> None:
+        if ok:
+            self._accept(value)
+        else:
+            self.waiting = False
+            self.say(f"The engine failed on this tick: {value}")
+
+    def _on_decided(self, ok, value) -> None:
+        if not ok:
+            self.say(f"Machine slots could not decide: {value}")
+
+    def _on_saved(self, ok, value) -> None:
+        if ok and value is not None:
+            self.replay_path = value
+            self.app.last_replay = value
+            self.say(f"Replay saved: {value}")
+        elif not ok:
+            self.say(f"The replay could not be saved: {value}")
+
+    def advance(self) -> None:
+        """Spectating: decide and resolve the next tick (no human orders)."""
+        if self.phase == "spectate" and not self.waiting and self.session is not None:
+            self.waiting = True
+            self.app.submit(self.session.resolve, {}, done=self._on_tick)
+
+    def leave(self, then=None) -> None:
+        """Save what was played (if not saved yet) and go to the lobby (or quit)."""
+        if self.session is not None and not self.saved and self.snap is not None and self.snap.tick:
+            self.saved = True
+            self.app.submit(self._save, done=self.app.on_left_game_saved)
+        (then or self.app.to_lobby)()
+
+    def say(self, text: str) -> None:
+        self.message, self.message_age = text, 0.0
+
+    # --- input -----------------------------------------------------------------------------
+    def handle_events(self, events) -> None:
+        for event in events:
+            consumed = self.manager.process_events(event)
+            if event.type == pygame_gui.UI_BUTTON_PRESSED:
+                self._button(event.ui_element)
+            elif event.type == pygame.KEYDOWN and not consumed:
+                self._key(event)
+            elif event.type == pygame.MOUSEBUTTONDOWN and not consumed:
+                self._click(event.pos, event.button)
+
+    def _button(self, element) -> None:
+        names = {w: n for n, w in {**self.buttons, **self.card_buttons}.items()}
+        action = {
+            "ult": self.toggle_ult,
+            "end": self.end_turn,
+            "pause": self.toggle_pause,
+            "step": self.step_once,
+            "slower": lambda: self.change_speed(-1),
+            "faster": lambda: self.change_speed(1),
+            "help": self.toggle_help,
+            "menu": self.toggle_menu,
+            "resume": self.toggle_menu,
+            "leave": self.leave,
+            "quit": lambda: self.leave(self.app.quit),
+            "viewer": self.open_viewer,
+            "lobby": self.app.to_lobby,
+        }.get(names.get(element))
+        if action is not None:
+            action()
+
+    def _key(self, event) -> None:
+        key = event.key
+        if self.show_help:
+            if key in (pygame.K_h, pygame.K_F1, pygame.K_ESCAPE):
+                self.show_help = False
+            return
+        if self.show_menu:
+            menu = {pygame.K_ESCAPE: self.toggle_menu, pygame.K_l: self.leave}
+            menu[pygame.K_q] = lambda: self.leave(self.app.quit)
+            if key in menu:
+                menu[key]()
+            return
+        if key in (pygame.K_h, pygame.K_F1):
+            return self.toggle_help()
+        if key == pygame.K_ESCAPE:
+            return self.toggle_menu()
+        handler = {
+            "handover": self._key_handover,
+            "orders": self._key_orders,
+            "spectate": self._key_spectate,
+            "over": self._key_over,
+        }.get(self.phase)
+        if handler is not None:
+            handler(event)
+
+    def _key_handover(self, event) -> None:
+        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            self.take_over()
+
+    def take_over(self) -> None:
+        if self.phase == "handover":
+            self.phase, self.since = "orders", 0.0
+            self._sync_buttons()
+
+    def _key_orders(self, event) -> None:
+        key, book, slot = event.key, self.books[self.team], self.selected
+        if key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.end_turn()
+        elif key == pygame.K_TAB:
+            self.cycle_selection(-1 if event.mod & pygame.KMOD_SHIFT else 1)
+        elif key in SELECT_KEYS:
+            self.select(self.team * C.TEAM_SIZE + SELECT_KEYS[key])
+        elif key in MOVE_KEYS:
+            if not book.set_move(slot, MOVE_KEYS[key]):
+                self.say(f"{slot_label(slot)} cannot move this tick (dead, stunned or no order)")
+        elif key == pygame.K_u:
+            self.toggle_ult()
+        elif key == pygame.K_t:
+            if not book.cycle_target(slot):
+                self.say(f"{slot_label(slot)} has no legal target this tick")
+        elif key in (pygame.K_BACKSPACE, pygame.K_DELETE):
+            book.clear_target(slot)
+        self._sync_buttons()
+
+    def _key_spectate(self, event) -> None:
+        if event.key in (pygame.K_SPACE, pygame.K_p):
+            self.toggle_pause()
+        elif event.key in (pygame.K_n, pygame.K_RIGHT):
+            self.step_once()
+        elif event.key in PLUS_KEYS:
+            self.change_speed(1)
+        elif event.key in MINUS_KEYS:
+            self.change_speed(-1)
+
+    def _key_over(self, event) -> None:
+        if event.key == pygame.K_r:
+            self.open_viewer()
+        elif event.key in (pygame.K_l, pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.app.to_lobby()
+        elif event.key == pygame.K_q:
+            self.app.quit()
+
+    def _click(self, pos, button) -> None:
+        if self.phase == "handover" and button == 1:
+            return self.take_over()
+        if self.phase != "orders" or self.show_help or self.show_menu:
+            return
+        if not pygame.Rect(L.ARENA).collidepoint(pos):
+            return
+        book, slot = self.books[self.team], self.selected
+        scene = self.scenes[self.team]
+        if button == 1 and slot is not None:
+            for d, point in self.drawing.ring(scene, slot):
+                if (pos[0] - point[0]) ** 2 + (pos[1] - point[1]) ** 2 <= 12**2:
+                    book.set_move(slot, 0 if book.orders[slot].move == d else d)
+                    return self._sync_buttons()
+        hit = self.renderer.unit_at(scene, pos, L.ARENA)
+        if hit is None:
+            return
+        if button == 1 and slot is not None and book.choose_target(slot, hit):
+            return self._sync_buttons()
+        if hit in book.slots:
+            return self.select(hit)
+        if button == 1 and slot is not None:
+            self.say(f"{slot_label(hit)} is not a legal target for {slot_label(slot)} this tick")
+
+    # --- actions ---------------------------------------------------------------------------
+    def select(self, slot: int) -> None:
+        if self.phase == "orders" and slot in self.books[self.team].slots:
+            self.selected = slot
+            self._sync_buttons()
+
+    def cycle_selection(self, step: int = 1) -> None:
+        slots = list(self.books[self.team].slots)
+        index = slots.index(self.selected) if self.selected in slots else -1
+        self.select(slots[(index + step) % len(slots)])
+
+    def toggle_ult(self) -> None:
+        if self.phase != "orders" or self.selected is None:
+            return
+        if not self.books[self.team].toggle_ult(self.selected):
+            self.say(f"{slot_label(self.selected)}'s Ultimate is not usable this tick")
+        self._sync_buttons()
+
+    def toggle_pause(self) -> None:
+        self.paused = not self.paused
+        self._sync_buttons()
+
+    def step_once(self) -> None:
+        if self.phase == "spectate" and self.paused:
+            self.advance()
+
+    def change_speed(self, step: int) -> None:
+        self.speed_index = max(0, min(len(SPEEDS) - 1, self.speed_index + step))
+        self.say(f"Speed: {SPEEDS[self.speed_index]} ticks per second")
+
+    def toggle_help(self) -> None:
+        self.show_help = not self.show_help
+
+    def toggle_menu(self) -> None:
+        self.show_menu = not self.show_menu
+        self._sync_buttons()
+
+    def open_viewer(self) -> None:
+        if self.replay_path is None:
+            return self.say("The replay is still being written")
+        self.say(self.app.open_viewer(self.replay_path))
+
+    def _sync_buttons(self) -> None:
+        orders = self.phase == "orders"
+        spectate = self.phase == "spectate"
+        for name, widget in self.buttons.items():
+            show = {"ult": orders, "end": orders, "help": True, "menu": self.phase != "over"}.get(
+                name, spectate
+            )
+            widget.show() if show else widget.hide()
+        if orders and self.selected is not None:
+            book = self.books[self.team]
+            can = book.can_ult(self.selected)
+            self.buttons["ult"].enable() if can else self.buttons["ult"].disable()
+            order = book.orders[self.selected]
+            label = "Ultimate: ON (U)" if (order.ult or order.armed) else "Ultimate (U)"
+            if self.buttons["ult"].text != label:
+                self.buttons["ult"].set_text(label)
+        pause = "Play (Space)" if self.paused else "Pause (Space)"
+        if self.buttons["pause"].text != pause:
+            self.buttons["pause"].set_text(pause)
+        self.drawing.sync_card_buttons()
+
+    # --- frame -----------------------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        self.since += dt
+        self.message_age += dt
+        if self.phase == "spectate" and not self.paused and not self.waiting:
+            self.timer += dt
+            if self.timer >= 1.0 / SPEEDS[self.speed_index]:
+                self.timer = 0.0
+                self.advance()
+        self.manager.update(dt)
+
+    def draw(self, surface) -> None:
+        self.drawing.draw(surface)

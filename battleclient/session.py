@@ -1,0 +1,244 @@
+"""One BattleClient game on the jitted engine, stepped tick by tick (runs on the engine thread).
+
+The game is played like evaluation.match's host-stepped games (same per-System keys, same
+jitted step, `engine.step_env` without auto-reset), but one tick at a time: `decide` lets every
+machine System answer for the current tick, `resolve(orders)` adds the humans' locked-in orders,
+merges, steps the engine and records the tick. A System that raises, or answers with the wrong
+shape, plays the no-op for that tick and the tick's `Events.fallback` marks its slots. The UI
+thread only ever sees `Snapshot`s: plain NumPy copies.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import jax
+import numpy as np
+
+from battleclient import human
+from battleclient.game_setup import ClientSetup, parse_roster, pick_map, slot_name, spawn_end_code
+from engine import constants as C
+from engine import maps as map_files
+from engine.env import initial_state
+from engine.observation import observe
+from engine.types import Config
+from evaluation.match import (
+    LAYOUT,
+    TO_GLOBAL,
+    GameSetup,
+    Rollout,
+    game_trace,
+    jit_step,
+    result_row,
+    system_keys,
+)
+from evaluation.record import build_replay
+from evaluation.replay import Replay, write_replay
+from policies.slotspec import parse_slots, resolve_slots
+from policies.system import as_actions, merge_actions, to_host
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One tick as the UI gets it (NumPy only). `state`: every State field without a time axis;
+    `prev_state`/`events`: the tick before and the transition into this one (None at tick 0);
+    visible/relayed: (10, 10) bool [observer, seen slot]; move_mask (10, 9) and pair_mask
+    (10, 11, 2): legal actions, team frame, actor-relative target categories (RULES 3.5);
+    notes: what went wrong with a System during the transition."""
+
+    state: dict
+    prev_state: dict | None
+    events: dict | None
+    visible: np.ndarray
+    relayed: np.ndarray
+    move_mask: np.ndarray
+    pair_mask: np.ndarray
+    notes: tuple[str, ...] = ()
+
+    @property
+    def tick(self) -> int:
+        return int(self.state["tick"])
+
+    @property
+    def outcome(self) -> int:
+        return int(self.state["outcome"])
+
+    @property
+    def over(self) -> bool:
+        return self.outcome != C.ONGOING
+
+
+_FIRST: dict = {}
+_ACTS: dict = {}
+
+
+def first_fn(config: Config):
+    """Jitted tick-0 set-up `(obstacles, pads, zones, roster, end, map_id) -> (state, obs)`;
+    eager set-up costs seconds of per-operation dispatch, so it is compiled once per Config."""
+    if config not in _FIRST:
+
+        def first(obstacles, pads, zones, roster, end, map_id):
+            state = initial_state(config, obstacles, pads, zones, roster, end, map_id)
+            return state, observe(config, state)
+
+        _FIRST[config] = jax.jit(first)
+    return _FIRST[config]
+
+
+def jitted_act(system):
+    """One jitted `act` per JAX System object for the whole process."""
+    if id(system) not in _ACTS:
+        _ACTS[id(system)] = (system, jax.jit(system.act))
+    return _ACTS[id(system)][1]
+
+
+def global_rows(rows: np.ndarray) -> np.ndarray:
+    """(10 observers, 10 observer-relative rows) -> (10 observers, 10 global slots)."""
+    return np.take_along_axis(np.asarray(rows), TO_GLOBAL, axis=1)
+
+
+def slots_label(slots) -> str:
+    return ", ".join(slot_name(s) for s in slots)
+
+
+class GameSession:
+    """A game from a ClientSetup. Raises ValueError (bad map, roster or slot spec, a System
+    that cannot be built: unknown kind, unreadable checkpoint, ...) from the constructor."""
+
+    def __init__(self, setup: ClientSetup, ids_by_split: dict, progress: Progress | None = None):
+        say = progress or (lambda text: None)
+        self.setup = setup
+        say("Loading the map")
+        self.map_id = pick_map(setup, ids_by_split)
+        spec = map_files.load_map(self.map_id)
+        roster = parse_roster(setup.roster)
+        self.config = Config(
+            score_threshold=setup.score_threshold,
+            horizon=setup.horizon,
+            shared_obs=setup.info_regime == "shared_obs",
+        )
+        say("Building the Systems")
+        self.lineup = resolve_slots(parse_slots(setup.slots), roster)
+        self.desks = {}
+        for system, owned in zip(self.lineup.systems, self.lineup.owners, strict=True):
+            desk = human.desk_of(system)
+            for slot in np.flatnonzero(owned) if desk is not None else ():
+                self.desks[int(slot)] = desk
+        end = spawn_end_code(setup)
+        self.game = GameSetup(map=spec, roster=roster, spawn_end=end, seed=setup.seed)
+        say("Compiling the first observation")
+        table = np.zeros((C.MAX_OBSTACLES, C.OBSTACLE_FEATURES), np.float32)
+        table[: len(spec.obstacles)] = spec.obstacles
+        pads = np.concatenate([spec.pads[end], spec.pads[1 - end]])
+        zones = np.stack([spec.red_zones[end], spec.red_zones[1 - end]])
+        state, obs = first_fn(self.config)(
+            table, pads, zones, roster, np.int32(end), np.int32(spec.id)
+        )
+        carries = tuple(system.initial_carry() for system in self.lineup.systems)
+        self.rollout = Rollout(state, obs, carries, jax.random.key(setup.seed))
+        self.first = self.rollout
+        self.trace: list = []
+        self.pending: tuple | None = None  # (tick, parts, carries, notes) of machine Systems
+        self.step = jit_step(self.config)
+        self.snapshot = self._snapshot(jax.device_get(state), jax.device_get(obs), None, None, ())
+
+    @property
+    def human_slots(self) -> tuple[int, ...]:
+        return tuple(sorted(self.desks))
+
+    # --- playing ---------------------------------------------------------------------------
+    def decide(self) -> None:
+        """Machine Systems answer for the current tick (human ones wait for `resolve`)."""
+        game, tick = self.rollout, self.snapshot.tick
+        if self.pending is not None and self.pending[0] == tick:
+            return
+        keys = system_keys(game.key, game.state.tick, len(self.lineup.systems))
+        host_obs, parts, carries, notes = None, [], [], []
+        for i, system in enumerate(self.lineup.systems):
+            if human.desk_of(system) is not None:
+                parts.append(None)
+                carries.append(game.carries[i])
+                continue
+            try:
+                if system.host:
+                    host_obs = to_host(game.obs) if host_obs is None else host_obs
+                    actions, carry = system.act(host_obs, host_obs.mask, game.carries[i], keys[i])
+                else:
+                    actions, carry = jitted_act(system)(
+                        game.obs, game.obs.mask, game.carries[i], keys[i]
+                    )
+                parts.append(as_actions(actions))
+                carries.append(carry)
+            except Exception as error:  # a failing System must never end the game
+                slots = np.flatnonzero(self.lineup.owners[i])
+                notes.append(
+                    f"{system.name} ({slots_label(slots)}) failed at tick {tick}: "
+                    f"{type(error).__name__}: {error}; its slots play the no-op"
+                )
+                parts.append(as_actions(None))
+                carries.append(game.carries[i])
+        self.pending = (tick, parts, carries, notes)
+
+    def resolve(self, orders: dict[int, tuple[int, int, int]]) -> Snapshot:
+        """Step one tick with the humans' orders: global slot -> (move, target, ult) in the
+        slot's team frame. Human slots without an order play the no-op (fallback flagged).
+        Raises RuntimeError when the game is over."""
+        if self.snapshot.over:
+            raise RuntimeError("the game is over")
+        self.decide()
+        _, parts, carries, notes = self.pending
+        parts, notes = list(parts), list(notes)
+        for i, system in enumerate(self.lineup.systems):
+            desk = human.desk_of(system)
+            if desk is not None:
+                desk.submit({s: o for s, o in orders.items() if s in desk.slots})
+                parts[i] = as_actions(desk(None, None, None, None)[0])
+        actions, fallback = merge_actions(parts, self.lineup.owners)
+        obs, state, events = self.step(self.rollout.state, actions, fallback)
+        self.rollout = Rollout(state, obs, tuple(carries), self.rollout.key)
+        self.pending = None
+        host_obs, host_state, host_events = jax.device_get((obs, state, events))
+        previous = self.snapshot
+        self.snapshot = self._snapshot(host_state, host_obs, previous, host_events, notes)
+        self.trace.append(
+            (
+                host_events,
+                {k: v for k, v in vars(host_state).items() if k not in LAYOUT},
+                self.snapshot.visible,
+                self.snapshot.relayed,
+            )
+        )
+        return self.snapshot
+
+    def _snapshot(self, state, obs, previous, events, notes) -> Snapshot:
+        fields = {k: np.asarray(v) for k, v in vars(state).items()}
+        return Snapshot(
+            state=fields,
+            prev_state=None if previous is None else previous.state,
+            events=None if events is None else {k: np.asarray(v) for k, v in vars(events).items()},
+            visible=global_rows(obs.visible),
+            relayed=global_rows(obs.relayed),
+            move_mask=np.asarray(obs.mask.move),
+            pair_mask=np.asarray(obs.mask.pair),
+            notes=tuple(notes),
+        )
+
+    # --- recording -------------------------------------------------------------------------
+    def replay(self) -> Replay | None:
+        """The game so far as a Replay (None before the first tick)."""
+        ticks = len(self.trace)
+        if ticks == 0:
+            return None
+        stacked = jax.tree.map(lambda *xs: np.stack(xs), *self.trace)
+        trace = game_trace(self.first, stacked, None, ticks)
+        final = jax.device_get(self.rollout.state)
+        row = result_row(self.game, final)
+        seeds = {"client": int(self.setup.seed)}
+        return build_replay(self.config, self.game, self.lineup.specs, row, trace, seeds=seeds)
+
+    def save(self, path) -> Path | None:
+        """Write the replay (atomic, never over a file); None when no tick was played."""
+        replay = self.replay()
+        return None if replay is None else write_replay(Path(path), replay)

@@ -1,0 +1,89 @@
+"""Where the BattleClient keeps its files: the last setup, replays and the JAX compile cache.
+
+- last setup: $XDG_CONFIG_HOME/marl-battlegrounds/last_setup.json (default ~/.config/...),
+  rewritten atomically (temporary file + os.replace) after every game start;
+- replays: $XDG_DATA_HOME/marl-battlegrounds/replays (default ~/.local/share/...);
+- compiled engine code: $MBG_JAX_CACHE, else $XDG_CACHE_HOME/marl-battlegrounds/jax
+  (default ~/.cache/...); MBG_JAX_CACHE=off disables it.
+"""
+
+import datetime
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from battleclient.game_setup import ClientSetup, setup_from_dict
+
+APP_DIR = "marl-battlegrounds"
+SETUP_FILE = "last_setup.json"
+
+
+def _xdg(variable: str, default: str) -> Path:
+    value = os.environ.get(variable)
+    return Path(value) if value else Path.home() / default
+
+
+def config_dir() -> Path:
+    return _xdg("XDG_CONFIG_HOME", ".config") / APP_DIR
+
+
+def replay_dir() -> Path:
+    return _xdg("XDG_DATA_HOME", ".local/share") / APP_DIR / "replays"
+
+
+def jax_cache_dir() -> Path | None:
+    value = os.environ.get("MBG_JAX_CACHE")
+    if value and value.lower() in ("off", "0", "none", "no"):
+        return None
+    return Path(value) if value else _xdg("XDG_CACHE_HOME", ".cache") / APP_DIR / "jax"
+
+
+def load_last_setup(path: Path | None = None) -> tuple[ClientSetup | None, str]:
+    """(the stored setup or None, a message). A missing file is silent; an unreadable or invalid
+    one gives None and a message naming the file and the problem."""
+    path = path or config_dir() / SETUP_FILE
+    if not path.is_file():
+        return None, ""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        return setup_from_dict(doc, source=str(path)), ""
+    except (OSError, ValueError) as error:
+        return None, f"Last setup not used: {error}"
+
+
+def save_last_setup(setup: ClientSetup, path: Path | None = None) -> Path:
+    """Writes the setup as JSON atomically (a reader never sees half a file)."""
+    path = path or config_dir() / SETUP_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(setup.to_dict(), handle, indent=2)
+            handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return path
+
+
+def unique_path(folder: Path, stem: str, suffix: str) -> Path:
+    """folder/stem+suffix, or stem-2, stem-3, ... : a path that does not exist yet."""
+    path, n = folder / f"{stem}{suffix}", 1
+    while path.exists():
+        n += 1
+        path = folder / f"{stem}-{n}{suffix}"
+    return path
+
+
+def timestamp(now=None) -> str:
+    return (now or datetime.datetime.now()).strftime("%Y%m%d-%H%M%S")
+
+
+def new_replay_path(folder: Path, map_id: int, seed: int, now=None) -> Path:
+    """A new replay file name in `folder`: 20250101-120000_map047_seed7.mbgr (-2, -3, ... when
+    taken)."""
+    return unique_path(folder, f"{timestamp(now)}_map{map_id:03d}_seed{seed}", ".mbgr")

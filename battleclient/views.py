@@ -1,0 +1,124 @@
+"""Fair views for the BattleClient: what one player may see of a tick, as a ui.scene.Scene.
+
+A human sees the union of what its own agents see (RULES 5.2): each agent's direct sight this
+tick plus, in the shared_obs regime, the rows relayed from teammates' last-tick sightings
+(marked relayed). Playing a whole team this is exactly ui.scene's ("team", k) view. Zero humans
+= the Oracle view. Everything drawn in a human's view (units, numbers, log lines, panels) comes
+from the Scene built here, so hidden units cannot leak into the picture.
+"""
+
+import dataclasses
+
+import numpy as np
+
+from ui.explain import explain_tick
+from ui.rules import C, slot_label, team_of
+from ui.scene import FloatText, Scene, scene_from_state
+
+ORACLE = "oracle"
+SHORT_STATUS = ("slow", "slow", "slow", "stun", "trap", "stun", "anti-heal", "burst", "free")
+
+
+def viewer_label(viewer) -> str:
+    """ "Oracle" or "Team A (A0, A2)"."""
+    if viewer == ORACLE:
+        return "Oracle"
+    team = C.TEAM_NAMES[team_of(viewer[0])]
+    return f"Team {team} ({', '.join(slot_label(s) for s in viewer)})"
+
+
+def _merge_units(scenes: list[Scene]) -> tuple:
+    units: dict = {}
+    for scene in scenes:
+        for unit in scene.units:
+            kept = units.get(unit.slot)
+            if kept is None or (kept.relayed and not unit.relayed):
+                units[unit.slot] = unit
+    return tuple(units[s] for s in sorted(units))
+
+
+def _extra_floats(snap, known: frozenset) -> tuple[FloatText, ...]:
+    """Deaths, Red Zone double points and fresh statuses on units the view sees now."""
+    events = snap.events
+    if events is None:
+        return ()
+    out = []
+    for slot in sorted(known):
+        if events["died"][slot]:
+            text = f"KO +{C.RED_ZONE_POINTS}" if events["red_zone_death"][slot] else "KO"
+            out.append(FloatText(slot, text, "info"))
+        fresh = np.flatnonzero(events["status_applied"][slot] | events["status_refreshed"][slot])
+        names = dict.fromkeys(SHORT_STATUS[c] for c in fresh if c != C.FREEDOM)
+        if names:
+            out.append(FloatText(slot, " ".join(names), "info"))
+    return tuple(out)
+
+
+def fair_scene(snap, viewer, *, selected=None, highlights=(), overlays=None) -> Scene:
+    """The Scene of `snap` (battleclient.session.Snapshot) for `viewer`: ORACLE or a tuple of
+    the human's global slots (all on one team). Selection and highlights of units the view does
+    not know are dropped."""
+    kwargs = {} if overlays is None else {"overlays": overlays}
+    common = dict(prev_state=snap.prev_state, events=snap.events, **kwargs)
+    if viewer == ORACLE:
+        scene = scene_from_state(snap.state, view=ORACLE, **common)
+    else:
+        scenes = [
+            scene_from_state(
+                snap.state,
+                view=("agent", int(s)),
+                visible=snap.visible,
+                relayed=snap.relayed,
+                **common,
+            )
+            for s in viewer
+        ]
+        floats = tuple(dict.fromkeys(f for sc in scenes for f in sc.floats))
+        scene = dataclasses.replace(scenes[0], units=_merge_units(scenes), floats=floats)
+    known = scene.known
+    live = frozenset(u.slot for u in scene.units if not u.relayed)
+    return dataclasses.replace(
+        scene,
+        view=viewer,
+        selected=selected if selected in known else None,
+        highlights=frozenset(int(s) for s in highlights if s in known),
+        floats=scene.floats + _extra_floats(snap, live),
+    )
+
+
+def ease(frac: float) -> float:
+    frac = min(1.0, max(0.0, frac))
+    return frac * frac * (3 - 2 * frac)
+
+
+def tween(scene: Scene, before: Scene | None, frac: float, respawned=None) -> Scene:
+    """Units moved part of the way from where `before` (the same viewer's previous Scene) had
+    them; units it did not show, or that respawned, appear at once. frac in [0, 1]."""
+    if before is None or frac >= 1.0:
+        return scene
+    old = {u.slot: u for u in before.units if u.alive}
+    k = ease(frac)
+    units = []
+    for unit in scene.units:
+        prev = old.get(unit.slot)
+        if prev is not None and unit.alive and not (respawned is not None and respawned[unit.slot]):
+            x = prev.pos[0] + (unit.pos[0] - prev.pos[0]) * k
+            y = prev.pos[1] + (unit.pos[1] - prev.pos[1]) * k
+            unit = dataclasses.replace(unit, pos=(x, y))
+        units.append(unit)
+    return dataclasses.replace(scene, units=tuple(units))
+
+
+def log_lines(snap, viewer, scene: Scene, before: Scene | None) -> list[str]:
+    """The transition into `snap` in words, told only as far as the view knew (ui.explain),
+    plus any System failure (public: the slots' controllers are shown in the lobby)."""
+    if snap.events is None or snap.prev_state is None:
+        return []
+    if viewer == ORACLE:
+        lines = explain_tick(snap.events, snap.prev_state, snap.state)
+    else:
+        known = set(scene.known) | (set(before.known) if before is not None else set(viewer))
+        lines = explain_tick(
+            snap.events, snap.prev_state, snap.state, view=("team", 0), known=known
+        )
+    return lines + list(snap.notes)

@@ -1,0 +1,73 @@
+"""Driving the BattleClient App in tests: post events, pump frames, wait for the engine thread."""
+
+import time
+
+import pygame
+
+from battleclient import layout as L
+from battleclient.game_setup import ClientSetup
+
+GAME_TICKS = 6  # the horizon of every engine game in these tests (one compiled Config)
+RANDOM = "A*=random,B*=random"
+
+
+def setup(slots: str = RANDOM, **changes) -> ClientSetup:
+    return ClientSetup(map="47", slots=slots, horizon=GAME_TICKS, **changes)
+
+
+def frame(app, events=(), dt: float = 1 / 60):
+    """Handle `events`, update, let pygame_gui's own events land, draw; returns the surface."""
+    app.handle_events(list(events))
+    app.update(dt)
+    for _ in range(2):
+        app.handle_events(pygame.event.get())
+        app.update(0.0)
+    surface = pygame.Surface(L.SIZE)
+    app.draw(surface)
+    return surface
+
+
+def wait_for(app, predicate, seconds: float = 600.0, dt: float = 1 / 60):
+    """Pump frames until predicate() holds (the engine thread works meanwhile)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        frame(app, dt=dt)
+        if predicate():
+            return True
+        time.sleep(0.01)
+    raise AssertionError("timed out waiting for the client")
+
+
+def key(k, mod=0):
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)
+
+
+def click(pos, button=1):
+    return [
+        pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button),
+        pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button),
+    ]
+
+
+def make_app(game_setup, *, start=True, **kwargs):
+    from battleclient.app import App
+
+    app = App(game_setup, start=start, warm=False, **kwargs)
+    app.launch = FakeLaunch()
+    return app
+
+
+class FakeLaunch:
+    """Stands in for subprocess.Popen: records the Replay Viewer commands."""
+
+    def __init__(self):
+        self.commands = []
+
+    def __call__(self, command, **kwargs):
+        self.commands.append(command)
+        return None
+
+
+def orders_ready(app):
+    screen = app.screen
+    return getattr(screen, "phase", "") in ("orders", "over") and not screen.waiting
