@@ -69,7 +69,7 @@ def _move(config: Config, state: State, accepted, lane, recipient):
     """Charge phase then ordinary movement; returns (pos, charge_move, move) (RULES 4, 8-10)."""
     live = legality.acting(state)
     radius = jnp.where(state.active, C.BODY_RADIUS, 0.0)
-    east = combat.east_slots(state.spawn_end)
+    east = combat.east_slots(state.spawn_end) & (not config.world_frame)
     world_move = jnp.where(east, MIRROR_MOVE[accepted[:, 0]], accepted[:, 0])
     spd = movement.speed(
         state.status, state.shield, state.class_id, live, config.shield_speed, config.move_scale

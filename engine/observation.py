@@ -177,6 +177,11 @@ def observe(config: Config, state: State, previous: State | None = None) -> Obs:
     else:
         source = jnp.where(relayed[..., None], world_rows(config, previous)[None], rows[None])
     shown = state.seen | relayed
+    history = _previous_action(state, frame_east)
+    if previous is not None and config.shared_obs:
+        # A relayed row is the unit as it was a tick ago, its last action included.
+        history = jnp.where(relayed[..., None], _previous_action(previous, frame_east), history)
+    history = jnp.where(shown[..., None], history, -1)
     units = jnp.where(shown[..., None], _framed_units(config, state, source, relayed, east), 0.0)
     public = jnp.stack([state.active, state.alive, state.shield], -1).astype(jnp.float32)
     public = jnp.broadcast_to(public[None], (C.NUM_SLOTS, C.NUM_SLOTS, 3))
@@ -187,7 +192,7 @@ def observe(config: Config, state: State, previous: State | None = None) -> Obs:
         public=_relative(public) * state.active[:, None, None],
         obstacles=framed_obstacles(state.obstacles, east, config.world_frame),
         context=context(config, state),
-        prev_action=_relative(jnp.where(shown[..., None], _previous_action(state, frame_east), -1)),
+        prev_action=_relative(history),
         class_id=state.class_id,
         self_index=jnp.asarray(np.arange(C.NUM_SLOTS) % C.TEAM_SIZE, jnp.int32),
         mask=legality.masks(state),

@@ -2,7 +2,7 @@
 
 Every per-agent array has a leading axis of 10 slots (Team A = slots 0-4, Team B = 5-9).
 World coordinates are map units with the origin at the south-west corner, x east, y north.
-Observations, masks and the move head are in the acting team's frame (RULES 5.1): the team that
+Observations, masks and the move head are in the acting team's frame (RULES 5.8): the team that
 spawns east sees x mirrored (x -> 20 - x) and East/West swapped.
 """
 
@@ -197,7 +197,8 @@ class Config:
             "horizon": (self.horizon, 1 <= self.horizon <= 2**24),
             "wave_period": (self.wave_period, self.wave_period >= 1),
             "shield_ticks": (self.shield_ticks, self.shield_ticks >= 0),
-            "shield_speed": (self.shield_speed, self.shield_speed > 0),
+            # Above 2.0 a quarter-tick sub-step would exceed the body radius (tunnelling).
+            "shield_speed": (self.shield_speed, 0 < self.shield_speed <= 2.0),
             "move_scale": (self.move_scale, 0 < self.move_scale <= 1),
         }
         for field, (value, ok) in checks.items():
