@@ -49,7 +49,8 @@ class App:
         self.running = True
         self.screen = None
         self.submit(import_runtime, self.progress, done=self._on_imported)
-        if warm and not start:  # a game started at once compiles what it needs itself
+        self.warming = warm and not start  # a game started at once compiles what it needs
+        if self.warming:
             self.submit(warm_up, self.progress, setup, self.ids_by_split, done=self._on_warm)
         if start:
             self.start_game(setup)
@@ -76,6 +77,9 @@ class App:
             self.progress.done = True
             return
         self.kinds, self.scripted = value["kinds"], value["scripted"]
+        if not self.warming:
+            self.progress.stage("Engine loaded", 1.0)
+            self.progress.done = True
         if hasattr(self.screen, "refresh"):
             self.screen.refresh()
 

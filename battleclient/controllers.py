@@ -77,8 +77,10 @@ class Worker:
             out.append(item)
         return out
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 10.0) -> None:
+        """Ask the thread to finish after its current job and wait for it (up to timeout)."""
         self._jobs.put(None)
+        self._thread.join(timeout)
 
     def _run(self) -> None:
         while True:

@@ -39,8 +39,9 @@ MAP_TEXT = (20, 138, 580, 22)
 PREVIEW = (10, 160, 600, 310)
 FIELDS_Y = 486
 SLOTS_X, SLOTS_Y, ROW_H = 640, 104, 38
-SPEC_ENTRY = (640, 520, 630, 30)
+SPEC_ENTRY = (640, 574, 630, 30)
 MESSAGE = (20, 620, 1240, 110)
+HINT = (20, 560, 600, 60)
 LOBBY_BUTTONS = {
     "start": ("Start game (Enter)", (20, 740, 200, 40)),
     "replays": ("Replay folder", (230, 740, 160, 40)),

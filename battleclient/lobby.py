@@ -16,6 +16,7 @@ from pygame_gui.windows import UIFileDialog
 from battleclient import layout as L
 from battleclient.game_setup import (
     REGIMES,
+    SPAWN_ENDS,
     SPLIT_NAMES,
     ClientSetup,
     parse_roster,
@@ -54,6 +55,7 @@ class Lobby:
         self.message, self.error = message, error
         self.roster = list(parse_roster(setup.roster))
         self.specs: list[str] | None = None
+        self.spec_problem = False
         self.rows: dict = {}
         self.dialog, self.dialog_slot = None, None
         self.buttons = {
@@ -68,7 +70,7 @@ class Lobby:
         self.regime = UIDropDownMenu(
             list(REGIMES), setup.info_regime, pygame.Rect(20, y, 150, 30), self.manager
         )
-        end = END_OPTIONS[("west", "east", "random").index(setup.spawn_end)]
+        end = END_OPTIONS[SPAWN_ENDS.index(setup.spawn_end)]
         self.end = UIDropDownMenu(END_OPTIONS, end, pygame.Rect(180, y, 150, 30), self.manager)
         self.entries = {}
         for k, (field, _) in enumerate(FIELDS):
@@ -89,8 +91,8 @@ class Lobby:
 
     def controller_options(self, spec: str) -> list[str]:
         kinds = self.app.kinds
-        if kinds is None:
-            return [spec or "(loading)"]
+        if self.specs is None or kinds is None:
+            return ["(fix the slot spec below)" if self.spec_problem else "(loading)"]
         options = [k for k in ("human", "random") if k in kinds]
         options += [f"scripted:{b}" for b in self.app.scripted] if "scripted" in kinds else []
         if spec and spec not in options:
@@ -129,6 +131,7 @@ class Lobby:
     # --- engine-thread answers --------------------------------------------------------------
     def _on_parsed(self, ok, value) -> None:
         if ok:
+            self.spec_problem = False
             self.specs = list(value)
             for slot in range(C.NUM_SLOTS):
                 if self.roster[slot] and not self.specs[slot]:
@@ -136,7 +139,10 @@ class Lobby:
             self.spec_entry.set_text(slots_text(self.specs))
             self._build_rows()
         else:
-            self.say(f"Slot spec not understood: {value}", error=True)
+            self.spec_problem = True
+            self._build_rows()
+            if not self.error:  # keep the reason a game could not start, if that came first
+                self.say(f"Slot spec not understood: {value}", error=True)
 
     def say(self, text: str, error: bool = False) -> None:
         self.message, self.error = text, error
@@ -184,6 +190,12 @@ class Lobby:
             choice = text.split(": ", 1)[1] if text.startswith("Random map") else catalog[text]
             self.setup = self.setup.replace(map=choice)
             return
+        if element is self.regime:
+            self.setup = self.setup.replace(info_regime=text)
+            return
+        if element is self.end:
+            self.setup = self.setup.replace(spawn_end=SPAWN_ENDS[END_OPTIONS.index(text)])
+            return
         for slot, (cls_menu, ctl_menu) in self.rows.items():
             if element is cls_menu:
                 self.roster[slot] = C.CLASS_NAMES.index(text) if text in C.CLASS_NAMES else 0
@@ -227,8 +239,6 @@ class Lobby:
         return self.setup.replace(
             roster=roster,
             slots=slots,
-            info_regime=self.regime.selected_option[0],
-            spawn_end=("west", "east", "random")[END_OPTIONS.index(self.end.selected_option[0])],
             **values,
         )
 

@@ -122,6 +122,11 @@ def draw_lobby(lobby, surface) -> None:
     _preview(lobby, surface)
     _table(lobby, surface)
     _fields(lobby, surface)
+    hint = (
+        "Pick the map, a class and a controller for each slot (empty class = empty slot, "
+        "1-5 agents a team), then Start. In a game, H shows the controls."
+    )
+    panels.draw_lines(surface, L.HINT, [hint], app.small, COLOURS["muted"])
     colour = COLOURS["damage"] if lobby.error else COLOURS["text"]
     panels.draw_lines(
         surface, L.MESSAGE, [lobby.message] if lobby.message else [], app.font, colour

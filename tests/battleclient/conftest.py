@@ -36,3 +36,19 @@ def display():
     pygame.display.init()
     pygame.font.init()
     return pygame.display.set_mode(L.SIZE)
+
+
+@pytest.fixture
+def apps(display):
+    """A factory of Apps (tests.battleclient.driver.make_app) closed at teardown, pass or fail."""
+    from tests.battleclient.driver import make_app
+
+    made = []
+
+    def make(*args, **kwargs):
+        made.append(make_app(*args, **kwargs))
+        return made[-1]
+
+    yield make
+    for app in made:
+        app.close()
