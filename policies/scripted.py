@@ -19,13 +19,16 @@ always legal (RULES 3.5).
 """
 
 import functools
+from functools import partial
 from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 
 from engine import constants as C
+from engine import geometry
 from engine.types import Actions, Masks, Obs
+from policies import scripted_nav as nav
 from policies import scripted_view as sv
 from policies.system import System, as_system
 
@@ -34,7 +37,8 @@ ENEMY_SPAWN = jnp.array([C.MAP_WIDTH - 1.5, C.MAP_HEIGHT / 2])
 
 
 class Style(NamedTuple):
-    """Weights of one bot (plain floats; class tables are indexed by class id)."""
+    """Weights of one bot: numbers only, so a Style of arrays can also be traced (one compiled
+    function then plays any style); class tables are indexed by class id."""
 
     w_near: float  # per map unit of distance to the target
     w_low: float  # per 100 hit points the target has
@@ -43,34 +47,36 @@ class Style(NamedTuple):
     w_peel: float  # bonus for an enemy next to our Priest or Mage
     w_red: float  # bonus for an enemy inside its own Red Zone (a 2-point kill)
     prio: tuple  # (6,) bonus by the target's class
-    ult_always: bool  # fire Ultimates as soon as they are legal
+    ult_always: float  # 1: fire Ultimates as soon as they are legal
     rescue: float  # Holy Word an ally below this health fraction
     keep: tuple  # (6,) distance to hold from the engaged enemy, by own class
     shy: tuple  # (6,) radius to keep from every enemy, by own class (0 = none)
     retreat: float  # fall back to the Priest below this health fraction (0 = never)
     home: float  # cost of stepping into the own Red Zone while enemies are known
-    engage: str  # "nearest", "weakest" or "focus": whom movement goes after
+    engage: int  # whom movement goes after: NEAREST, WEAKEST or FOCUS
     advance: float  # how far ahead of the team centroid to walk when no enemy is known
+    navigate: float  # 1: walk round cover along the waypoint graph; 0: straight at the goal
 
 
+NEAREST, WEAKEST, FOCUS = range(3)
 _NONE6 = (0.0,) * 6
 STYLES = {
     "brawler": Style(
         w_near=10.0, w_low=0.0, w_focus=0.0, w_kill=0.0, w_peel=0.0, w_red=0.0, prio=_NONE6,
-        ult_always=True, rescue=0.5, keep=(0, 1.0, 1.0, 1.0, 1.0, 1.0), shy=_NONE6,
-        retreat=0.0, home=0.0, engage="nearest", advance=99.0,
+        ult_always=1.0, rescue=0.5, keep=(0, 1.0, 1.0, 1.0, 1.0, 1.0), shy=_NONE6,
+        retreat=0.0, home=0.0, engage=NEAREST, advance=99.0, navigate=1.0,
     ),
     "kiter": Style(
         w_near=2.0, w_low=40.0, w_focus=0.0, w_kill=20.0, w_peel=0.0, w_red=0.0, prio=_NONE6,
-        ult_always=False, rescue=0.4, keep=(0, 2.9, 1.0, 3.4, 1.0, 4.5),
-        shy=(0, 2.6, 0.0, 2.6, 0.0, 3.5), retreat=0.0, home=0.0, engage="weakest",
-        advance=3.0,
+        ult_always=0.0, rescue=0.4, keep=(0, 2.9, 1.0, 3.4, 1.0, 4.5),
+        shy=(0, 2.6, 0.0, 2.6, 0.0, 3.5), retreat=0.0, home=0.0, engage=WEAKEST,
+        advance=3.0, navigate=1.0,
     ),
     "tactician": Style(
         w_near=2.0, w_low=30.0, w_focus=40.0, w_kill=60.0, w_peel=30.0, w_red=15.0,
-        prio=(0, 12.0, 0.0, 6.0, 4.0, 18.0), ult_always=False, rescue=0.35,
+        prio=(0, 12.0, 0.0, 6.0, 4.0, 18.0), ult_always=0.0, rescue=0.35,
         keep=(0, 2.9, 1.0, 3.4, 1.0, 4.5), shy=(0, 2.6, 0.0, 2.6, 0.0, 3.5), retreat=0.3,
-        home=4.0, engage="focus", advance=1.5,
+        home=4.0, engage=FOCUS, advance=1.5, navigate=1.0,
     ),
 }  # fmt: skip
 BOTS = tuple(STYLES)  # names, weakest first
@@ -124,7 +130,7 @@ def _attack_scores(v: sv.View, style: Style, focus, threat) -> jax.Array:
         [ult_dmg >= v.hp, v.row_frac < 0.5, threat, focus & (v.dist > 2.5), v.row_cls == P], 1
     )
     worth = (conditions.astype(jnp.float32) @ ULT_WORTH[v.cls]) > 0
-    fire = style.ult_always | worth
+    fire = (style.ult_always > 0) | worth
     ult = jnp.where(fire, base + style.w_kill * (ult_dmg >= v.hp) + 50.0, -1e3)
     scores = jnp.stack([basic, ult], 1)
     scores = jnp.where(v.enemy[:, None], scores, -1e3)
@@ -137,7 +143,9 @@ def _heal_scores(v: sv.View, style: Style) -> jax.Array:
     """(11, 2) scores of the Priest's heal and Holy Word on every ally row."""
     need = 1.0 - v.row_frac
     basic = jnp.where(v.row_frac < 0.99, 100.0 + 100.0 * need + 20.0 * v.fighting, -1e3)
-    rescue = (v.row_frac < style.rescue) & (style.ult_always | v.fighting | (v.row_frac < 0.2))
+    rescue = (v.row_frac < style.rescue) & (
+        (style.ult_always > 0) | v.fighting | (v.row_frac < 0.2)
+    )
     ult = jnp.where(rescue, 250.0 + 100.0 * need, -1e3)
     scores = jnp.where(v.ally[:, None], jnp.stack([basic, ult], 1), -1e3)
     return jnp.concatenate([jnp.array([[0.0, -1e3]]), scores], 0)
@@ -145,12 +153,13 @@ def _heal_scores(v: sv.View, style: Style) -> jax.Array:
 
 def _goal(v: sv.View, style: Style, focus) -> tuple[jax.Array, jax.Array]:
     """Where to walk (2,) and the per-row keep-away radii (10,), team frame."""
+    # With no enemy in sight, head for the enemy's spawn; an agent more than `advance` ahead
+    # of its team (in x, team frame) waits for it at the team's centroid.
     team = sv.centroid(v, v.ally, v.me)
-    idle = jnp.array([jnp.minimum(team[0] + style.advance, ENEMY_SPAWN[0]), team[1]])
-    idle = jnp.where(style.advance > 50.0, ENEMY_SPAWN, idle)
+    idle = jnp.where(v.me[0] > team[0] + style.advance, team, ENEMY_SPAWN)
     near, _ = sv.nearest(v, v.enemy)
     weak = jnp.argmin(jnp.where(v.enemy, v.hp, jnp.inf))
-    chosen = {"nearest": near, "weakest": weak, "focus": jnp.argmax(focus)}[style.engage]
+    chosen = jnp.stack([near, weak, jnp.argmax(focus)])[jnp.asarray(style.engage, jnp.int32)]
     keep = jnp.asarray(style.keep)[v.cls]
     goal = jnp.where(jnp.any(v.enemy), sv.at_range(v, v.pos[chosen], keep), idle)
     # The Priest (when its style keeps it back) trails the most hurt teammate.
@@ -170,15 +179,23 @@ def _goal(v: sv.View, style: Style, focus) -> tuple[jax.Array, jax.Array]:
     return goal, avoid
 
 
-def decide(style: Style, v: sv.View) -> tuple[jax.Array, jax.Array, jax.Array]:
-    """One observer's (move, target, ult), each () int32, all legal under v's masks."""
-    focus = _focus(v, style) if style.w_focus > 0 else jnp.zeros(10, bool)
+def decide(style: Style, v: sv.View, route=None) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """One observer's (move, target, ult), each () int32, all legal under v's masks.
+
+    route: the observer's frame's scripted_nav.grid_links (8, 10, 20), used when the style
+    navigates; None walks straight at the goal."""
+    focus = _focus(v, style) & (jnp.asarray(style.w_focus) > 0)
     threat = _threat(v)
     scores = jnp.where(v.cls == P, _heal_scores(v, style), _attack_scores(v, style, focus, threat))
     target, ult = sv.choose_combat(v, scores)
     goal, avoid = _goal(v, style, focus)
+    field = None
+    if route is not None:
+        # A style that does not navigate gets a field that knows no route: straight lines.
+        links = route & (jnp.asarray(style.navigate) > 0)
+        field = nav.distance_field(goal, links, geometry.shapes(v.obstacles))
     home = style.home * (jnp.any(v.enemy) | (v.frac < 0.5))
-    move = sv.choose_move(v, goal, avoid, home)
+    move = sv.choose_move(v, goal, avoid, home, field)
     return move, target, ult
 
 
@@ -187,20 +204,27 @@ def scripted_policy(name: str):
     Raises ValueError listing the bot names for an unknown name."""
     if name not in STYLES:
         raise ValueError(f"scripted bot {name!r} does not exist; choose one of {', '.join(BOTS)}")
-    style = STYLES[name]
+    return partial(styled_policy, STYLES[name])
 
-    def one(units, visible, relayed, obstacles, self_index, move_mask, pair_mask):
+
+def styled_policy(style: Style, obs: Obs, masks: Masks) -> Actions:
+    """Play `style` (Python numbers, or arrays: then one compiled function plays any style) for
+    all ten slots: Actions with (10,) int32 heads."""
+    route = None
+    if not isinstance(style.navigate, int | float) or style.navigate > 0:
+        # One waypoint graph per team frame (slots 0 and 5 hold each team's obstacle table).
+        links = jax.vmap(nav.grid_links)(obs.obstacles[:: C.TEAM_SIZE])
+        route = jnp.repeat(links, C.TEAM_SIZE, axis=0)
+
+    def one(units, visible, relayed, obstacles, self_index, move_mask, pair_mask, route):
         view = sv.read_view(units, visible, relayed, obstacles, self_index, move_mask, pair_mask)
-        return decide(style, view)
+        return decide(style, view, route)
 
-    def policy(obs: Obs, masks: Masks) -> Actions:
-        move, target, ult = jax.vmap(one)(
-            obs.units, obs.visible, obs.relayed, obs.obstacles, obs.self_index,
-            masks.move, masks.pair,
-        )  # fmt: skip
-        return Actions(move=move, target=target, ult=ult)
-
-    return policy
+    move, target, ult = jax.vmap(one)(
+        obs.units, obs.visible, obs.relayed, obs.obstacles, obs.self_index,
+        masks.move, masks.pair, route,
+    )  # fmt: skip
+    return Actions(move=move, target=target, ult=ult)
 
 
 @functools.cache

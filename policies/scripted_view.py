@@ -14,6 +14,7 @@ import jax.numpy as jnp
 from engine import constants as C
 from engine import geometry
 from engine.types import ROW
+from policies import scripted_nav as nav
 
 TEAM = C.TEAM_SIZE
 MOVE_VECTORS = jnp.asarray(C.MOVE_VECTORS)
@@ -117,24 +118,31 @@ def at_range(v: View, target: jax.Array, keep: jax.Array) -> jax.Array:
 def landing(v: View) -> jax.Array:
     """Where each of the 9 moves would leave me, ignoring other bodies: (9, 2) map units.
 
-    The engine projects a body out of obstacles after moving (RULES 1.3), so a step into a wall
-    slides along it; scoring the projected point lets the bots walk round cover.
+    Like the engine (RULES 4, step 10) the step is cut into sub-steps, each projected out of
+    the obstacles, so a step into a wall slides along it instead of tunnelling through.
     """
-    cand = v.me + jnp.maximum(v.speed, 0.0) * MOVE_VECTORS
+    step = jnp.maximum(v.speed, 0.0) * MOVE_VECTORS / C.MOVE_SUBSTEPS
     radius = jnp.full((C.NUM_MOVES,), C.BODY_RADIUS)
-    cand = geometry.clip_to_bounds(cand, radius)
-    cand = geometry.project_all(cand, v.obstacles, radius)
+    cand = jnp.broadcast_to(v.me, (C.NUM_MOVES, 2))
+    for _ in range(C.MOVE_SUBSTEPS):
+        cand = geometry.clip_to_bounds(cand + step, radius)
+        cand = geometry.project_all(cand, v.obstacles, radius)
     return geometry.clip_to_bounds(cand, radius)
 
 
-def choose_move(v: View, goal: jax.Array, avoid: jax.Array, home_penalty: jax.Array) -> jax.Array:
+def choose_move(v: View, goal, avoid, home_penalty, field=None) -> jax.Array:
     """The legal move that brings me closest to `goal` (2,), minus penalties: () int32.
 
     avoid (10,): per-row radius to keep from that row (0 = none), each map unit of intrusion
-    costs 3; home_penalty: cost of ending in the own Red Zone. Ties go to the lowest move id.
+    costs 3; home_penalty: cost of ending in the own Red Zone; field: a walking-distance field
+    to the goal (scripted_nav.distance_field), else distances are straight lines. Ties go to
+    the lowest move id.
     """
     land = landing(v)
-    score = -jnp.sqrt(jnp.sum((land - goal) ** 2, axis=1))
+    if field is None:
+        score = -jnp.sqrt(jnp.sum((land - goal) ** 2, axis=1))
+    else:
+        score = -nav.walking_distance(land, goal, field, geometry.shapes(v.obstacles))
     gap = jnp.sqrt(jnp.sum((land[:, None, :] - v.pos[None, :, :]) ** 2, axis=-1))  # (9, 10)
     score -= 3.0 * jnp.sum(jnp.maximum(avoid[None, :] - gap, 0.0), axis=1)
     score -= home_penalty * (land[:, 0] < HOME_EDGE + C.BODY_RADIUS)

@@ -1,0 +1,236 @@
+"""One-file policy checkpoints and the `checkpoint:PATH` System kind.
+
+A policy file is one msgpack document (flax.serialization), written atomically and never over
+an existing file::
+
+    {"format": "mbg-policy", "format_version": 1,
+     "obs_version": engine.types.OBS_VERSION at training time,
+     "network": {"kind": "gru_actor_critic", "embed": .., "torso": .., "hidden": ..},
+     "training": {free metadata: algorithm, env_steps, updates, config, ...},
+     "params": the flax parameter tree (NumPy arrays)}
+
+Loading checks the format, both versions and every parameter's path and shape against the
+network the metadata names, and lists everything that does not match. Importing this module
+registers the slot-spec kind `checkpoint:PATH` (policies.slotspec), so the BattleClient,
+`mbg play`, matches and `mbg eval` all load a policy the same way.
+"""
+
+import functools
+import os
+import time
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import serialization, traverse_util
+
+from engine import constants as C
+from engine.types import OBS_VERSION, Actions, Masks, Obs
+from policies import networks as nets
+from policies.slotspec import register_kind
+from policies.system import System, as_system
+
+FORMAT = "mbg-policy"
+FORMAT_VERSION = 1
+NETWORK_KIND = "gru_actor_critic"
+
+
+class CheckpointError(ValueError):
+    """A policy file that cannot be used; the message names the file and every mismatch."""
+
+
+class PolicyCheckpoint(NamedTuple):
+    """A loaded policy: parameters (NumPy tree), its network config and the file's metadata."""
+
+    params: Any
+    network: nets.NetworkConfig
+    training: dict
+    path: Path
+
+
+def write_new(path: str | os.PathLike, data: bytes) -> Path:
+    """Write `data` to a new file atomically (temp file, then a hard link that fails if the
+    name exists). Raises FileExistsError rather than overwrite anything."""
+    path = Path(path)
+    if path.exists():
+        raise FileExistsError(f"{path}: exists; refusing to overwrite it")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.time_ns()}.tmp")
+    tmp.write_bytes(data)
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise FileExistsError(f"{path}: exists; refusing to overwrite it") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def save_policy(
+    path: str | os.PathLike, params: Any, network: nets.NetworkConfig, training: dict
+) -> Path:
+    """Write a policy file (see the module docstring). Raises FileExistsError."""
+    doc = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "obs_version": OBS_VERSION,
+        "network": {"kind": NETWORK_KIND, **network.to_dict()},
+        "training": training,
+        "params": jax.tree.map(np.asarray, serialization.to_state_dict(params)),
+    }
+    return write_new(path, serialization.msgpack_serialize(doc))
+
+
+def expected_shapes(network: nets.NetworkConfig) -> dict[str, tuple]:
+    """{"params/Dense_0/kernel": shape, ...} of a freshly built network, without computing."""
+    obs = _dummy_obs(1)
+    tree = jax.eval_shape(lambda k: nets.init_params(network, k, obs), jax.random.PRNGKey(0))
+    return {"/".join(k): tuple(v.shape) for k, v in traverse_util.flatten_dict(tree).items()}
+
+
+def _dummy_obs(n: int) -> Obs:
+    from engine.types import CONTEXT_DIM, ROW_DIM
+
+    def zeros(*shape, dtype=jnp.float32):
+        return jnp.zeros((n, *shape), dtype)
+
+    mask = Masks(
+        move=zeros(C.NUM_MOVES, dtype=bool),
+        pair=zeros(C.NUM_TARGETS, C.NUM_ULT, dtype=bool),
+        target=zeros(C.NUM_TARGETS, dtype=bool),
+        ult=zeros(C.NUM_ULT, dtype=bool),
+        flat=zeros(C.NUM_FLAT, dtype=bool),
+    )
+    return Obs(
+        units=zeros(C.NUM_SLOTS, ROW_DIM),
+        visible=zeros(C.NUM_SLOTS, dtype=bool),
+        relayed=zeros(C.NUM_SLOTS, dtype=bool),
+        public=zeros(C.NUM_SLOTS, 3),
+        obstacles=zeros(C.MAX_OBSTACLES, C.OBSTACLE_FEATURES),
+        context=zeros(CONTEXT_DIM),
+        prev_action=zeros(C.NUM_SLOTS, 3, dtype=jnp.int32),
+        class_id=zeros(dtype=jnp.int32),
+        self_index=zeros(dtype=jnp.int32),
+        mask=mask,
+    )
+
+
+def _network_config(doc: dict, problems: list[str]) -> nets.NetworkConfig | None:
+    net = doc.get("network")
+    if not isinstance(net, dict):
+        problems.append("field 'network' is missing")
+        return None
+    if net.get("kind") != NETWORK_KIND:
+        problems.append(f"network.kind is {net.get('kind')!r}, this code builds {NETWORK_KIND!r}")
+    fields = {k: v for k, v in net.items() if k != "kind"}
+    try:
+        return nets.NetworkConfig(**{k: int(v) for k, v in fields.items()})
+    except (TypeError, ValueError) as error:
+        problems.append(f"network: {error}")
+        return None
+
+
+def _check_params(params: Any, network: nets.NetworkConfig, problems: list[str]) -> None:
+    if not isinstance(params, dict):
+        problems.append("field 'params' is missing")
+        return
+    found = {"/".join(k): tuple(np.shape(v)) for k, v in traverse_util.flatten_dict(params).items()}
+    wanted = expected_shapes(network)
+    for name in sorted(set(wanted) - set(found)):
+        problems.append(f"params {name}: missing (expected shape {wanted[name]})")
+    for name in sorted(set(found) - set(wanted)):
+        problems.append(f"params {name}: not part of the network")
+    for name in sorted(set(found) & set(wanted)):
+        if found[name] != wanted[name]:
+            problems.append(f"params {name}: shape {found[name]}, expected {wanted[name]}")
+
+
+def load_policy(path: str | os.PathLike) -> PolicyCheckpoint:
+    """Read and check a policy file. Raises FileNotFoundError, or CheckpointError listing
+    every mismatch (format, format version, observation version, network, parameters)."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such policy file")
+    try:
+        doc = serialization.msgpack_restore(path.read_bytes())
+    except Exception as error:  # msgpack raises several unrelated types on bad bytes
+        raise CheckpointError(f"{path}: not a policy file ({error})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise CheckpointError(f"{path}: field 'format' is not {FORMAT!r}; not a policy file")
+    problems = []
+    if doc.get("format_version") != FORMAT_VERSION:
+        problems.append(
+            f"format_version is {doc.get('format_version')!r}, this code reads {FORMAT_VERSION}"
+        )
+    if doc.get("obs_version") != OBS_VERSION:
+        problems.append(
+            f"obs_version is {doc.get('obs_version')!r}, the engine's observations are "
+            f"version {OBS_VERSION}"
+        )
+    network = _network_config(doc, problems)
+    if network is not None:
+        _check_params(doc.get("params"), network, problems)
+    if problems:
+        raise CheckpointError(f"{path}: cannot load this policy: " + "; ".join(problems))
+    training = doc.get("training") if isinstance(doc.get("training"), dict) else {}
+    return PolicyCheckpoint(doc["params"], network, training, path)
+
+
+def policy_system(policy: PolicyCheckpoint, name: str = "", greedy: bool = False) -> System:
+    """A JAX System playing `policy` for all ten slots; carry = GRU state (10, H).
+
+    Actions are sampled from the masked policy (key used), or the most likely legal ones with
+    greedy=True; either way only legal actions come out.
+    """
+    network = nets.ActorCritic(policy.network)
+    params = jax.tree.map(jnp.asarray, policy.params)
+
+    def act(obs: Obs, masks: Masks, carry, key) -> tuple[Actions, Any]:
+        obs = obs.replace(mask=masks)
+        reset = jnp.zeros(C.NUM_SLOTS, bool)  # a fresh carry starts each game
+        hidden, heads = network.apply(params, carry, obs, reset)
+        if greedy:
+            move = jnp.argmax(heads.move, axis=-1)
+            pair = jnp.argmax(heads.pair, axis=-1)
+        else:
+            move, pair = nets.sample_actions(key, heads, obs)
+        return nets.to_actions(move, pair), hidden
+
+    def initial_carry():
+        return nets.initial_hidden(policy.network, C.NUM_SLOTS)
+
+    return as_system(act, initial_carry=initial_carry, name=name or f"checkpoint:{policy.path}")
+
+
+@functools.cache
+def _cached_system(path: str, stamp: tuple, name: str, greedy: bool) -> System:
+    del stamp  # part of the cache key only: a rewritten file is loaded again
+    return policy_system(load_policy(path), name=name, greedy=greedy)
+
+
+GREEDY_SUFFIX = "#greedy"
+
+
+def checkpoint_system(arg: str) -> System:
+    """The System of the spec argument `PATH` or `PATH#greedy` (one cached System per file
+    version, so equal lineups reuse compiled matches). Raises ValueError / FileNotFoundError."""
+    greedy = arg.endswith(GREEDY_SUFFIX)
+    path_text = arg[: -len(GREEDY_SUFFIX)] if greedy else arg
+    if not path_text:
+        raise ValueError("slot spec: 'checkpoint' needs a path, e.g. checkpoint:policy.msgpack")
+    path = Path(path_text).expanduser()
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such policy file (slot spec checkpoint:{arg})")
+    stat = path.stat()
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    return _cached_system(str(path.resolve()), stamp, f"checkpoint:{arg}", greedy)
+
+
+def _checkpoint_factory(arg: str, slots: tuple[int, ...]) -> System:
+    del slots  # the System answers for all ten slots; the lineup picks its own
+    return checkpoint_system(arg)
+
+
+register_kind("checkpoint", _checkpoint_factory, "checkpoint:PATH[#greedy]")

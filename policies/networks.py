@@ -1,0 +1,223 @@
+"""Recurrent actor-critic for one agent, parameters shared by every agent (flax linen).
+
+One forward pass handles N agents at once (N = games x 10 observers, flattened); the class id
+is part of the input, so one set of parameters plays every class. Layout per agent:
+
+    unit rows (10, 33 scaled + visible + relayed + public 3 + previous action one-hot 22)
+        -> shared MLP -> unit embeddings (10, E)
+    pooled own-team rows (mean, max), pooled enemy rows (mean, max), own row,
+    obstacles (32, 8) -> Dense -> max pool, context (12, scaled), class one-hot (6)
+        -> Dense -> GRU (H) -> h
+    move head:  Dense(h) -> 9 logits, masked by Masks.move
+    pair head:  joint (target, ult) over 11 x 2 = 22 logits, masked by Masks.pair: "no target"
+                from h alone, target k from a small MLP over (h, embedding of unit row k) (a pointer
+                head: a target's logit depends on what the agent knows about that unit)
+    critic:     MLP(h) -> value
+
+Why two heads and not the flat 198: the engine's flat mask is exactly move x pair
+(engine.legality.masks), so the factorised policy pi(move) pi(target, ult) loses no legal
+joint action, while 9 + 22 logits are cheaper and easier to learn than 198.
+
+Masked entries get the logit `MASKED` (a large finite negative, not -inf, so entropies and
+log-probabilities never produce 0 * inf = nan); sampling uses the Gumbel-max trick restricted
+to legal entries, so it can never return an illegal action whatever the logits are.
+"""
+
+from dataclasses import asdict, dataclass
+from typing import NamedTuple
+
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from engine import constants as C
+from engine.types import CONTEXT_FEATURES, ROW_FEATURES, Actions, Obs
+
+MASKED = -1e9
+NUM_PAIR = C.NUM_TARGETS * C.NUM_ULT  # 22 joint (target, ult) choices, index = target * 2 + ult
+
+# Fixed input scales (divide by): map units by the map size, hit points by the largest
+# max health, ticks by the longest timer of their kind. Features not listed are already 0-1.
+_ROW_SCALE = {"x": 20.0, "y": 10.0, "dx": 20.0, "dy": 10.0, "distance": 20.0}
+_ROW_SCALE |= {"health": 200.0, "max_health": 200.0, "cooldown": 30.0, "speed": 2.0}
+_ROW_SCALE |= {f"status_{n}": 5.0 for n in C.STATUS_NAMES} | {"shield": 3.0, "ooc": 5.0}
+_CONTEXT_SCALE = {"tick": 300.0, "ticks_left": 300.0, "own_score": 20.0, "opp_score": 20.0}
+_CONTEXT_SCALE |= {"score_threshold": 20.0, "own_team_size": 5.0, "opp_team_size": 5.0}
+_CONTEXT_SCALE |= {"own_alive": 5.0, "opp_alive": 5.0, "own_wave_clock": 5.0}
+_CONTEXT_SCALE |= {"opp_wave_clock": 5.0}
+# Obstacle columns (RULES 1.2): type, x, y, radius, width, height, theta, active.
+OBSTACLE_SCALE = np.array([2.0, 20.0, 10.0, 5.0, 20.0, 10.0, np.pi, 1.0], np.float32)
+ROW_SCALE = np.array([_ROW_SCALE.get(n, 1.0) for n in ROW_FEATURES], np.float32)
+CONTEXT_SCALE = np.array([_CONTEXT_SCALE.get(n, 1.0) for n in CONTEXT_FEATURES], np.float32)
+
+
+@dataclass(frozen=True)
+class NetworkConfig:
+    """Sizes of the actor-critic: unit embedding E, torso width, GRU hidden size H."""
+
+    embed: int = 32
+    torso: int = 64
+    hidden: int = 64
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class Heads(NamedTuple):
+    """Network outputs for N agents: masked logits move (N, 9), pair (N, 22); value (N,)."""
+
+    move: jax.Array
+    pair: jax.Array
+    value: jax.Array
+
+
+def _dense(features: int, scale: float = np.sqrt(2.0)) -> nn.Dense:
+    return nn.Dense(features, kernel_init=nn.initializers.orthogonal(scale))
+
+
+def unit_inputs(obs: Obs) -> jax.Array:
+    """Per-row input features (N, 10, 60) float32 from an Obs with leading axis N."""
+    prev = obs.prev_action  # -1 (hidden / none) one-hots to all zeros
+    return jnp.concatenate(
+        [
+            obs.units / ROW_SCALE,
+            obs.visible[..., None].astype(jnp.float32),
+            obs.relayed[..., None].astype(jnp.float32),
+            obs.public,
+            jax.nn.one_hot(prev[..., 0], C.NUM_MOVES),
+            jax.nn.one_hot(prev[..., 1], C.NUM_TARGETS),
+            jax.nn.one_hot(prev[..., 2], C.NUM_ULT),
+        ],
+        axis=-1,
+    )
+
+
+def _pool(x: jax.Array, present: jax.Array) -> jax.Array:
+    """Masked mean and max over rows: x (N, k, E), present (N, k) -> (N, 2E)."""
+    w = present[..., None].astype(x.dtype)
+    mean = jnp.sum(x * w, axis=1) / jnp.maximum(jnp.sum(w, axis=1), 1.0)
+    peak = jnp.max(jnp.where(w > 0, x, -1e3), axis=1)
+    peak = jnp.where(jnp.any(present, axis=1)[:, None], peak, 0.0)
+    return jnp.concatenate([mean, peak], axis=-1)
+
+
+class ActorCritic(nn.Module):
+    """One step of the recurrent actor-critic for N agents (see the module docstring)."""
+
+    config: NetworkConfig
+
+    @nn.compact
+    def __call__(self, hidden: jax.Array, obs: Obs, reset: jax.Array):
+        """hidden (N, H), obs with leading axis N, reset (N,) bool (a new game starts: the
+        hidden state is zeroed first). Returns (hidden (N, H), Heads)."""
+        cfg = self.config
+        n = obs.class_id.shape[0]
+        units = nn.relu(_dense(cfg.embed)(unit_inputs(obs)))
+        units = nn.relu(_dense(cfg.embed)(units))  # (N, 10, E)
+        present = obs.public[..., 0] > 0  # the unit exists in this game
+        own = units[:, : C.TEAM_SIZE]
+        enemy = units[:, C.TEAM_SIZE :]
+        me = jnp.take_along_axis(units, obs.self_index[:, None, None], axis=1)[:, 0]
+        blocks = nn.relu(_dense(cfg.embed // 2)(obs.obstacles / OBSTACLE_SCALE))
+        active = obs.obstacles[..., C.OBS_ACTIVE] > 0
+        walls = jnp.max(jnp.where(active[..., None], blocks, 0.0), axis=1)
+        x = jnp.concatenate(
+            [
+                me,
+                _pool(own, present[:, : C.TEAM_SIZE]),
+                _pool(enemy, present[:, C.TEAM_SIZE :]),
+                walls,
+                obs.context / CONTEXT_SCALE,
+                jax.nn.one_hot(obs.class_id, C.NUM_CLASSES),
+            ],
+            axis=-1,
+        )
+        x = nn.relu(_dense(cfg.torso)(x))
+        hidden = jnp.where(reset[:, None], 0.0, hidden)
+        hidden, h = nn.GRUCell(cfg.hidden)(hidden, x)
+
+        move = _dense(C.NUM_MOVES, 0.01)(h)
+        # Pointer head: Dense(concat(h, unit_k)) written as Dense(h) + Dense(unit_k), so the
+        # h projection is computed once per agent instead of once per row.
+        point = nn.relu(_dense(cfg.embed)(units) + _dense(cfg.embed)(h)[:, None, :])
+        pair_rows = _dense(C.NUM_ULT, 0.01)(point)  # (N, 10, 2): targets 1-10
+        pair_none = _dense(C.NUM_ULT, 0.01)(h)[:, None, :]  # target 0 (none)
+        pair = jnp.concatenate([pair_none, pair_rows], axis=1).reshape(n, NUM_PAIR)
+        value = _dense(1, 1.0)(nn.relu(_dense(cfg.torso)(h)))[:, 0]
+        return hidden, Heads(
+            move=masked_logits(move, obs.mask.move),
+            pair=masked_logits(pair, obs.mask.pair.reshape(n, NUM_PAIR)),
+            value=value,
+        )
+
+
+def masked_logits(logits: jax.Array, mask: jax.Array) -> jax.Array:
+    """Illegal entries -> MASKED (finite), so softmax gives them probability exactly 0."""
+    return jnp.where(mask, logits, MASKED)
+
+
+def sample_masked(key: jax.Array, logits: jax.Array, mask: jax.Array) -> jax.Array:
+    """Sample from softmax(logits) restricted to `mask` (Gumbel-max), over the last axis.
+
+    Always returns a legal index when a row has one (the engine's masks always allow index 0,
+    the no-op); a row with no legal entry returns 0. int32, shape logits.shape[:-1].
+    """
+    gumbel = jax.random.gumbel(key, logits.shape, logits.dtype)
+    return jnp.argmax(jnp.where(mask, logits + gumbel, -jnp.inf), axis=-1).astype(jnp.int32)
+
+
+def log_prob(logits: jax.Array, action: jax.Array) -> jax.Array:
+    """log pi(action) under masked logits (..., K); action (...) int."""
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    return jnp.take_along_axis(logp, action[..., None], axis=-1)[..., 0]
+
+
+def entropy(logits: jax.Array) -> jax.Array:
+    """Entropy (nats) of the masked categorical; masked entries contribute exactly 0."""
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    return -jnp.sum(jnp.exp(logp) * logp, axis=-1)
+
+
+def sample_actions(key: jax.Array, heads: Heads, obs: Obs) -> tuple[jax.Array, jax.Array]:
+    """Sample (move (N,), pair (N,)) legal under obs.mask; pair = target * 2 + ult."""
+    k_move, k_pair = jax.random.split(key)
+    n = heads.move.shape[0]
+    move = sample_masked(k_move, heads.move, obs.mask.move)
+    pair = sample_masked(k_pair, heads.pair, obs.mask.pair.reshape(n, NUM_PAIR))
+    return move, pair
+
+
+def joint_log_prob(heads: Heads, move: jax.Array, pair: jax.Array) -> jax.Array:
+    """log pi(move) + log pi(target, ult), (N,)."""
+    return log_prob(heads.move, move) + log_prob(heads.pair, pair)
+
+
+def joint_entropy(heads: Heads) -> jax.Array:
+    """Entropy of the factorised policy: H(move) + H(target, ult), (N,)."""
+    return entropy(heads.move) + entropy(heads.pair)
+
+
+def to_actions(move: jax.Array, pair: jax.Array) -> Actions:
+    """Head indices -> engine Actions (int32, same shape)."""
+    return Actions(
+        move=move.astype(jnp.int32),
+        target=(pair // C.NUM_ULT).astype(jnp.int32),
+        ult=(pair % C.NUM_ULT).astype(jnp.int32),
+    )
+
+
+def flatten_agents(tree, lead: int = 2):
+    """Merge the first `lead` axes of every leaf (e.g. games x observers -> N)."""
+    return jax.tree.map(lambda x: x.reshape((-1,) + x.shape[lead:]), tree)
+
+
+def initial_hidden(config: NetworkConfig, n: int) -> jax.Array:
+    """Zero GRU state (n, H) float32."""
+    return jnp.zeros((n, config.hidden), jnp.float32)
+
+
+def init_params(config: NetworkConfig, key: jax.Array, obs: Obs) -> dict:
+    """Parameters for `config`, initialised from one example Obs (leading axis N)."""
+    n = obs.class_id.shape[0]
+    return ActorCritic(config).init(key, initial_hidden(config, n), obs, jnp.zeros(n, bool))
