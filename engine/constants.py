@@ -136,4 +136,5 @@ OUTCOME_NAMES = ("ongoing", "A wins", "B wins", "draw")
 # --- Geometry tolerances (RULES 1.3, 1.4) ------------------------------------------------------
 LOS_EPS = 1e-5
 OVERLAP_EPS = 1e-6
+STUCK_TOLERANCE = 1e-3  # map units a disc may sit inside an obstacle after rounding
 MOVE_SUBSTEPS = 4

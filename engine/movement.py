@@ -66,8 +66,12 @@ def settle(pos, movers, collide, obstacles, radius):
 
 
 def unstick(start, pos, obstacles, radius):
-    """Send any disc still overlapping an obstacle back to `start`: static geometry wins."""
-    stuck = geometry.any_overlap(pos, obstacles, radius)
+    """Send any disc still overlapping an obstacle back to `start`: static geometry wins.
+
+    A disc projected exactly onto an obstacle's edge can round to a hair inside it, so only an
+    overlap deeper than C.STUCK_TOLERANCE counts as stuck.
+    """
+    stuck = geometry.any_overlap(pos, obstacles, radius - C.STUCK_TOLERANCE)
     return jnp.where(stuck[:, None], start, pos)
 
 
