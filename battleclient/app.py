@@ -273,9 +273,7 @@ def main(argv=None) -> int:
               remember=not args.screenshot)  # fmt: skip
     app.draw(display)
     pygame.display.flip()
-    code = app.run(display, args.screenshot, args.after_ticks)
-    pygame.quit()
-    return code
+    return app.run(display, args.screenshot, args.after_ticks)
 
 
 if __name__ == "__main__":

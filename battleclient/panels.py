@@ -197,15 +197,18 @@ def ring_points(centre, radius: float) -> list[tuple[int, tuple[int, int]]]:
     return out
 
 
-def draw_ring(surface, centre, radius: float, legal: set, chosen: int, font) -> None:
-    """The direction ring: a dot per legal direction, the chosen one filled in accent."""
+def draw_ring(surface, centre, radius: float, legal: set, chosen: int, font, inner=24) -> None:
+    """The direction ring: a dot per legal direction, the chosen one filled in accent; spokes
+    start `inner` pixels out so the unit's glyph stays readable."""
     for d, point in ring_points(centre, radius):
         if d not in legal:
             continue
-        pygame.draw.line(surface, COLOURS["panel_line"], centre, point, 1)
+        start = ring_points(centre, inner)[d - 1][1]
+        spoke = COLOURS["accent"] if d == chosen else COLOURS["panel_line"]
+        pygame.draw.line(surface, spoke, start, point, 2 if d == chosen else 1)
         fill = COLOURS["accent"] if d == chosen else (60, 66, 80)
-        pygame.draw.circle(surface, fill, point, 10)
-        pygame.draw.circle(surface, COLOURS["text"], point, 10, 1)
+        pygame.draw.circle(surface, fill, point, 11)
+        pygame.draw.circle(surface, COLOURS["text"], point, 11, 1)
         label = font.render(C.MOVE_NAMES[d], True, (20, 20, 20) if d == chosen else (230, 230, 230))
         surface.blit(label, label.get_rect(center=point))
 

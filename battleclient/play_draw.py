@@ -20,6 +20,7 @@ from ui.theme import COLOURS, TEAM_COLOURS
 
 TWEEN_S = 0.45  # seconds units glide from their old positions
 RESOLVE_S = 1.6  # seconds the resolution (numbers, banner) stays on screen
+RING_UNITS = 1.7  # map units from an agent to its move dots: clear of its floating numbers
 
 
 class PlayDrawing:
@@ -42,7 +43,7 @@ class PlayDrawing:
             return []
         centre = self.s.renderer.world_to_screen(unit.pos, L.ARENA)
         legal = book.legal_moves(slot)
-        radius = max(38.0, 1.35 * self.scale())
+        radius = max(44.0, RING_UNITS * self.scale())
         return [(d, p) for d, p in panels.ring_points(centre, radius) if d in legal]
 
     # --- frame -----------------------------------------------------------------------------
@@ -120,8 +121,9 @@ class PlayDrawing:
                 legal = {d for d, _ in self.ring(scene, s.selected)}
                 if unit is not None and legal:
                     centre = s.renderer.world_to_screen(unit.pos, L.ARENA)
-                    radius = max(38.0, 1.35 * self.scale())
-                    panels.draw_ring(surface, centre, radius, legal, chosen, small)
+                    radius = max(44.0, RING_UNITS * self.scale())
+                    inner = C.BODY_RADIUS * self.scale() + 9
+                    panels.draw_ring(surface, centre, radius, legal, chosen, small, inner)
         if s.since < RESOLVE_S and s.snap.events is not None and s.phase != "over":
             self._banner(surface)
         self._top(surface)
@@ -131,7 +133,7 @@ class PlayDrawing:
         )
         self._bottom(surface)
         panels.draw_log(surface, L.LOG, s.logs.get(s.viewer_key, []), font, small)
-        if s.message and s.message_age < 5.0:
+        if s.message and s.message_age < 4.0:
             self._toast(surface, s.message)
         if s.phase == "over":
             self._over(surface)

@@ -96,11 +96,13 @@ class PlayScreen:
     def _accept(self, snap) -> None:
         """A new tick arrived: scenes and logs per viewer, then the next orders or the end."""
         self.snap, self.waiting, self.since = snap, False, 0.0
+        self.message = ""  # hints about the last tick's orders are stale now
         for key, viewer in self.viewers.items():
             scene = fair_scene(snap, viewer)
             before = self.scenes.get(key)
             lines = log_lines(snap, viewer, scene, before)
-            self.logs.setdefault(key, []).extend((snap.tick, line) for line in lines)
+            # labelled by the tick that resolved (the banner's "Tick N resolved")
+            self.logs.setdefault(key, []).extend((snap.tick - 1, line) for line in lines)
             self.before[key], self.scenes[key] = before, scene
         if snap.over:
             self.phase = "over"
@@ -172,7 +174,8 @@ class PlayScreen:
             self.app.submit(self._save, done=self.app.on_left_game_saved)
         (then or self.app.to_lobby)()
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, error: bool = False) -> None:
+        """A short message over the arena (errors and hints alike)."""
         self.message, self.message_age = text, 0.0
 
     # --- input -----------------------------------------------------------------------------

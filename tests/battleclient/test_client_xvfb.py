@@ -1,0 +1,122 @@
+"""A real BattleClient window under Xvfb, driven by xdotool: start a game, click the move ring,
+end the turn, take F12 screenshots of the arena, quit from the menu; the replay holds the order."""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from battleclient import layout as L
+from evaluation.replay import read_replay
+from ui.arena import ArenaRenderer
+from ui.theme import TEAM_COLOURS
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = [
+    pytest.mark.xvfb,
+    pytest.mark.skipif(
+        not (shutil.which("Xvfb") and shutil.which("xdotool")),
+        reason="needs Xvfb and xdotool (apt-get install -y xvfb xdotool)",
+    ),
+]
+
+
+@pytest.fixture
+def xserver():
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1400x900x24", "-nolisten", "tcp"],
+        pass_fds=(write,),
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write)
+    with os.fdopen(read) as handle:
+        display = f":{handle.readline().strip()}"
+    yield display
+    server.terminate()
+    server.wait(timeout=10)
+
+
+def xdo(display, *args, timeout=30):
+    env = dict(os.environ, DISPLAY=display)
+    done = subprocess.run(
+        ["xdotool", *args], env=env, capture_output=True, text=True, timeout=timeout
+    )
+    return done.stdout.strip()
+
+
+def screen_point(world):
+    return ArenaRenderer().world_to_screen(world, L.ARENA)
+
+
+def blue_at(image, world) -> bool:
+    """Team A's colour just left of the glyph of a unit standing at `world` (map units)."""
+    x, y = screen_point(world)
+    return tuple(image.get_at((x - 13, y)))[:3] == TEAM_COLOURS[0]
+
+
+def shoot(display, window, folder: Path, seconds: float = 240.0, until=lambda image: True):
+    """Press F12 until a new screenshot satisfies `until`; returns (path, image)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        before = set(folder.glob("*.png")) if folder.exists() else set()
+        xdo(display, "key", "--window", window, "F12")
+        time.sleep(1.0)
+        fresh = sorted(set(folder.glob("*.png")) - before) if folder.exists() else []
+        if fresh:
+            image = pygame.image.load(str(fresh[-1]))
+            if until(image):
+                return fresh[-1], image
+        time.sleep(1.0)
+    raise AssertionError("the expected screen did not appear")
+
+
+def test_real_window_game_start_clicks_and_screenshot(xserver, tmp_path):
+    data = tmp_path / "data"
+    env = dict(
+        os.environ,
+        DISPLAY=xserver,
+        SDL_AUDIODRIVER="dummy",
+        XDG_DATA_HOME=str(data),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        PYTHONHASHSEED="0",  # a stable compile-cache key across runs (see battleclient.app)
+        JAX_PLATFORMS="cpu",
+        MBG_JAX_CACHE=os.environ.get("MBG_JAX_CACHE", str(ROOT / ".cache" / "jax")),
+    )
+    env.pop("SDL_VIDEODRIVER", None)
+    command = [sys.executable, "-m", "battleclient.app", "--map", "47", "--seed", "1"]
+    command += ["--slots", "A0=human,A1-A4=random,B*=random", "--max-ticks", "6"]
+    client = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    shots = data / "marl-battlegrounds" / "screenshots"
+    try:
+        window = xdo(xserver, "search", "--sync", "--pid", str(client.pid), timeout=120)
+        assert window, "the client window did not appear"
+        window = window.splitlines()[0]
+        pad = (1.5, 1.5)  # A0's pad on map 47, Team A west
+        _, first = shoot(xserver, window, shots, until=lambda im: blue_at(im, pad))
+        assert first.get_size() == L.SIZE
+        north_dot = screen_point((pad[0], pad[1] + 1.7))  # the ring's N dot (RING_UNITS)
+        xdo(xserver, "mousemove", "--window", window, *map(str, north_dot), "click", "1")
+        time.sleep(0.5)
+        xdo(xserver, "key", "--window", window, "space")
+        moved = (pad[0], pad[1] + 1.0)
+        path, image = shoot(xserver, window, shots, until=lambda im: blue_at(im, moved))
+        shutil.copy(path, tmp_path / "arena.png")
+        xdo(xserver, "key", "--window", window, "Escape")
+        time.sleep(0.5)
+        xdo(xserver, "key", "--window", window, "q")
+        code = client.wait(timeout=120)
+        assert code == 0, client.stdout.read()[-3000:]
+        (replay_path,) = (data / "marl-battlegrounds" / "replays").glob("*.mbgr")
+        replay = read_replay(replay_path)
+        assert replay.events["submitted"][0, 0].tolist() == [1, 0, 0]  # north, as clicked
+    finally:
+        if client.poll() is None:
+            client.kill()
+            client.wait()
