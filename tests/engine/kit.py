@@ -163,7 +163,7 @@ def sample_legal(key, flat_mask) -> Actions:
     return Actions(move=flat // 22, target=(flat // 2) % C.NUM_TARGETS, ult=flat % 2)
 
 
-def _rollout(pool, state, key):
+def rollout(pool, state, key):
     """TICKS ticks of env.step (auto-reset from `pool`) with random legal actions.
 
     Returns a trace whose leaves have a leading axis of TICKS: `before` (the state each tick
@@ -192,7 +192,7 @@ def _rollout(pool, state, key):
     return trace
 
 
-ROLLOUT = jax.jit(_rollout)
+ROLLOUT = jax.jit(rollout)
 
 
 def map_game(spec, roster: str, spawn_end: int, **changes):
