@@ -190,12 +190,6 @@ def test_obstacles_are_handled_in_row_order():
     np.testing.assert_allclose(pos(s1, 0), [6.0, 5], atol=TOL)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: geometry._contacts treats a disc projected exactly onto a pillar's "
-    "tangent circle as overlapping about half the time (float rounding, strict dist < reach "
-    "with no tolerance), so movement.unstick sends it back to its tick-start position",
-)
 def test_sliding_around_one_pillar_never_cancels_the_move():
     # Nine agents, each walking N 1.0 from (x_k + off_k, 3.9) towards its own pillar r 0.5 at
     # (x_k, 5), off_k from 0.02 to 0.27. Each sub-step pushes the agent radially back onto the

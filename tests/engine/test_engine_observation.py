@@ -8,10 +8,11 @@ from hypothesis import strategies as st
 
 import engine
 from engine import constants as C
-from engine.types import CONTEXT, ROW, ROW_DIM
+from engine.types import CONTEXT, ROW, ROW_DIM, Config
 from tests.engine.kit import (
     CONFIG,
     NW,
+    OBSERVE,
     STAY,
     TOL,
     E,
@@ -65,6 +66,16 @@ def test_obstacles_are_mirrored_for_the_east_team():
     assert east[0, C.OBS_X] == 8.0 and east[1, C.OBS_X] == 15.0
     assert east[1, C.OBS_THETA] == approx(-0.3) and east[0, C.OBS_Y] == 2.0
     assert not east[2:].any()  # empty rows stay all zero
+
+
+def test_world_frame_option_turns_mirroring_off():
+    # Config(world_frame=True), for debugging: B's Hunter at world (15,4) sees itself at x 15
+    # and the obstacle table as it is.
+    s = game("M/H", obstacles=[pillar(12, 2, 0.5)], pos={0: (12, 6), 5: (15, 4)})
+    obs = jax.device_get(OBSERVE(Config(world_frame=True), s, None))
+    assert obs.units[5, 0, ROW["x"]] == 15.0
+    assert obs.units[5, row_of(5, 0), ROW["dx"]] == approx(-3.0, abs=TOL)
+    assert obs.obstacles[5, 0, C.OBS_X] == 12.0
 
 
 def test_previous_actions_in_each_observers_frame_and_categories():
@@ -246,12 +257,29 @@ def test_relayed_row_does_not_reveal_the_hidden_move_position():
         np.testing.assert_array_equal(getattr(a, field), getattr(b, field), field)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: observation.observe takes relayed rows' previous action from the "
-    "current state (the action taken while hidden); RULES 5.7 says 'previous action as of then'",
-)
 def test_relayed_previous_action_is_as_of_the_sighting():
     a, b = hidden_move_runs()
     np.testing.assert_array_equal(a.prev_action, b.prev_action)
     assert a.prev_action[1, row_of(1, 5)].tolist() == [N, 0, 0]
+
+
+def test_unit_row_columns_show_what_the_coming_tick_applies():
+    # Two A Mages 1.5 apart at x <= 4 (in A's Red Zone); A1 with cooldown 7, ooc 2 and
+    # poison_slow 3; B's Warrior at world (17,5) in its own zone (x >= 16), seen by nobody.
+    s = game(
+        "MM/W",
+        pos={0: (3, 5), 1: (3, 6.5), 5: (17, 5)},
+        cooldown={1: 7},
+        ooc={1: 2},
+        status={(1, C.POISON_SLOW): 3},
+    )
+    obs = observe(s)
+    row = obs.units[0, 1]
+    cols = ["aura_out", "aura_in", "in_red_zone", "cooldown", "ooc", "speed", "status_poison_slow"]
+    assert row[[ROW[c] for c in cols]] == approx([1.3225, 1.0, 1.0, 7, 2, 0.5, 3], abs=1e-6)
+    assert row[ROW["health"]] == 80.0 and row[ROW["health_frac"]] == 1.0
+    me = obs.units[5, 0]
+    assert me[ROW["in_red_zone"]] == 1.0 and me[ROW["aura_in"]] == approx(0.85)
+    assert me[ROW["x"]] == 3.0  # mirrored: 20 - 17
+    _, _, _, ev = step(s, {0: (STAY, 0, 0)})
+    assert ev.aura_out[1] == approx(row[ROW["aura_out"]])

@@ -13,6 +13,7 @@ import pytest
 import engine
 from engine import constants as C
 from engine import maps as M
+from engine import pool as P
 from engine.types import Actions
 from tests.engine.kit import (
     CONFIG,
@@ -172,13 +173,6 @@ def test_swapped_spawn_ends_give_the_mirrored_game(recorded_open):
     check_mirrored(recorded_open[2], 0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: an agent projected onto a pillar's tangent circle can round to "
-    "'still overlapping' (geometry._contacts tests dist < reach with no tolerance), and "
-    "movement.unstick then cancels its whole move; rounding differs between a game and its "
-    "mirror (see test_engine_geometry.py::test_sliding_around_one_pillar_never_cancels_the_move)",
-)
 def test_swapped_spawn_ends_give_the_mirrored_game_among_pillars(recorded):
     check_mirrored(recorded[2], MAP_ID)
 
@@ -231,3 +225,32 @@ def test_no_recompile_when_map_roster_or_spawn_end_change(recorded):
         ROLLOUT(other_pool, other, jax.random.key(1))
         STEP(CONFIG, other, actions_at(recorded[2], 0))
     assert (ROLLOUT._cache_size(), STEP._cache_size()) == before
+
+
+def test_reset_draws_map_roster_and_spawn_end_from_the_pool():
+    # RULES 4.4: state 0 has everyone alive on its pad at full health, Ultimates ready, no
+    # statuses, shields or history, wave clocks 4. p_east 0 / 1 fixes the spawn end.
+    env = engine.Env(CONFIG, None)
+    reset = jax.jit(env.reset)
+    sizes = []
+    for p_east, end in ((0.0, 0), (1.0, 1)):
+        pool = M.make_pool(maps=[0, 47], rosters=["MWH/RP", "W/HHRPM"], p_east=p_east)
+        for seed in range(6):
+            obs, s = host(reset(jax.random.key(seed), pool))
+            assert int(s.spawn_end) == end and int(s.map_id) in (0, 47)
+            spec = M.load_map(int(s.map_id))
+            assert s.class_id.tolist() in (
+                P.parse_roster("MWH/RP").tolist(),
+                P.parse_roster("W/HHRPM").tolist(),
+            )
+            active = s.active
+            np.testing.assert_array_equal(
+                s.pos[active[:5].nonzero()[0]], spec.pads[end][active[:5]]
+            )
+            np.testing.assert_array_equal(s.alive, active)
+            np.testing.assert_array_equal(s.health, np.asarray(C.MAX_HEALTH)[s.class_id])
+            assert not (s.cooldown.any() or s.status.any() or s.shield.any() or s.ooc.any())
+            assert s.wave_clock.tolist() == [4, 4] and s.score.tolist() == [0, 0]
+            assert int(s.tick) == 0 and not bool(s.has_prev) and not obs.relayed.any()
+        sizes.append(reset._cache_size())
+    assert sizes == [1, 1]  # a new pool is data: no recompile
