@@ -200,10 +200,11 @@ def ring_points(centre, radius: float) -> list[tuple[int, tuple[int, int]]]:
 def draw_ring(surface, centre, radius: float, legal: set, chosen: int, font, inner=24) -> None:
     """The direction ring: a dot per legal direction, the chosen one filled in accent; spokes
     start `inner` pixels out so the unit's glyph stays readable."""
+    starts = dict(ring_points(centre, inner))
     for d, point in ring_points(centre, radius):
         if d not in legal:
             continue
-        start = ring_points(centre, inner)[d - 1][1]
+        start = starts[d]
         spoke = COLOURS["accent"] if d == chosen else COLOURS["panel_line"]
         pygame.draw.line(surface, spoke, start, point, 2 if d == chosen else 1)
         fill = COLOURS["accent"] if d == chosen else (60, 66, 80)

@@ -112,7 +112,7 @@ class PlayDrawing:
         else:
             shown = dataclasses.replace(scene, floats=())
         s.renderer.draw(surface, shown, L.ARENA)
-        if s.phase == "orders":
+        if s.phase == "orders" and s.since >= TWEEN_S:  # the ring waits for units to settle
             book = s.books[s.team]
             panels.draw_order_marks(surface, s.renderer, scene, book, lambda u: u.pos)
             if s.selected is not None:
@@ -124,9 +124,9 @@ class PlayDrawing:
                     radius = max(44.0, RING_UNITS * self.scale())
                     inner = C.BODY_RADIUS * self.scale() + 9
                     panels.draw_ring(surface, centre, radius, legal, chosen, small, inner)
+        right = self._top(surface)
         if s.since < RESOLVE_S and s.snap.events is not None and s.phase != "over":
-            self._banner(surface)
-        self._top(surface)
+            self._banner(surface, right)
         label = viewer_label(viewer)
         panels.draw_side(
             surface, L.SIDE, scene, s.snap, s.session.config.horizon, self.fonts, label
@@ -138,7 +138,8 @@ class PlayDrawing:
         if s.phase == "over":
             self._over(surface)
 
-    def _top(self, surface) -> None:
+    def _top(self, surface) -> int:
+        """Tick, score and phase on the top bar; returns the x where the text ends."""
         s = self.s
         font, small, big = self.fonts
         score = s.snap.state["score"]
@@ -160,6 +161,7 @@ class PlayDrawing:
             image = big.render(part, True, colour)
             surface.blit(image, (x, 20 - image.get_height() // 2))
             x += image.get_width() + (22 if part in (head, f"{int(score[1])} B") else 6)
+        return x
 
     def _bottom(self, surface) -> None:
         s = self.s
@@ -186,19 +188,15 @@ class PlayDrawing:
         ]
         panels.draw_lines(surface, inner, lines, small)
 
-    def _banner(self, surface) -> None:
-        s = self.s
-        events = s.snap.events
-        delta = [int(v) for v in events["score_delta"]]
-        parts = [f"Tick {s.snap.tick - 1} resolved"]
-        for team, d in enumerate(delta):
-            if d:
-                parts.append(f"+{d} for {C.TEAM_NAMES[team]}")
-        text = self.fonts[2].render("   ".join(parts), True, COLOURS["accent"])
-        box = text.get_rect(midtop=(L.ARENA[0] + L.ARENA[2] // 2, L.ARENA[1] + 12)).inflate(16, 6)
-        veil = pygame.Surface(box.size, pygame.SRCALPHA)
-        veil.fill((10, 12, 16, 190))
-        surface.blit(veil, box)
+    def _banner(self, surface, x: int) -> None:
+        """ "Tick N resolved", with public score changes, on the top bar while it shows."""
+        events = self.s.snap.events
+        parts = [f"Tick {self.s.snap.tick - 1} resolved"]
+        parts += [f"+{d} {C.TEAM_NAMES[t]}" for t, d in enumerate(events["score_delta"]) if d]
+        text = self.fonts[0].render("  ".join(parts), True, COLOURS["accent"])
+        box = text.get_rect(midleft=(x + 14, 20)).inflate(14, 8)
+        pygame.draw.rect(surface, COLOURS["panel"], box)
+        pygame.draw.rect(surface, COLOURS["accent"], box, 1)
         surface.blit(text, text.get_rect(center=box.center))
 
     def _toast(self, surface, message: str) -> None:

@@ -14,7 +14,7 @@ from pygame_gui.elements import UIButton
 from battleclient import layout as L
 from battleclient.controls import MOVE_KEYS, SELECT_KEYS, SPEEDS
 from battleclient.orders import OrderBook
-from battleclient.play_draw import PlayDrawing
+from battleclient.play_draw import TWEEN_S, PlayDrawing
 from battleclient.settings import new_replay_path, replay_dir
 from battleclient.views import ORACLE, fair_scene, log_lines
 from ui.arena import ArenaRenderer
@@ -290,7 +290,7 @@ class PlayScreen:
             return
         book, slot = self.books[self.team], self.selected
         scene = self.scenes[self.team]
-        if button == 1 and slot is not None:
+        if button == 1 and slot is not None and self.since >= TWEEN_S:
             for d, point in self.drawing.ring(scene, slot):
                 if (pos[0] - point[0]) ** 2 + (pos[1] - point[1]) ** 2 <= 12**2:
                     book.set_move(slot, 0 if book.orders[slot].move == d else d)

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 SETUP = dict(map="47", slots="A*=human,B*=scripted:tactician", seed=7)
+LAST_TICK = 16  # the orders screenshot shows this tick's orders being given
 
 
 def _pump(app, frames=3):
@@ -73,24 +74,20 @@ def make_shots(folder: Path, force: bool = False) -> list[Path]:
         raise FileExistsError(f"{taken[0]} exists; pass --force to replace it")
     app = App(ClientSetup(**SETUP), start=True, warm=False, remember=False)
     try:
-        resolution = orders = None
-        for _ in range(60):
-            if not _wait_orders(app):
-                break
-            snap = app.screen.snap
-            fought = snap.events is not None and snap.events["damage_realised"][:5].sum() > 0
-            if fought and resolution is None and len(app.screen.scenes[0].floats) >= 4:
-                app.screen.since, app.screen.message = 0.5, ""
-                resolution = _pump(app, 1).copy()
-            _give_orders(app, engage=snap.tick >= 4)
-            if resolution is not None and orders is None:
+        best, resolution, orders = 0, None, None
+        while _wait_orders(app) and app.screen.snap.tick < LAST_TICK:
+            floats = len(app.screen.scenes[0].floats)
+            if floats > best:  # the busiest resolution, caught mid-move
+                app.screen.since, app.screen.message = 0.3, ""
+                best, resolution = floats, _pump(app, 1).copy()
+            _give_orders(app, engage=app.screen.snap.tick >= 4)
+            if app.screen.snap.tick == LAST_TICK - 1:
                 _press(app, pygame.K_1)
                 app.screen.since, app.screen.message = 5.0, ""
                 orders = _pump(app, 1).copy()
-                break
             _press(app, pygame.K_SPACE)
         if orders is None or resolution is None:
-            raise RuntimeError("no fight happened in 60 ticks; try another seed")
+            raise RuntimeError(f"the game ended before tick {LAST_TICK}; try another seed")
         folder.mkdir(parents=True, exist_ok=True)
         for path, surface in zip(targets, (orders, resolution), strict=True):
             tmp = path.with_name(f".{path.name}.tmp.png")

@@ -89,3 +89,20 @@ def test_a_game_that_cannot_start_returns_to_the_lobby_with_the_reason(apps, tmp
         assert app.screen.error and "Could not start the game" in app.screen.message
         assert words in app.screen.message
         frame(app)  # and it still draws
+
+
+def test_checkpoint_picked_from_disk_becomes_the_slot_spec(apps, tmp_path):
+    app, _ = lobby(apps)
+    wait_for(app, lambda: loaded(app))
+    screen = app.screen
+    policy = tmp_path / "policy.msgpack"
+    _, ctl_b2 = screen.rows[7]
+    frame(app, [ui(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ctl_b2, text=PICK_FILE)])
+    assert screen.dialog is not None and screen.dialog_slot == 7
+    frame(app, [ui(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, screen.dialog, text=str(policy))])
+    assert screen.specs[7] == f"checkpoint:{policy}"
+    assert screen.spec_entry.get_text() == (
+        f"A0=human,A1-A4=random,B0-B1=random,B2=checkpoint:{policy},B3-B4=random"
+    )
+    _, rebuilt = screen.rows[7]
+    assert rebuilt.selected_option[0] == f"checkpoint:{policy}"

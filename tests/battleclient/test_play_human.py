@@ -47,6 +47,7 @@ def played(display, tmp_path_factory):
     live["tick0"] = screen.books[0].heads(0)
     frame(app, [key(pygame.K_SPACE)])
     next_orders(app, 1)
+    frame(app, dt=0.5)  # the ring shows once the units have settled (play_draw.TWEEN_S)
     scene = app.screen.scenes[0]
     ring = dict(app.screen.drawing.ring(scene, 0))
     frame(app, click(ring[1]))  # the north dot of the ring
