@@ -139,12 +139,12 @@ def _check_params(params: Any, network: nets.NetworkConfig, problems: list[str])
     found = {"/".join(k): tuple(np.shape(v)) for k, v in traverse_util.flatten_dict(params).items()}
     wanted = expected_shapes(network)
     for name in sorted(set(wanted) - set(found)):
-        problems.append(f"params {name}: missing (expected shape {wanted[name]})")
+        problems.append(f"parameter {name}: missing (expected shape {wanted[name]})")
     for name in sorted(set(found) - set(wanted)):
-        problems.append(f"params {name}: not part of the network")
+        problems.append(f"parameter {name}: not part of the network")
     for name in sorted(set(found) & set(wanted)):
         if found[name] != wanted[name]:
-            problems.append(f"params {name}: shape {found[name]}, expected {wanted[name]}")
+            problems.append(f"parameter {name}: shape {found[name]}, expected {wanted[name]}")
 
 
 def load_policy(path: str | os.PathLike) -> PolicyCheckpoint:

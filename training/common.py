@@ -1,0 +1,306 @@
+"""Pieces every learner shares: shaped rewards from Events, opponent groups, config files,
+Orbax run checkpoints, metric logging (terminal, TensorBoard, JSON lines) and the progress bar.
+
+Shaped rewards live only here, in training code (RULES_BRIEF A13): the engine's reward stays the
+sparse outcome, and nothing here touches the score or a rating.
+"""
+
+import dataclasses
+import json
+import math
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from engine import constants as C
+from engine import maps as map_files
+from engine.types import Actions, Events, Obs
+
+# --- Shaped rewards ---------------------------------------------------------------------------
+# Each term is per slot, (10,) float32, from one tick's Events; a learner's reward is
+# sum_k weight_k * term_k with the weights in its config (signs included).
+SHAPING_TERMS = ("outcome", "score", "dealt", "taken", "healed", "kills", "deaths")
+_TEAM = np.asarray(C.TEAM_OF_SLOT)
+ENEMY = _TEAM[:, None] != _TEAM[None, :]  # (10, 10) [source, recipient] on opposite teams
+
+
+def reward_terms(events: Events, reward: jax.Array) -> jax.Array:
+    """The shaping terms of one tick, (7, 10) float32 in SHAPING_TERMS order.
+
+    outcome: the engine's sparse reward (+1 / -1 / 0 on the final tick); score: own team's
+    points this tick minus the opponents'; dealt / taken: realised damage to / from enemies in
+    hundreds of hit points; healed: realised healing given to allies (hundreds of hit points);
+    kills: enemies whose death this slot contributed damage to; deaths: 1 when this slot died.
+    """
+    enemy = jnp.asarray(ENEMY)
+    dmg = jnp.where(enemy, events.damage_realised, 0.0)
+    own = events.score_delta[_TEAM]
+    opp = events.score_delta[1 - _TEAM]
+    return jnp.stack(
+        [
+            reward,
+            (own - opp).astype(jnp.float32),
+            dmg.sum(axis=1) / 100.0,
+            dmg.sum(axis=0) / 100.0,
+            jnp.where(enemy, 0.0, events.heal_realised).sum(axis=1) / 100.0,
+            jnp.sum(events.lethal & enemy, axis=1).astype(jnp.float32),
+            events.died.astype(jnp.float32),
+        ]
+    )
+
+
+# --- Opponents ----------------------------------------------------------------------------------
+class Group(NamedTuple):
+    """Games [lo, hi) of the batch play `kind` ("self", "random" or "scripted:NAME") as Team B."""
+
+    kind: str
+    lo: int
+    hi: int
+
+
+def opponent_groups(mix: Sequence[tuple[str, float]], num_envs: int) -> tuple[Group, ...]:
+    """Split num_envs games between opponent kinds by weight (largest remainder, in order).
+
+    The split is fixed for the run: a game keeps its opponent kind across auto-resets.
+    Raises ValueError for an unknown kind, a negative weight or an empty mix.
+    """
+    from policies.scripted import BOTS
+
+    kinds = [k for k, _ in mix]
+    weights = np.array([float(w) for _, w in mix])
+    valid = {"self", "random"} | {f"scripted:{b}" for b in BOTS}
+    for kind in kinds:
+        if kind not in valid:
+            raise ValueError(f"opponents: unknown kind {kind!r}; use one of {sorted(valid)}")
+    if not kinds or np.any(weights < 0) or weights.sum() <= 0:
+        raise ValueError(f"opponents: weights must be >= 0 with a positive sum, got {mix!r}")
+    share = weights / weights.sum() * num_envs
+    counts = np.floor(share).astype(int)
+    for i in np.argsort(-(share - counts), kind="stable")[: num_envs - counts.sum()]:
+        counts[i] += 1
+    groups, lo = [], 0
+    for kind, count in zip(kinds, counts, strict=True):
+        if count:
+            groups.append(Group(kind, lo, lo + int(count)))
+            lo += int(count)
+    return tuple(groups)
+
+
+def learner_slots(groups: Sequence[Group], num_envs: int) -> np.ndarray:
+    """(num_envs, 10) bool: slots the learner plays (all ten in self-play, Team A otherwise)."""
+    table = np.zeros((num_envs, C.NUM_SLOTS), bool)
+    table[:, : C.TEAM_SIZE] = True
+    for g in groups:
+        if g.kind == "self":
+            table[g.lo : g.hi] = True
+    return table
+
+
+def opponent_systems(groups: Sequence[Group]) -> tuple:
+    """The System playing Team B in each group (None for self-play), built through the
+    slot-spec registry exactly as `mbg play` would build "B*=KIND"."""
+    from policies.slotspec import resolve_slots
+
+    return tuple(
+        None if g.kind == "self" else resolve_slots(f"B*={g.kind}").owner_of(C.TEAM_SIZE)
+        for g in groups
+    )
+
+
+def _fresh(system, count: int):
+    """The System's initial carry, stacked for `count` games."""
+    first = system.initial_carry()
+    return jax.tree.map(lambda x: jnp.broadcast_to(jnp.asarray(x), (count, *jnp.shape(x))), first)
+
+
+def initial_carries(groups: Sequence[Group], systems: Sequence) -> tuple:
+    """Per group, the opponents' carries for its games (() for self-play)."""
+    return tuple(
+        () if system is None else _fresh(system, g.hi - g.lo)
+        for g, system in zip(groups, systems, strict=True)
+    )
+
+
+def opponent_actions(groups, systems, obs: Obs, actions: Actions, carries, reset, key):
+    """Replace Team B's heads in every non-self group by its System's choice.
+
+    obs: batched Obs (num_envs, 10, ...); actions: heads (num_envs, 10); carries: per group,
+    from `initial_carries`; reset (num_envs,) bool: the game is new (its carry restarts).
+    Returns (actions, carries).
+    """
+    team_b = slice(C.TEAM_SIZE, C.NUM_SLOTS)
+    out = []
+    for i, (g, system) in enumerate(zip(groups, systems, strict=True)):
+        if system is None:
+            out.append(())
+            continue
+        part = jax.tree.map(lambda x, g=g: x[g.lo : g.hi], obs)
+        fresh = _fresh(system, g.hi - g.lo)
+        new = reset[g.lo : g.hi]
+        carry = jax.tree.map(
+            lambda a, b, new=new: jnp.where(new.reshape((-1,) + (1,) * (a.ndim - 1)), a, b),
+            fresh,
+            carries[i],
+        )
+        keys = jax.random.split(jax.random.fold_in(key, i), g.hi - g.lo)
+        bot, carry = jax.vmap(system.act)(part, part.mask, carry, keys)
+        actions = jax.tree.map(
+            lambda mine, theirs, g=g: mine.at[g.lo : g.hi, team_b].set(theirs[:, team_b]),
+            actions,
+            bot,
+        )
+        out.append(carry)
+    return actions, tuple(out)
+
+
+def check_training_maps(maps) -> list[int]:
+    """Map ids of a selection, refusing validation and test maps (RULES_BRIEF A5)."""
+    ids = map_files.resolve_maps(maps)
+    held_out = [i for i in ids if map_files.split_of(i) in ("validation", "test")]
+    if held_out:
+        raise ValueError(f"maps: {held_out} are validation/test maps; train on curriculum/train")
+    return ids
+
+
+# --- Config files -------------------------------------------------------------------------------
+def _plain(value):
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def config_to_dict(config) -> dict:
+    """A config dataclass -> JSON-ready dict (tuples become lists)."""
+    return {f.name: _plain(getattr(config, f.name)) for f in dataclasses.fields(config)}
+
+
+def _tupled(value):
+    if isinstance(value, list):
+        return tuple(_tupled(v) for v in value)
+    return value
+
+
+def config_from_dict(cls, doc: dict, source: str = "<config>"):
+    """Build config dataclass `cls` from a dict; unknown or mistyped fields raise ValueError
+    naming the source and the field."""
+    if not isinstance(doc, dict):
+        raise ValueError(f"{source}: expected a table of config fields, got {type(doc).__name__}")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(doc) - set(fields))
+    if unknown:
+        raise ValueError(f"{source}: field {unknown[0]!r} is not a {cls.__name__} field")
+    values = {}
+    for name, value in doc.items():
+        default = getattr(cls(), name)
+        value = _tupled(value)
+        if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if type(default) is not type(value):
+            raise ValueError(
+                f"{source}: field {name!r}: expected {type(default).__name__}, got {value!r}"
+            )
+        values[name] = value
+    try:
+        return cls(**values)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{source}: {error}") from None
+
+
+def load_config(cls, path: str | Path):
+    """Config from a JSON or TOML file of field values (missing fields keep their defaults)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+        doc = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+    except (OSError, ValueError) as error:
+        raise ValueError(f"{path}: cannot read a config: {error}") from None
+    return config_from_dict(cls, doc, str(path))
+
+
+# --- Run checkpoints (Orbax) ---------------------------------------------------------------------
+class RunCheckpoints:
+    """Orbax checkpoints of a whole runner state (parameters, optimiser, games in flight,
+    recurrent state, RNG, counters), keyed by update number; the last `keep` are kept."""
+
+    def __init__(self, directory: Path, keep: int = 3):
+        import orbax.checkpoint as ocp
+
+        self._ocp = ocp
+        options = ocp.CheckpointManagerOptions(max_to_keep=keep, create=True)
+        self.manager = ocp.CheckpointManager(Path(directory).absolute(), options=options)
+
+    def latest(self) -> int | None:
+        return self.manager.latest_step()
+
+    def save(self, step: int, runner) -> None:
+        self.manager.save(int(step), args=self._ocp.args.StandardSave(runner))
+        self.manager.wait_until_finished()
+
+    def restore(self, like, step: int | None = None):
+        """Restore into the structure, shapes and dtypes of `like` (a fresh runner state)."""
+        step = self.latest() if step is None else step
+        if step is None:
+            raise FileNotFoundError(f"{self.manager.directory}: no checkpoint to resume from")
+        abstract = jax.tree.map(self._ocp.utils.to_shape_dtype_struct, like)
+        return self.manager.restore(step, args=self._ocp.args.StandardRestore(abstract))
+
+    def close(self) -> None:
+        self.manager.close()
+
+
+# --- Metrics -------------------------------------------------------------------------------------
+class MetricLog:
+    """Scalars to TensorBoard (tensorboardX, `dir/tb`) and to `dir/metrics.jsonl`."""
+
+    def __init__(self, directory: Path):
+        from tensorboardX import SummaryWriter
+
+        self.writer = SummaryWriter(str(Path(directory) / "tb"))
+        self.lines = open(Path(directory) / "metrics.jsonl", "a", encoding="utf-8")  # noqa: SIM115
+
+    def write(self, step: int, scalars: dict[str, float]) -> None:
+        for name, value in scalars.items():
+            if math.isfinite(value):
+                self.writer.add_scalar(name, value, step)
+        self.lines.write(json.dumps({"env_steps": step, **scalars}) + "\n")
+        self.lines.flush()
+        self.writer.flush()
+
+    def close(self) -> None:
+        self.writer.close()
+        self.lines.close()
+
+
+def summary_line(scalars: dict[str, float], keys: Sequence[str]) -> str:
+    """A short terminal line of the named scalars present in `scalars`."""
+    parts = [f"{k.split('/')[-1]} {scalars[k]:.3g}" for k in keys if k in scalars]
+    return " | ".join(parts)
+
+
+def progress_bar(total: int, done: int):
+    """A rich progress bar over env-steps showing the env-steps/s rate."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    progress = Progress(
+        TextColumn("[bold]train"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("env-steps"),
+        TextColumn("{task.fields[rate]:>7.0f} steps/s"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    task = progress.add_task("train", total=total, completed=done, rate=0.0)
+    return progress, task

@@ -1,0 +1,534 @@
+"""Recurrent IPPO on Team Deathmatch: one GRU actor-critic shared by every agent, PPO updates.
+
+Read top to bottom: CONFIG, TRANSITION AND RUNNER STATE, GAE AND LOSS (module level, tested by
+hand), MAKE_TRAIN (rollout with `lax.scan` over vmapped games, then epochs x minibatches of PPO,
+all pure: `train(rng)` jits once and vmaps over seeds), RUN (the host loop of `mbg train ippo`:
+Orbax checkpoints, exact resume, progress bar, TensorBoard).
+
+Games: `num_envs` games run in lock step with the engine's auto-reset, drawn from the
+curriculum and train maps only. The learner always plays Team A (spawn end drawn per game, and
+observations are in the team frame, so it sees both ends); Team B of each game is played by the
+game's opponent group (fixed for the run): "self" (the current policy, whose Team B agents are
+then learners too), "random" or "scripted:NAME". Every agent of a team acts from its own
+observation and recurrent state (independent learners, shared parameters, class id in the input).
+
+Reward per agent: sum_k w_k * term_k over training.common.SHAPING_TERMS: the engine's sparse
+outcome plus optional shaping from Events; each term is logged separately.
+"""
+
+import dataclasses
+import functools
+import json
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+import engine
+from engine import constants as C
+from engine.maps import make_pool
+from engine.types import Config, Obs, State
+from policies import networks as nets
+from training import common
+
+# ================================ CONFIG ================================
+
+
+@dataclass(frozen=True)
+class IPPOConfig:
+    """Everything a run needs; a JSON/TOML file may set any field (`common.load_config`)."""
+
+    # games (engine Config fields where named so)
+    maps: tuple = ("curriculum", "train")
+    rosters: tuple = ("MWHRP/MWHRP",)
+    p_east: float = 0.5
+    score_threshold: int = C.SCORE_THRESHOLD
+    horizon: int = C.HORIZON
+    opponents: tuple = (("self", 0.5), ("scripted:brawler", 0.25), ("random", 0.25))
+    # batch: env-steps per update = num_envs * rollout (one env-step = one tick of one game)
+    num_envs: int = 64
+    rollout: int = 32
+    total_steps: int = 2_000_000
+    # PPO
+    lr: float = 3e-4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    clip_eps: float = 0.2
+    vf_coef: float = 0.5
+    ent_coef: float = 0.01
+    max_grad_norm: float = 0.5
+    epochs: int = 2
+    minibatches: int = 2
+    # reward = sum of w_<term> * term (common.SHAPING_TERMS; signs included)
+    w_outcome: float = 1.0
+    w_score: float = 0.05
+    w_dealt: float = 0.02
+    w_taken: float = -0.01
+    w_healed: float = 0.02
+    w_kills: float = 0.05
+    w_deaths: float = -0.05
+    # network (policies.networks.NetworkConfig)
+    embed: int = 32
+    torso: int = 64
+    hidden: int = 64
+    # run
+    seed: int = 0
+    updates_per_log: int = 5  # updates per jitted chunk (one progress/log line)
+    logs_per_checkpoint: int = 4  # chunks between Orbax checkpoints
+
+    def __post_init__(self):
+        positive = ("num_envs", "rollout", "epochs", "minibatches", "updates_per_log")
+        for name in positive + ("logs_per_checkpoint", "embed", "torso", "hidden"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"IPPOConfig.{name}: {getattr(self, name)!r} must be >= 1")
+        if self.total_steps < 0:
+            raise ValueError(f"IPPOConfig.total_steps: {self.total_steps!r} must be >= 0")
+        common.check_training_maps(list(self.maps))
+        if self.num_learners % self.minibatches:
+            raise ValueError(
+                f"IPPOConfig.minibatches: {self.minibatches} must divide the "
+                f"{self.num_learners} learner agent sequences of a rollout"
+            )
+
+    @property
+    def network(self) -> nets.NetworkConfig:
+        return nets.NetworkConfig(embed=self.embed, torso=self.torso, hidden=self.hidden)
+
+    @property
+    def steps_per_update(self) -> int:
+        return self.num_envs * self.rollout
+
+    @property
+    def num_learners(self) -> int:
+        groups = common.opponent_groups(self.opponents, self.num_envs)
+        return int(common.learner_slots(groups, self.num_envs).sum())
+
+    @property
+    def weights(self) -> np.ndarray:
+        return np.array([getattr(self, f"w_{k}") for k in common.SHAPING_TERMS], np.float32)
+
+
+# ====================== TRANSITION AND RUNNER STATE ======================
+
+
+class Transition(NamedTuple):
+    """One tick of the learner's n agents (a fixed set of game slots): leading axis (n,)."""
+
+    obs: Obs  # what each agent saw
+    reset: jax.Array  # bool: the tick starts a new game (recurrent state zeroed first)
+    move: jax.Array  # int32 move head
+    pair: jax.Array  # int32 joint (target, ult) head, target * 2 + ult
+    logp: jax.Array  # log pi(action) at acting time
+    value: jax.Array  # critic estimate at acting time
+    reward: jax.Array  # shaped reward
+    done: jax.Array  # bool: the agent's game ended on this tick
+    learn: jax.Array  # bool: the slot is active in this game (empty roster slots do not learn)
+
+
+class RunnerState(NamedTuple):
+    """Everything that changes during training; Orbax saves all of it for exact resume."""
+
+    params: Any
+    opt_state: Any
+    env_state: State  # (num_envs,) games in flight
+    obs: Obs  # (num_envs, 10) their current observations
+    hidden: jax.Array  # (n learner agents, H) recurrent state
+    reset: jax.Array  # (num_envs,) bool: obs is the first of a new game
+    opponents: tuple  # per opponent group, its Systems' carries (e.g. path-finding memory)
+    rng: jax.Array  # (2,) uint32 raw PRNG key
+    update: jax.Array  # () int32 updates done
+
+
+# ============================ GAE AND LOSS ============================
+
+
+def gae(rewards, values, dones, last_value, gamma: float, lam: float):
+    """Generalised advantage estimation (Schulman et al. 2016), backwards over time.
+
+    rewards, values, dones: (T, ...) with dones[t] true when the game ended on tick t (no
+    bootstrap across it); last_value (...): V of the observation after tick T-1.
+    Returns (advantages, returns = advantages + values), both (T, ...) float32.
+    """
+
+    def back(carry, x):
+        adv_next, value_next = carry
+        reward, value, done = x
+        alive = 1.0 - done.astype(jnp.float32)
+        delta = reward + gamma * value_next * alive - value
+        adv = delta + gamma * lam * alive * adv_next
+        return (adv, value), adv
+
+    start = (jnp.zeros_like(last_value), last_value)
+    _, adv = jax.lax.scan(back, start, (rewards, values, dones), reverse=True)
+    return adv, adv + values
+
+
+def masked_mean(x, mask):
+    """Mean of x over entries where mask is true (0 when none)."""
+    m = mask.astype(jnp.float32)
+    return jnp.sum(x * m) / jnp.maximum(jnp.sum(m), 1.0)
+
+
+def ppo_loss(logp, old_logp, adv, value, old_value, ret, ent, mask, clip_eps, vf_coef, ent_coef):
+    """Clipped PPO objective (Schulman et al. 2017) with a clipped value loss, over `mask`.
+
+    All inputs share one shape; adv is used as given (normalise it before). Returns
+    (total, dict of policy, value, entropy, approx_kl, clip_frac).
+    """
+    ratio = jnp.exp(logp - old_logp)
+    clipped = jnp.clip(ratio, 1.0 - clip_eps, 1.0 + clip_eps)
+    policy = masked_mean(-jnp.minimum(ratio * adv, clipped * adv), mask)
+    value_clipped = old_value + jnp.clip(value - old_value, -clip_eps, clip_eps)
+    value_err = jnp.maximum(jnp.square(value - ret), jnp.square(value_clipped - ret))
+    value_loss = 0.5 * masked_mean(value_err, mask)
+    entropy = masked_mean(ent, mask)
+    total = policy + vf_coef * value_loss - ent_coef * entropy
+    return total, {
+        "policy": policy,
+        "value": value_loss,
+        "entropy": entropy,
+        "approx_kl": masked_mean((ratio - 1.0) - (logp - old_logp), mask),
+        "clip_frac": masked_mean((jnp.abs(ratio - 1.0) > clip_eps).astype(jnp.float32), mask),
+    }
+
+
+def normalise(adv, mask):
+    """Advantages standardised over the masked entries."""
+    mean = masked_mean(adv, mask)
+    std = jnp.sqrt(masked_mean(jnp.square(adv - mean), mask))
+    return (adv - mean) / (std + 1e-8)
+
+
+class Batch(NamedTuple):
+    """Learner agent sequences: leading axes (T, n agents)."""
+
+    obs: Obs
+    reset: jax.Array
+    move: jax.Array
+    pair: jax.Array
+    logp: jax.Array
+    value: jax.Array
+    adv: jax.Array
+    ret: jax.Array
+    mask: jax.Array
+
+
+def loss_fn(params, network: nets.ActorCritic, config: IPPOConfig, hidden0, batch: Batch):
+    """Replay the GRU over the sequences from hidden0 (n, H) and return the PPO loss."""
+
+    def step(hidden, x):
+        obs, reset = x
+        return network.apply(params, hidden, obs, reset)
+
+    _, heads = jax.lax.scan(step, hidden0, (batch.obs, batch.reset))
+    logp = nets.joint_log_prob(heads, batch.move, batch.pair)
+    return ppo_loss(
+        logp,
+        batch.logp,
+        normalise(batch.adv, batch.mask),
+        heads.value,
+        batch.value,
+        batch.ret,
+        nets.joint_entropy(heads),
+        batch.mask,
+        config.clip_eps,
+        config.vf_coef,
+        config.ent_coef,
+    )
+
+
+# ============================== MAKE_TRAIN ==============================
+
+
+class Trainer(NamedTuple):
+    """The pure functions of a run: init(rng) -> RunnerState; update(runner) -> (runner,
+    metrics); train(rng) -> (runner, metrics stacked over all updates)."""
+
+    config: IPPOConfig
+    env: Any
+    network: nets.ActorCritic
+    groups: tuple
+    init: Any
+    update: Any
+    train: Any
+
+
+def make_env(config: IPPOConfig):
+    """The training Env: curriculum/train maps only, no pre-reset observation (not needed:
+    a finished game is terminal, never bootstrapped)."""
+    game = Config(score_threshold=config.score_threshold, horizon=config.horizon)
+    pool = make_pool(list(config.maps), list(config.rosters), config.p_east)
+    return engine.Env(game, pool, keep_last_obs=False)
+
+
+def make_optimizer(config: IPPOConfig):
+    return optax.chain(
+        optax.clip_by_global_norm(config.max_grad_norm), optax.adam(config.lr, eps=1e-5)
+    )
+
+
+def _game_results(groups, done, outcome):
+    """(groups, 3) counts of finished games by the learner's (Team A's) win, draw, loss."""
+    res = jnp.stack([outcome == C.A_WINS, outcome == C.DRAW, outcome == C.B_WINS], -1)
+    res = (res & done[:, None]).astype(jnp.float32)
+    return jnp.stack([res[g.lo : g.hi].sum(0) for g in groups])
+
+
+def make_train(config: IPPOConfig) -> Trainer:
+    """Build the pure, jittable functions of a run (see Trainer)."""
+    env, network = make_env(config), nets.ActorCritic(config.network)
+    tx = make_optimizer(config)
+    groups = common.opponent_groups(config.opponents, config.num_envs)
+    systems = common.opponent_systems(groups)
+    # The learner's agents, a static set of flat (game * 10 + slot) indices: the network runs
+    # on these only (a bot's slots cost nothing) and they are the sequences PPO learns from.
+    learn_idx = np.flatnonzero(common.learner_slots(groups, config.num_envs))
+    weights = jnp.asarray(config.weights)
+    b, n = config.num_envs, len(learn_idx)
+
+    def learners(tree):  # (b, 10, ...) -> (n, ...)
+        return jax.tree.map(lambda x: x.reshape((b * C.NUM_SLOTS,) + x.shape[2:])[learn_idx], tree)
+
+    def per_learner(game_values):  # (b,) -> (n,)
+        return game_values[learn_idx // C.NUM_SLOTS]
+
+    def init(rng) -> RunnerState:
+        rng, k_env, k_net = jax.random.split(rng, 3)
+        obs, state = jax.vmap(env.reset)(jax.random.split(k_env, b))
+        params = nets.init_params(config.network, k_net, learners(obs))
+        hidden = nets.initial_hidden(config.network, n)
+        reset = jnp.ones(b, bool)
+        carries = common.initial_carries(groups, systems)
+        opt = tx.init(params)
+        return RunnerState(params, opt, state, obs, hidden, reset, carries, rng, jnp.int32(0))
+
+    # ---- ROLLOUT ----
+    def env_step(runner: RunnerState, _):
+        rng, k_act, k_opp, k_env = jax.random.split(runner.rng, 4)
+        obs, reset = learners(runner.obs), per_learner(runner.reset)
+        hidden, heads = network.apply(runner.params, runner.hidden, obs, reset)
+        move, pair = nets.sample_actions(k_act, heads, obs)
+        mine = nets.to_actions(move, pair)  # (n,) heads; other slots start as the no-op
+        joint = jax.tree.map(
+            lambda x: jnp.zeros(b * C.NUM_SLOTS, jnp.int32).at[learn_idx].set(x).reshape(b, -1),
+            mine,
+        )
+        joint, carries = common.opponent_actions(
+            groups, systems, runner.obs, joint, runner.opponents, runner.reset, k_opp
+        )
+        keys = jax.random.split(k_env, b)
+        obs2, state, reward, done, info = jax.vmap(env.step)(keys, runner.env_state, joint)
+        terms = learners(jnp.moveaxis(jax.vmap(common.reward_terms)(info["events"], reward), 1, 2))
+        active = learners(runner.env_state.active)  # (n,) empty roster slots do not learn
+        tr = Transition(
+            obs, reset, move, pair, nets.joint_log_prob(heads, move, pair), heads.value,
+            terms @ weights, per_learner(done), active,
+        )  # fmt: skip
+        stats = {
+            "terms": jnp.einsum("k,nk,n->k", weights, terms, active),
+            "agent_steps": active.sum().astype(jnp.float32),
+            "results": _game_results(groups, done, info["outcome"]),
+        }
+        runner = runner._replace(
+            env_state=state, obs=obs2, hidden=hidden, reset=done, opponents=carries, rng=rng
+        )
+        return runner, (tr, stats)
+
+    # ---- LEARN ----
+    grad_fn = jax.value_and_grad(functools.partial(loss_fn, network=network, config=config),
+                                 has_aux=True)  # fmt: skip
+
+    def minibatch_step(carry, part):
+        params, opt_state = carry
+        hidden0, batch = part
+        (loss, aux), grads = grad_fn(params, hidden0=hidden0, batch=batch)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        return (optax.apply_updates(params, updates), opt_state), {"total": loss, **aux}
+
+    def epoch(carry, key, hidden0, batch: Batch):
+        perm = jax.random.permutation(key, n)
+        m = config.minibatches
+
+        def split(x, axis):  # shuffle agent sequences, then cut into m minibatches
+            x = jnp.take(x, perm, axis=axis)
+            shape = x.shape[:axis] + (m, x.shape[axis] // m) + x.shape[axis + 1 :]
+            return jnp.moveaxis(x.reshape(shape), axis, 0)
+
+        parts = (split(hidden0, 0), jax.tree.map(lambda x: split(x, 1), batch))
+        return jax.lax.scan(minibatch_step, carry, parts)
+
+    def update(runner: RunnerState):
+        hidden0 = runner.hidden
+        runner, (traj, stats) = jax.lax.scan(env_step, runner, None, config.rollout)
+        obs, reset = learners(runner.obs), per_learner(runner.reset)
+        _, last = network.apply(runner.params, runner.hidden, obs, reset)
+        adv, ret = gae(
+            traj.reward, traj.value, traj.done, last.value, config.gamma, config.gae_lambda
+        )
+        batch = Batch(traj.obs, traj.reset, traj.move, traj.pair, traj.logp, traj.value, adv, ret,
+                      traj.learn)  # fmt: skip
+        rng, k_epochs = jax.random.split(runner.rng)
+        run_epoch = functools.partial(epoch, hidden0=hidden0, batch=batch)
+        carry = (runner.params, runner.opt_state)
+        (params, opt_state), losses = jax.lax.scan(
+            run_epoch, carry, jax.random.split(k_epochs, config.epochs)
+        )
+        runner = runner._replace(
+            params=params, opt_state=opt_state, rng=rng, update=runner.update + 1
+        )
+        metrics = {
+            "loss": jax.tree.map(jnp.mean, losses),
+            "terms": stats["terms"].sum(0),
+            "agent_steps": stats["agent_steps"].sum(),
+            "results": stats["results"].sum(0),
+        }
+        return runner, metrics
+
+    def train(rng):
+        num_updates = math.ceil(config.total_steps / config.steps_per_update)
+        runner = init(rng)
+        return jax.lax.scan(lambda r, _: update(r), runner, None, num_updates)
+
+    return Trainer(config, env, network, groups, init, update, train)
+
+
+# ================================ RUN ================================
+
+
+@functools.cache
+def _compiled(config: IPPOConfig):
+    """(trainer, jitted init, jitted chunk of updates_per_log updates), one per config
+    (total_steps aside), so resuming in the same process does not recompile."""
+    trainer = make_train(config)
+
+    def chunk(runner):
+        return jax.lax.scan(lambda r, _: trainer.update(r), runner, None, config.updates_per_log)
+
+    return trainer, jax.jit(trainer.init), jax.jit(chunk)
+
+
+def scalars(config: IPPOConfig, groups, metrics, seconds: float) -> dict[str, float]:
+    """Host-side summary of one chunk's metrics (stacked over its updates)."""
+    metrics = jax.device_get(metrics)
+    out = {f"loss/{k}": float(np.mean(v)) for k, v in metrics["loss"].items()}
+    agent_steps = max(float(np.sum(metrics["agent_steps"])), 1.0)
+    terms = np.sum(metrics["terms"], axis=0) / agent_steps
+    for name, value in zip(common.SHAPING_TERMS, terms, strict=True):
+        out[f"reward/{name}"] = float(value)
+    out["reward/total"] = float(terms.sum())
+    results = np.sum(metrics["results"], axis=0)  # (groups, 3)
+    for g, (win, draw, loss) in zip(groups, results, strict=True):
+        games = win + draw + loss
+        out[f"games/{g.kind}/finished"] = float(games)
+        if games:
+            out[f"games/{g.kind}/win"] = float(win / games)
+            out[f"games/{g.kind}/draw"] = float(draw / games)
+    steps = config.steps_per_update * len(metrics["agent_steps"])
+    out["perf/env_steps_per_s"] = steps / max(seconds, 1e-9)
+    return out
+
+
+def _run_config(out: Path, config: IPPOConfig | None, resume: bool, steps: int | None):
+    """The config of a run directory: written on a fresh start, read back (and checked
+    against `config`, total_steps aside) on resume; `steps` overrides total_steps.
+    Raises FileExistsError / FileNotFoundError / ValueError naming the path."""
+    path = out / "config.json"
+    if resume:
+        if not path.exists():
+            raise FileNotFoundError(f"{path}: no run to resume (start without --resume)")
+        saved = common.config_from_dict(IPPOConfig, json.loads(path.read_text()), str(path))
+        if config is not None and dataclasses.replace(config, total_steps=0) != (
+            dataclasses.replace(saved, total_steps=0)
+        ):
+            raise ValueError(f"{path}: --config differs from the run's saved config")
+        config = config or saved
+    elif path.exists():
+        raise FileExistsError(f"{path}: a run exists here; pass --resume or choose another --out")
+    config = config or IPPOConfig()
+    if steps is not None:
+        config = dataclasses.replace(config, total_steps=steps)
+    if not resume:
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(common.config_to_dict(config), indent=2))
+    return config
+
+
+def run(
+    config: IPPOConfig | None,
+    out: str | Path,
+    resume: bool = False,
+    steps: int | None = None,
+    show: bool = True,
+):
+    """Train (or resume) a run in directory `out` until config.total_steps env-steps, rounded
+    up to whole chunks; checkpoint with Orbax, log, and export the final policy file.
+
+    Returns (final RunnerState, path of the exported policy checkpoint).
+    """
+    out = Path(out)
+    config = _run_config(out, config, resume, steps)
+    key = dataclasses.replace(config, total_steps=0)
+    trainer, init, chunk = _compiled(key)
+    checkpoints = common.RunCheckpoints(out / "checkpoints")
+    runner = init(jax.random.PRNGKey(config.seed))
+    if resume:
+        runner = checkpoints.restore(runner)
+    per_chunk = config.steps_per_update * config.updates_per_log
+    chunks = math.ceil(config.total_steps / per_chunk)
+    total = chunks * per_chunk
+    done = int(runner.update) * config.steps_per_update
+    log = common.MetricLog(out)
+    progress, task = common.progress_bar(total, done)
+    keys = ("reward/total", "reward/outcome", "loss/entropy", "loss/value")
+    keys += tuple(f"games/{g.kind}/win" for g in trainer.groups if g.kind != "self")
+    try:
+        with progress if show else _quiet():
+            for i in range(int(runner.update) // config.updates_per_log, chunks):
+                start = time.perf_counter()
+                runner, metrics = chunk(runner)
+                jax.block_until_ready(runner.params)
+                seconds = time.perf_counter() - start
+                done = int(runner.update) * config.steps_per_update
+                values = scalars(config, trainer.groups, metrics, seconds)
+                log.write(done, values)
+                progress.update(task, completed=done, rate=values["perf/env_steps_per_s"])
+                if show:
+                    progress.console.print(f"{done:>10} | {common.summary_line(values, keys)}")
+                if (i + 1) % config.logs_per_checkpoint == 0 or i + 1 == chunks:
+                    checkpoints.save(int(runner.update), runner)
+    finally:
+        log.close()
+        checkpoints.close()
+    return runner, export_policy(out, config, runner)
+
+
+class _quiet:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def export_policy(out: Path, config: IPPOConfig, runner: RunnerState) -> Path:
+    """Write the run's current policy as a one-file checkpoint `out/policy_<env-steps>.msgpack`
+    (kept if it already exists: the same update gives the same parameters)."""
+    from policies import checkpoints
+
+    steps = int(runner.update) * config.steps_per_update
+    path = out / f"policy_{steps}.msgpack"
+    if not path.exists():
+        training = {
+            "algorithm": "ippo",
+            "env_steps": steps,
+            "updates": int(runner.update),
+            "config": common.config_to_dict(config),
+        }
+        checkpoints.save_policy(path, jax.device_get(runner.params), config.network, training)
+    return path
