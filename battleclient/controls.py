@@ -44,4 +44,5 @@ HELP = (
     ("H or F1", "this help"),
     ("Esc", "menu: back to the game, leave to the lobby, quit"),
     ("R (game over)", "open the replay in the Replay Viewer"),
+    ("F12", "save a screenshot (PNG)"),
 )

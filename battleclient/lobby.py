@@ -35,6 +35,7 @@ CLASS_OPTIONS = [*C.CLASS_NAMES[1:], "(empty)"]
 END_OPTIONS = ["Team A west", "Team A east", "random end"]
 PICK_FILE = "checkpoint: pick a file..."
 TYPE_SPEC = "other: type a spec below..."
+TYPED = ": type its spec below..."  # after a kind name, e.g. "llm: type its spec below..."
 
 
 def parse_specs(text: str) -> tuple[str, ...]:
@@ -99,7 +100,8 @@ class Lobby:
             options.append(spec)
         if "checkpoint" in kinds:
             options.append(PICK_FILE)
-        return options + [TYPE_SPEC]
+        others = [k for k in kinds if k not in ("human", "random", "scripted", "checkpoint")]
+        return options + [f"{k}{TYPED}" for k in others] + [TYPE_SPEC]
 
     def _row_y(self, slot: int) -> int:
         return L.SLOTS_Y + 30 + slot * L.ROW_H + (12 if slot >= C.TEAM_SIZE else 0)
@@ -211,7 +213,11 @@ class Lobby:
                 f"Checkpoint for slot {slot_name(slot)}",
                 allow_existing_files_only=True,
             )
-        elif text == TYPE_SPEC:
+        elif text == TYPE_SPEC or text.endswith(TYPED):
+            if text != TYPE_SPEC and self.specs is not None:
+                kind = text[: -len(TYPED)]
+                self.specs[slot] = f"{kind}:"
+                self.spec_entry.set_text(slots_text(self.specs))
             self.spec_entry.focus()
             self.say(f"Type the spec of {slot_name(slot)} in the slot-spec line, then Enter")
         elif self.specs is not None:

@@ -133,7 +133,7 @@ class PlayDrawing:
         )
         self._bottom(surface)
         panels.draw_log(surface, L.LOG, s.logs.get(s.viewer_key, []), font, small)
-        if s.message and s.message_age < 4.0:
+        if s.message and s.message_age < 4.0 and s.phase != "over":  # the card says it
             self._toast(surface, s.message)
         if s.phase == "over":
             self._over(surface)
@@ -218,7 +218,7 @@ class PlayDrawing:
         saved = f"Replay: {s.replay_path}" if s.replay_path else "Writing the replay..."
         lines = [f"Final score A {a} : {b} B after {s.snap.tick} ticks{why}.", saved]
         lines.append("R opens it in the Replay Viewer; L or Enter returns to the lobby.")
-        rect = pygame.Rect(340, 300, 600, 220)
+        rect = pygame.Rect(L.OVER_CARD)
         title = f"Game over: {C.OUTCOME_NAMES[s.snap.outcome]}"
         panels.draw_card(surface, rect, title, lines, (self.fonts[0], self.fonts[2]), shade=False)
 

@@ -14,7 +14,7 @@ from pygame_gui.elements import UIButton
 from battleclient import layout as L
 from battleclient.controls import MOVE_KEYS, SELECT_KEYS, SPEEDS
 from battleclient.orders import OrderBook
-from battleclient.play_draw import TWEEN_S, PlayDrawing
+from battleclient.play_draw import RESOLVE_S, TWEEN_S, PlayDrawing
 from battleclient.settings import new_replay_path, replay_dir
 from battleclient.views import ORACLE, fair_scene, log_lines
 from ui.arena import ArenaRenderer
@@ -372,6 +372,10 @@ class PlayScreen:
     def update(self, dt: float) -> None:
         self.since += dt
         self.message_age += dt
+        if self.phase == "orders" and self.since > RESOLVE_S and not self.show_menu:
+            book = self.books[self.team]
+            if not any(book.can_act(s) for s in book.slots):  # all dead or stunned: no orders
+                self.end_turn()
         if self.phase == "spectate" and not self.paused and not self.waiting:
             self.timer += dt
             if self.timer >= 1.0 / SPEEDS[self.speed_index]:

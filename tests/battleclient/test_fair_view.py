@@ -115,3 +115,20 @@ def test_relayed_rows_are_marked(game):
         for unit in scene.units:
             seen_now = snap.visible[[0, 2]][:, unit.slot].any() or unit.slot in (0, 2)
             assert unit.relayed == (not seen_now)
+
+
+def test_a_team_that_cannot_act_locks_in_by_itself(game):
+    app, snaps = game
+    screen = app.screen
+    snap = snaps[3]
+    move, pair = snap.move_mask.copy(), snap.pair_mask.copy()
+    move[[0, 2], 1:] = False  # both human agents stunned: only the no-op is legal
+    pair[[0, 2]] = False
+    pair[[0, 2], 0, 0] = True
+    screen._accept(dataclasses.replace(snap, move_mask=move, pair_mask=pair))
+    assert screen.phase == "orders"
+    screen.update(0.5)
+    assert screen.phase == "orders"  # the resolution is still on screen
+    screen.update(2.0)
+    assert screen.phase == "locked"
+    wait_for(app, lambda: orders_ready(app) and app.screen.snap.tick == 4)

@@ -106,3 +106,19 @@ def test_checkpoint_picked_from_disk_becomes_the_slot_spec(apps, tmp_path):
     )
     _, rebuilt = screen.rows[7]
     assert rebuilt.selected_option[0] == f"checkpoint:{policy}"
+
+
+def test_other_registered_kinds_are_typed_in_the_spec_line(apps):
+    from policies.random_system import random_system
+    from policies.slotspec import register_kind
+
+    register_kind("echo", lambda arg, slots: random_system(f"echo:{arg}"), "echo:TEXT")
+    app, _ = lobby(apps)
+    wait_for(app, lambda: loaded(app))
+    screen = app.screen
+    typed = "echo: type its spec below..."
+    assert typed in screen.controller_options("random")
+    _, ctl_b0 = screen.rows[5]
+    frame(app, [ui(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ctl_b0, text=typed)])
+    assert screen.specs[5] == "echo:" and screen.spec_entry.is_focused
+    assert "B0=echo:" in screen.spec_entry.get_text()

@@ -121,7 +121,7 @@ def test_r_opens_the_replay_in_the_viewer(played):
 def test_end_screen_shows_the_result(played):
     _, replay, live = played
     surface = live["over_frame"]
-    card = pygame.Rect(340, 300, 600, 220)
+    card = pygame.Rect(L.OVER_CARD)
     pixels = pygame.surfarray.array3d(surface.subsurface(card))
     assert np.any(np.all(pixels == (255, 200, 60), axis=-1))  # the accent border of the card
     assert surface.get_size() == L.SIZE
