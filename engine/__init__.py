@@ -28,6 +28,7 @@ _EXPORTS = {
     "step_env": "engine.env",
     "observe": "engine.observation",
     "world_state": "engine.observation",
+    "check_state": "engine.validation",
     "Actions": "engine.types",
     "Config": "engine.types",
     "Events": "engine.types",

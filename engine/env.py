@@ -3,7 +3,7 @@
 import jax
 import jax.numpy as jnp
 
-from engine import combat, legality, lifecycle, movement, observation
+from engine import combat, legality, lifecycle, movement, observation, validation
 from engine import constants as C
 from engine.types import Actions, Config, Events, Obs, Pool, State
 
@@ -19,7 +19,10 @@ def initial_state(
 
     obstacles (32, 8), pads (10, 2) each slot's own pad, red_zones (2, 4) by team,
     roster (10,) int32 class ids (0 = empty slot), spawn_end () int32 (0 = Team A west).
+    Concrete (untraced) inputs are checked first: ValueError names the field, slot and value.
     """
+    if validation.is_concrete(obstacles, pads, red_zones, roster, spawn_end):
+        validation.check_layout(obstacles, pads, red_zones, roster, spawn_end)
     roster = jnp.asarray(roster, jnp.int32)
     active = roster > 0
     zeros = jnp.zeros(C.NUM_SLOTS, jnp.int32)
@@ -184,15 +187,27 @@ class Env:
         state = draw_state(self.config, self.pool if pool is None else pool, key)
         return observation.observe(self.config, state), state
 
-    def step(self, key: jax.Array, state: State, actions: Actions, pool: Pool | None = None):
+    def step(
+        self,
+        key: jax.Array,
+        state: State,
+        actions: Actions,
+        pool: Pool | None = None,
+        restart: State | None = None,
+    ):
         """One tick with auto-reset: (obs, state, reward (10,), done (), info).
+
+        A finished game restarts from a game drawn from the pool, or from `restart` when given
+        (an authored scenario, RULES A10).
 
         info holds terminated, truncated, outcome, events (the finished tick) and, unless
         `keep_last_obs` is off, last_obs (the observation of the stepped state before reset).
         """
         stepped, reward, events = advance(self.config, state, actions)
         done = events.terminated | events.truncated
-        fresh = draw_state(self.config, self.pool if pool is None else pool, key, sighted=False)
+        fresh = restart
+        if fresh is None:
+            fresh = draw_state(self.config, self.pool if pool is None else pool, key, sighted=False)
         info = {
             "terminated": events.terminated,
             "truncated": events.truncated,

