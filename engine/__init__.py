@@ -41,6 +41,12 @@ __all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str):
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'engine' has no attribute {name!r}")
+    import jax
+
+    # The first access may happen inside a jit trace; the modules' constant tables must still
+    # be concrete arrays, not tracers of that trace.
+    with jax.ensure_compile_time_eval():
+        module = importlib.import_module(_EXPORTS[name])
+    return getattr(module, name)

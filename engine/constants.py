@@ -31,6 +31,7 @@ ULT_COOLDOWN = 30  # ticks
 RED_ZONE_DEPTH = 4.0  # map units from a team's back edge (RULES 1.6)
 RED_ZONE_POINTS = 2  # points for a death that starts the tick in the victim's own Red Zone
 MAX_OBSTACLES = 32
+MAX_POOL = 64  # maps and rosters auto-reset draws from; fixed so a new pool never recompiles
 MAX_SCORE_OVERSHOOT = 9  # a tick can add at most 2 x 5 points; the score stays < K + 10
 
 # --- Class catalog (RULES 2.2) ------------------------------------------------------------------

@@ -17,10 +17,15 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine import constants as C
 from engine.maps import make_pool, resolve_maps
-from engine.types import MAX_POOL, Pool
+
+if TYPE_CHECKING:
+    from engine.types import Pool
+
+MAX_POOL = C.MAX_POOL
 
 CLASS_ORDER = "MWHRP"
 
@@ -85,7 +90,7 @@ def stage_rosters(stage: Stage, classes: str = CLASS_ORDER) -> list[str]:
     return rosters
 
 
-def stage_pool(stage: Stage, rosters: Sequence | None = None, p_east: float = 0.5) -> Pool:
+def stage_pool(stage: Stage, rosters: Sequence | None = None, p_east: float = 0.5) -> "Pool":
     """The auto-reset pool of a stage: its maps and `rosters` (default `stage_rosters`)."""
     return make_pool(stage.map_ids, list(rosters or stage_rosters(stage)), p_east)
 

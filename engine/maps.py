@@ -17,6 +17,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,7 +36,9 @@ from engine.map_geometry import (  # noqa: F401  (re-exported: the map API in on
     wall_corners,
 )
 from engine.pool import pack_pool
-from engine.types import Pool
+
+if TYPE_CHECKING:
+    from engine.types import Pool
 
 MAPS_DIR = Path(os.environ.get("MBG_MAPS_DIR", Path(__file__).resolve().parents[1] / "maps"))
 FORMAT_VERSION = 1
@@ -421,7 +424,9 @@ def resolve_maps(spec: object) -> list[int]:
     return ids
 
 
-def make_pool(maps: object = "train", rosters: Sequence = ("MWHRP",), p_east: float = 0.5) -> Pool:
+def make_pool(
+    maps: object = "train", rosters: Sequence = ("MWHRP",), p_east: float = 0.5
+) -> "Pool":
     """The auto-reset `Pool` (A10) for a map selection (anything `resolve_maps` takes, or loaded
     MapSpecs), rosters (strings such as "MWHRP/MWHRP" or (10,) class ids) and the probability
     that Team A spawns east. At most 64 maps and 64 rosters. Raises ValueError."""

@@ -5,12 +5,16 @@ recompiles a jitted `reset` or `step`.
 """
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import jax.numpy as jnp
 import numpy as np
 
 from engine import constants as C
-from engine.types import MAX_POOL, Pool
+
+if TYPE_CHECKING:
+    from engine.types import Pool
+
+MAX_POOL = C.MAX_POOL
 
 CLASS_LETTERS = {"M": C.MAGE, "W": C.WARRIOR, "H": C.HUNTER, "R": C.ROGUE, "P": C.PRIEST}
 
@@ -75,7 +79,7 @@ def pack_pool(
     red_zones: Sequence[np.ndarray] | None = None,
     map_ids: Sequence[int] | None = None,
     p_east: float = 0.5,
-) -> Pool:
+) -> "Pool":
     """Build a `Pool` from per-map arrays and rosters.
 
     obstacles: per map a (k <= 32, 8) float32 table (RULES 1.2 columns); pads: per map
@@ -99,6 +103,10 @@ def pack_pool(
     )
     if not 0.0 <= p_east <= 1.0:
         raise ValueError(f"pool: p_east {p_east!r} is not a probability")
+    import jax.numpy as jnp  # only here: the map tools use this module without JAX
+
+    from engine.types import Pool
+
     return Pool(
         obstacles=jnp.asarray(_pad_rows(tables, "maps")),
         pads=jnp.asarray(_pad_rows(pads_arr.astype(np.float32), "pads")),

@@ -161,7 +161,7 @@ class Events:
     truncated: jnp.ndarray  # () bool horizon reached
 
 
-MAX_POOL = 64  # pool capacity: maps and rosters; a fixed size so a new pool never recompiles
+MAX_POOL = C.MAX_POOL
 
 
 @struct.dataclass
