@@ -42,11 +42,22 @@ def _source_path(module: str) -> Path | None:
     return None
 
 
+def _import_time_nodes(tree: ast.AST):
+    """Every node that runs when the module is imported: function bodies are skipped, because
+    an import inside a function (engine/__init__.py's lazy names) runs only when it is called."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
+
+
 def _imports(path: Path, module: str) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found = set()
-    for node in ast.walk(tree):
+    for node in _import_time_nodes(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -62,7 +73,8 @@ def _imports(path: Path, module: str) -> set[str]:
 
 
 def jax_free(module: str) -> bool:
-    """True if importing `module` would not import jax/flax/optax (project imports followed)."""
+    """True if importing `module` would not import jax/flax/optax (project imports followed;
+    imports inside functions are not, since importing the module does not run them)."""
     seen, todo = set(), [module]
     while todo:
         name = todo.pop()

@@ -1,34 +1,10 @@
-"""The rule tables the apps draw with, read from engine/constants.py without importing jax.
+"""Slot and unit labels the apps draw, over the rule tables of engine/constants.py.
 
-`engine/__init__.py` brings in the JAX engine, so `import engine.constants` would start JAX.
-The constants module itself is plain NumPy; it is loaded here from its file under a private
-name (or reused when the engine is already imported), so the Replay Viewer stays JAX-free.
+`C` is engine/constants.py itself; the engine package loads its JAX names lazily, so importing
+it here keeps the Replay Viewer JAX-free.
 """
 
-import importlib.util
-import sys
-from pathlib import Path
-
-
-def _load_constants():
-    loaded = sys.modules.get("engine.constants")
-    if loaded is not None:
-        return loaded
-    spec = importlib.util.find_spec("engine")  # a top-level find_spec imports nothing
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError("the engine package (engine/constants.py) is not installed")
-    path = Path(next(iter(spec.submodule_search_locations))) / "constants.py"
-    name = "_mbg_engine_constants"
-    if name in sys.modules:
-        return sys.modules[name]
-    module_spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(module_spec)
-    sys.modules[name] = module
-    module_spec.loader.exec_module(module)
-    return module
-
-
-C = _load_constants()
+from engine import constants as C
 
 
 def team_of(slot: int) -> int:

@@ -9,7 +9,7 @@ from functools import cached_property
 
 import numpy as np
 
-from evaluation.metrics.rules import C
+from engine import constants as C
 from evaluation.replay_schema import EVENT_FIELDS, LAYOUT_FIELDS, STATE_FIELDS
 
 TEAM = C.TEAM_OF_SLOT

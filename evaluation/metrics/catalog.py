@@ -25,7 +25,7 @@ of that class, target an ally of it). Inactive slots never get a row.
 
 from dataclasses import dataclass
 
-from evaluation.metrics.rules import C
+from engine import constants as C
 
 LEVELS = ("none", "priority", "full")
 SCOPES = ("game", "team", "slot", "pair")

@@ -8,6 +8,7 @@ and -1 where unused. Rows follow the catalog order, then source, then target.
 import numpy as np
 import polars as pl
 
+from engine import constants as C
 from evaluation.metrics import (
     topics_classes,
     topics_combat,
@@ -18,7 +19,6 @@ from evaluation.metrics import (
 from evaluation.metrics.arrays import Game
 from evaluation.metrics.catalog import BY_ID, LEVELS, METRICS, PRIORITY, Metric
 from evaluation.metrics.registry import REGISTRY
-from evaluation.metrics.rules import C
 
 TOPIC_MODULES = (topics_game, topics_combat, topics_control, topics_classes, topics_space)
 SCHEMA = {

@@ -5,10 +5,10 @@ Slot metrics here are computed for every slot and kept only for slots of the top
 
 import numpy as np
 
+from engine import constants as C
 from evaluation.metrics.arrays import TEAM, masked_mean, ratio, window_sum
 from evaluation.metrics.catalog import POISON_WINDOW
 from evaluation.metrics.registry import provides
-from evaluation.metrics.rules import C
 
 LANE_BASIC, LANE_ULT = 1, 2
 

@@ -2,9 +2,9 @@
 
 import numpy as np
 
+from engine import constants as C
 from evaluation.metrics.arrays import SLOW_CHANNELS, STUN_CHANNELS, first_tick, ratio
 from evaluation.metrics.registry import add, provides
-from evaluation.metrics.rules import C
 
 LANE_BASIC, LANE_ULT = 1, 2
 

@@ -2,10 +2,10 @@
 
 import numpy as np
 
+from engine import constants as C
 from evaluation.metrics.arrays import TEAM, first_tick, ratio, window_sum
 from evaluation.metrics.catalog import TRADE_WINDOW
 from evaluation.metrics.registry import provides
-from evaluation.metrics.rules import C
 
 OPP = np.array([1, 0])
 

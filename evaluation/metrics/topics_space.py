@@ -2,10 +2,10 @@
 
 import numpy as np
 
+from engine import constants as C
 from evaluation.metrics.arrays import EYE, TEAM, masked_mean, ratio
 from evaluation.metrics.catalog import ALONE_RADIUS, CLOSE_RADIUS
 from evaluation.metrics.registry import provides
-from evaluation.metrics.rules import C
 
 STILL = 1e-6  # map units; a displacement below this is standing still
 

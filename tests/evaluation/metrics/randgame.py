@@ -9,7 +9,7 @@ shielded unit, and relays come from a teammate's sighting on the previous tick.
 
 import numpy as np
 
-from evaluation.metrics.rules import C
+from engine import constants as C
 from evaluation.replay_schema import EVENT_FIELDS, STATE_FIELDS
 
 TEAM = C.TEAM_OF_SLOT

@@ -9,9 +9,9 @@ import numpy as np
 import polars as pl
 import pytest
 
+from engine import constants as C
 from evaluation.metrics import PRIORITY, compute_metrics
 from evaluation.metrics.catalog import METRICS
-from evaluation.metrics.rules import C
 
 pytestmark = pytest.mark.slow
 GAMES, HORIZON, THRESHOLD = 4, 200, 3
