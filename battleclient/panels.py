@@ -9,6 +9,7 @@ import math
 import pygame
 
 from battleclient.controls import HELP
+from ui.panels import draw_lines
 from ui.rules import C, slot_label, unit_name
 from ui.theme import COLOURS, STATUS_COLOURS, TEAM_COLOURS
 
@@ -23,36 +24,6 @@ STATUS_WORDS = (
     "Burst",
     "Freedom",
 )
-
-
-def wrap(text: str, font, width: int) -> list[str]:
-    """Greedy word wrap of one line to pixel `width` (continuation lines indented)."""
-    if font.size(text)[0] <= width:
-        return [text]
-    lines, line = [], ""
-    for word in text.split(" "):
-        trial = f"{line} {word}" if line else word
-        if font.size(trial)[0] <= width or not line:
-            line = trial
-        else:
-            lines.append(line)
-            line = "   " + word
-    return lines + [line] if line else lines
-
-
-def draw_lines(surface, rect, lines, font, colour=None, y=None) -> int:
-    """Draws wrapped `lines` (text or (text, colour)) from the top of `rect`; returns next y."""
-    rect = pygame.Rect(rect)
-    y = rect.y if y is None else y
-    step = font.get_linesize()
-    for item in lines:
-        text, tint = item if isinstance(item, tuple) else (item, colour or COLOURS["text"])
-        for part in wrap(text, font, rect.width - 8):
-            if y + step > rect.bottom:
-                return y
-            surface.blit(font.render(part, True, tint), (rect.x + 4, y))
-            y += step
-    return y
 
 
 def panel(surface, rect, title: str | None = None, font=None) -> pygame.Rect:

@@ -1,41 +1,17 @@
 """Text panels of the viewer: wrapped lines, the info bar, the event log and the help card."""
 
+from functools import partial
+
 import pygame
 
 from replay_viewer.shortcuts import HELP
+from ui.panels import draw_lines as shared_draw_lines
 from ui.rules import C
 from ui.scene import view_label
 from ui.theme import COLOURS
 
-
-def wrap(text: str, font, width: int) -> list[str]:
-    """Greedy word wrap of one line to pixel `width`."""
-    if font.size(text)[0] <= width:
-        return [text]
-    words, lines, line = text.split(" "), [], ""
-    for word in words:
-        trial = f"{line} {word}" if line else word
-        if font.size(trial)[0] <= width or not line:
-            line = trial
-        else:
-            lines.append(line)
-            line = "  " + word
-    return lines + [line] if line else lines
-
-
-def draw_lines(surface, rect, lines, font, colour=None, start_y=None) -> int:
-    """Draws `lines` wrapped into `rect`; a line may be (text, colour). Returns the next y."""
-    rect = pygame.Rect(rect)
-    y = rect.y if start_y is None else start_y
-    step = font.get_linesize()
-    for item in lines:
-        text, tint = item if isinstance(item, tuple) else (item, colour or COLOURS["text"])
-        for part in wrap(text, font, rect.width - 8):
-            if y + step > rect.bottom:
-                return y
-            surface.blit(font.render(part, True, tint), (rect.x + 4, y))
-            y += step
-    return y
+# The viewer indents wrapped continuation lines by two spaces (the BattleClient by three).
+draw_lines = partial(shared_draw_lines, indent="  ")
 
 
 def _systems_line(systems) -> str:
