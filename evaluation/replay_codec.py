@@ -11,6 +11,14 @@ import polars as pl
 
 from evaluation.replay_schema import METRIC_COLUMNS, ReplayError
 
+# The polars dtypes of a metric table's columns (REPLAY_CONTRACT.md): slots and teams fit int8,
+# -1 marks an unused source/target.
+METRIC_SCHEMA = dict(
+    zip(
+        METRIC_COLUMNS, (pl.String, pl.String, pl.String, pl.Int8, pl.Int8, pl.Float32), strict=True
+    )
+)
+
 
 def encode_array(array: np.ndarray) -> dict:
     array = np.array(array, order="C")  # keeps 0-d arrays 0-d, unlike ascontiguousarray

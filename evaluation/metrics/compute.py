@@ -19,16 +19,10 @@ from evaluation.metrics import (
 from evaluation.metrics.arrays import Game
 from evaluation.metrics.catalog import BY_ID, LEVELS, METRICS, PRIORITY, Metric
 from evaluation.metrics.registry import REGISTRY
+from evaluation.replay_codec import METRIC_SCHEMA
 
 TOPIC_MODULES = (topics_game, topics_combat, topics_control, topics_classes, topics_space)
-SCHEMA = {
-    "game": pl.String,
-    "topic": pl.String,
-    "metric": pl.String,
-    "source": pl.Int8,
-    "target": pl.Int8,
-    "value": pl.Float32,
-}
+SCHEMA = METRIC_SCHEMA
 SHAPES = {"game": (), "team": (C.NUM_TEAMS,), "slot": (C.NUM_SLOTS,)}
 SHAPES["pair"] = (C.NUM_SLOTS, C.NUM_SLOTS)
 

@@ -2,6 +2,7 @@
 
 import pygame
 
+from evaluation.replay_codec import METRIC_SCHEMA
 from replay_viewer import layout as L
 
 
@@ -46,12 +47,4 @@ def demo_metrics(replay, filler: int = 0):
     ]
     rows += [("g", "outcome", "outcome.points", k, -1, 0.5) for k in (0, 1)]
     rows += [("g", "filler", f"filler.m{k}", k % 10, -1, float(k)) for k in range(filler)]
-    schema = {
-        "game": pl.String,
-        "topic": pl.String,
-        "metric": pl.String,
-        "source": pl.Int8,
-        "target": pl.Int8,
-        "value": pl.Float32,
-    }
-    return pl.DataFrame(rows, schema=schema, orient="row")
+    return pl.DataFrame(rows, schema=METRIC_SCHEMA, orient="row")
