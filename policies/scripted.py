@@ -19,7 +19,6 @@ always legal (RULES 3.5).
 """
 
 import functools
-from functools import partial
 from typing import NamedTuple
 
 import jax
@@ -34,6 +33,7 @@ from policies.system import System, as_system
 
 M, W, H, R, P = C.MAGE, C.WARRIOR, C.HUNTER, C.ROGUE, C.PRIEST
 ENEMY_SPAWN = jnp.array([C.MAP_WIDTH - 1.5, C.MAP_HEIGHT / 2])
+ALL_SLOTS = tuple(range(C.NUM_SLOTS))
 
 
 class Style(NamedTuple):
@@ -56,6 +56,8 @@ class Style(NamedTuple):
     engage: int  # whom movement goes after: NEAREST, WEAKEST or FOCUS
     advance: float  # how far ahead of the team centroid to walk when no enemy is known
     navigate: float  # 1: walk round cover along the waypoint graph; 0: straight at the goal
+    hold: float  # when outnumbered, stay this much further than usual from the nearest enemy
+    leash: float  # melee engages only enemies this close to the rest of its team
 
 
 NEAREST, WEAKEST, FOCUS = range(3)
@@ -65,18 +67,19 @@ STYLES = {
         w_near=10.0, w_low=0.0, w_focus=0.0, w_kill=0.0, w_peel=0.0, w_red=0.0, prio=_NONE6,
         ult_always=1.0, rescue=0.5, keep=(0, 1.0, 1.0, 1.0, 1.0, 1.0), shy=_NONE6,
         retreat=0.0, home=0.0, engage=NEAREST, advance=99.0, navigate=1.0,
+        hold=0.0, leash=99.0,
     ),
     "kiter": Style(
         w_near=2.0, w_low=40.0, w_focus=0.0, w_kill=20.0, w_peel=0.0, w_red=0.0, prio=_NONE6,
         ult_always=0.0, rescue=0.4, keep=(0, 2.9, 1.0, 3.4, 1.0, 4.5),
         shy=(0, 2.6, 0.0, 2.6, 0.0, 3.5), retreat=0.0, home=0.0, engage=WEAKEST,
-        advance=3.0, navigate=1.0,
+        advance=3.0, navigate=1.0, hold=0.0, leash=99.0,
     ),
     "tactician": Style(
         w_near=2.0, w_low=30.0, w_focus=40.0, w_kill=60.0, w_peel=30.0, w_red=15.0,
         prio=(0, 12.0, 0.0, 6.0, 4.0, 18.0), ult_always=0.0, rescue=0.35,
         keep=(0, 2.9, 1.0, 3.4, 1.0, 4.5), shy=(0, 2.6, 0.0, 2.6, 0.0, 3.5), retreat=0.3,
-        home=4.0, engage=FOCUS, advance=1.5, navigate=1.0,
+        home=4.0, engage=FOCUS, advance=1.5, navigate=1.0, hold=2.5, leash=3.5,
     ),
 }  # fmt: skip
 BOTS = tuple(STYLES)  # names, weakest first
@@ -161,7 +164,17 @@ def _goal(v: sv.View, style: Style, focus) -> tuple[jax.Array, jax.Array]:
     weak = jnp.argmin(jnp.where(v.enemy, v.hp, jnp.inf))
     chosen = jnp.stack([near, weak, jnp.argmax(focus)])[jnp.asarray(style.engage, jnp.int32)]
     keep = jnp.asarray(style.keep)[v.cls]
-    goal = jnp.where(jnp.any(v.enemy), sv.at_range(v, v.pos[chosen], keep), idle)
+    # Outnumbered (a wave is coming), everyone stands further off than usual.
+    keep = keep + style.hold * (v.advantage < 0)
+    goal = sv.at_range(v, v.pos[chosen], keep)
+    # Melee does not chase a target far from the rest of its team: it waits a step ahead.
+    mates_at = sv.centroid(v, v.ally & ~v.is_self, v.me)
+    far = jnp.sqrt(jnp.sum((v.pos[chosen] - mates_at) ** 2)) > style.leash
+    step = v.pos[chosen] - mates_at
+    ahead = mates_at + step / jnp.maximum(jnp.sqrt(jnp.sum(step**2)), 1e-6)
+    melee_me = (v.cls == W) | (v.cls == R)
+    goal = jnp.where(melee_me & far & jnp.any(v.ally & ~v.is_self), ahead, goal)
+    goal = jnp.where(jnp.any(v.enemy), goal, idle)
     # The Priest (when its style keeps it back) trails the most hurt teammate.
     mates = v.ally & ~v.is_self
     hurt = jnp.argmin(jnp.where(mates, v.row_frac, jnp.inf))
@@ -179,62 +192,106 @@ def _goal(v: sv.View, style: Style, focus) -> tuple[jax.Array, jax.Array]:
     return goal, avoid
 
 
-def decide(style: Style, v: sv.View, route=None) -> tuple[jax.Array, jax.Array, jax.Array]:
-    """One observer's (move, target, ult), each () int32, all legal under v's masks.
+class Memory(NamedTuple):
+    """What a navigating bot keeps between ticks, per controlled slot: its last walking-distance
+    field (n, 10, 20), the goal it was for (n, 2) and the obstacle table's stamp (n,)."""
 
-    route: the observer's frame's scripted_nav.grid_links (8, 10, 20), used when the style
-    navigates; None walks straight at the goal."""
+    field: jax.Array
+    goal: jax.Array
+    stamp: jax.Array
+
+
+def fresh_memory(n: int) -> Memory:
+    """Memory of n slots that knows nothing yet (the first tick computes full fields)."""
+    return Memory(
+        field=jnp.full((n, nav.ROWS, nav.COLS), nav.INF),
+        goal=jnp.zeros((n, 2)),
+        stamp=jnp.full((n,), jnp.nan),
+    )
+
+
+def decide(style: Style, v: sv.View, links=None, memory=None):
+    """One observer's (move, target, ult), each () int32, all legal under v's masks, and its
+    updated per-slot memory entry (field, goal, stamp) or None.
+
+    links: the observer's frame's scripted_nav.grid_links (8, 10, 20), used when the style
+    navigates (None walks straight at the goal); memory: this slot's (field, goal, stamp)
+    from the last tick, which warm-starts the walking-distance field."""
     focus = _focus(v, style) & (jnp.asarray(style.w_focus) > 0)
     threat = _threat(v)
     scores = jnp.where(v.cls == P, _heal_scores(v, style), _attack_scores(v, style, focus, threat))
     target, ult = sv.choose_combat(v, scores)
     goal, avoid = _goal(v, style, focus)
-    field = None
-    if route is not None:
+    field, kept = None, None
+    if links is not None:
         # A style that does not navigate gets a field that knows no route: straight lines.
-        links = route & (jnp.asarray(style.navigate) > 0)
-        field = nav.distance_field(goal, links, geometry.shapes(v.obstacles))
+        links = links & (jnp.asarray(style.navigate) > 0)
+        shapes = geometry.shapes(v.obstacles)
+        if memory is None:
+            field = nav.distance_field(goal, links, shapes)
+        else:
+            stamp = nav.stamp(v.obstacles)
+            warm = (memory[0], memory[1], memory[2] == stamp)
+            field = nav.distance_field(goal, links, shapes, warm)
+            kept = (field, goal, stamp)
     home = style.home * (jnp.any(v.enemy) | (v.frac < 0.5))
     move = sv.choose_move(v, goal, avoid, home, field)
-    return move, target, ult
+    return (move, target, ult), kept
 
 
 def scripted_policy(name: str):
-    """The bot `name` as a pure function `(obs: Obs) -> Actions` with (10,) int32 heads.
-    Raises ValueError listing the bot names for an unknown name."""
+    """The bot `name` as a stateless pure function `(obs, masks) -> Actions` with (10,) int32
+    heads (full path finding every call). Raises ValueError listing the bot names."""
     if name not in STYLES:
         raise ValueError(f"scripted bot {name!r} does not exist; choose one of {', '.join(BOTS)}")
-    return partial(styled_policy, STYLES[name])
+    return lambda obs, masks: styled_policy(STYLES[name], obs, masks)[0]
 
 
-def styled_policy(style: Style, obs: Obs, masks: Masks) -> Actions:
-    """Play `style` (Python numbers, or arrays: then one compiled function plays any style) for
-    all ten slots: Actions with (10,) int32 heads."""
-    route = None
-    if not isinstance(style.navigate, int | float) or style.navigate > 0:
-        # One waypoint graph per team frame (slots 0 and 5 hold each team's obstacle table).
-        links = jax.vmap(nav.grid_links)(obs.obstacles[:: C.TEAM_SIZE])
-        route = jnp.repeat(links, C.TEAM_SIZE, axis=0)
+def styled_policy(style: Style, obs: Obs, masks: Masks, memory=None, slots=ALL_SLOTS):
+    """Play `style` for the given global `slots` (a static tuple; the others play the no-op).
 
-    def one(units, visible, relayed, obstacles, self_index, move_mask, pair_mask, route):
-        view = sv.read_view(units, visible, relayed, obstacles, self_index, move_mask, pair_mask)
-        return decide(style, view, route)
+    style: Python numbers, or arrays (then one compiled function plays any style); memory: a
+    Memory for these slots, or None to find paths from scratch. Returns (Actions with (10,)
+    int32 heads, the updated Memory or None).
+    """
+    index = jnp.asarray(slots)
+    navigate = not isinstance(style.navigate, int | float) or style.navigate > 0
+    links = None
+    if navigate:
+        # One walking grid per team frame in use (slots 0 and 5 hold each team's table).
+        frames = sorted({s // C.TEAM_SIZE for s in slots})
+        grids = jax.vmap(nav.grid_links)(obs.obstacles[jnp.asarray(frames) * C.TEAM_SIZE])
+        links = grids[jnp.asarray([frames.index(s // C.TEAM_SIZE) for s in slots])]
+    else:
+        memory = None
 
-    move, target, ult = jax.vmap(one)(
-        obs.units, obs.visible, obs.relayed, obs.obstacles, obs.self_index,
-        masks.move, masks.pair, route,
+    def one(units, visible, relayed, context, obstacles, self_index, move, pair, links, mem):
+        view = sv.read_view(units, visible, relayed, context, obstacles, self_index, move, pair)
+        return decide(style, view, links, mem)
+
+    pick = lambda x: x[index]  # noqa: E731
+    (move, target, ult), kept = jax.vmap(one)(
+        pick(obs.units), pick(obs.visible), pick(obs.relayed), pick(obs.context),
+        pick(obs.obstacles),
+        pick(obs.self_index), pick(masks.move), pick(masks.pair), links,
+        None if memory is None else tuple(memory),
     )  # fmt: skip
-    return Actions(move=move, target=target, ult=ult)
+    zeros = jnp.zeros(C.NUM_SLOTS, jnp.int32)
+    actions = Actions(*(zeros.at[index].set(h) for h in (move, target, ult)))
+    return actions, None if kept is None else Memory(*kept)
 
 
 @functools.cache
-def scripted_system(name: str) -> System:
-    """The bot `name` as a JAX System named "scripted:NAME" (stateless, key unused; one cached
-    object per name, so equal lineups share compiled matches)."""
-    policy = scripted_policy(name)
+def scripted_system(name: str, slots: tuple[int, ...] = ALL_SLOTS) -> System:
+    """The bot `name` as a JAX System named "scripted:NAME" for the given global slots. Its
+    carry is the path-finding Memory of those slots; the key is unused. One cached object per
+    (name, slots), so equal lineups share compiled matches. Raises ValueError for a bad name."""
+    if name not in STYLES:
+        raise ValueError(f"scripted bot {name!r} does not exist; choose one of {', '.join(BOTS)}")
+    style, slots = STYLES[name], tuple(sorted(slots))
 
     def act(obs: Obs, masks: Masks, carry, key):
         del key
-        return policy(obs, masks), carry
+        return styled_policy(style, obs, masks, carry, slots)
 
-    return as_system(act, name=f"scripted:{name}")
+    return as_system(act, initial_carry=lambda: fresh_memory(len(slots)), name=f"scripted:{name}")

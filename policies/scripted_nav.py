@@ -23,8 +23,10 @@ STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))  
 LENGTHS = jnp.asarray([np.hypot(*s) for s in STEPS], jnp.float32)
 NODE_RADIUS = 0.45
 SEED_RADIUS = 1.5  # a point this close to the goal, in sight of it, walks straight
-SWEEPS = 36  # relaxation sweeps: routes up to ~36 grid steps are found
-INF = jnp.float32(1e6)
+SWEEPS = 8  # relaxation sweeps from scratch: routes with up to ~8 turns are found
+WARM_SWEEPS = 2  # sweeps a tick when the last tick's field is reused
+INF = 1000.0  # "no route known"; every real route is far shorter
+BIG = 2048.0  # > INF + the grid width: separates runs in _line_min
 
 
 def _shift(grid: jax.Array, drow: int, dcol: int, fill) -> jax.Array:
@@ -61,11 +63,50 @@ def clear(points: jax.Array, goal: jax.Array, shapes) -> jax.Array:
     return ~geometry.segments_blocked(points, jnp.broadcast_to(goal, points.shape), shapes)
 
 
-def distance_field(goal: jax.Array, links: jax.Array, shapes) -> jax.Array:
+def _line_min(field: jax.Array, linked: jax.Array) -> jax.Array:
+    """One pass along each row (left to right): field[c] = min(field[c], field[c'] + c - c')
+    over the c' < c joined to c by a run of open links. linked[r, c]: the link from c - 1 to c
+    is open. A segmented running minimum: each run of linked nodes is lifted by a multiple of
+    BIG so that the minimum never reaches back into an earlier run."""
+    cols = jnp.arange(field.shape[1], dtype=jnp.float32)
+    run = jnp.cumsum(~linked, axis=1).astype(jnp.float32)
+    lifted = field - cols - BIG * run
+    best = jax.lax.cummin(lifted, axis=1) + BIG * run + cols
+    return jnp.minimum(field, jnp.minimum(best, INF))
+
+
+def _sweep(field: jax.Array, links: jax.Array) -> jax.Array:
+    """Whole-line passes in the four straight directions, then one diagonal step each way."""
+    east = _shift(links[STEPS.index((0, -1))], 0, 0, False)  # link from c - 1 to c
+    west = links[STEPS.index((0, 1))]
+    north = links[STEPS.index((-1, 0))]  # link from r - 1 to r
+    south = links[STEPS.index((1, 0))]
+    field = _line_min(field, east)
+    field = _line_min(field[:, ::-1], west[:, ::-1])[:, ::-1]
+    field = _line_min(field.T, north.T).T
+    field = _line_min(field[::-1].T, south[::-1].T).T[::-1]
+    for k, (drow, dcol) in enumerate(STEPS):
+        if drow and dcol:
+            through = jnp.where(links[k], _shift(field, drow, dcol, INF) + LENGTHS[k], INF)
+            field = jnp.minimum(field, through)
+    return field
+
+
+def stamp(obstacles: jax.Array) -> jax.Array:
+    """A number that changes when the obstacle table (32, 8) does (a new map): () float32."""
+    weights = jnp.arange(1, obstacles.size + 1, dtype=jnp.float32).reshape(obstacles.shape)
+    return jnp.sum(obstacles * jnp.sqrt(weights))
+
+
+def distance_field(goal: jax.Array, links: jax.Array, shapes, warm=None) -> jax.Array:
     """Walking distance from every node to `goal` (2,): (10, 20) float32, INF where unknown.
 
     The 4 x 4 nodes round the goal that see it start with their straight-line distance;
-    shapes: geometry.shapes of the frame's obstacle table (for those sight lines).
+    shapes: geometry.shapes of the frame's obstacle table (for those sight lines). Each sweep
+    runs whole rows and columns, so a route needs about one sweep per turn: SWEEPS of them from
+    scratch. warm: (last field, its goal, still valid) from the previous tick: when the goal
+    moved in a straight clear line by d, last field + d bounds every distance from above, so
+    WARM_SWEEPS refine it (the goal of a bot moves a little each tick).
     """
     free = jnp.any(links, axis=0)
     rows, cols = _block(goal, 4)
@@ -73,14 +114,15 @@ def distance_field(goal: jax.Array, links: jax.Array, shapes) -> jax.Array:
     straight = jnp.sqrt(jnp.sum((nodes - goal) ** 2, axis=1))
     start = jnp.where(free[rows, cols] & clear(nodes, goal, shapes), straight, INF)
     seed = jnp.full((ROWS, COLS), INF).at[rows, cols].min(start)
-
-    def sweep(_, field):
-        for k, (drow, dcol) in enumerate(STEPS):
-            through = jnp.where(links[k], _shift(field, drow, dcol, INF) + LENGTHS[k], INF)
-            field = jnp.minimum(field, through)
-        return field
-
-    return jax.lax.fori_loop(0, SWEEPS, sweep, seed)
+    sweeps = SWEEPS
+    if warm is not None:
+        old, old_goal, valid = warm
+        moved = jnp.sqrt(jnp.sum((goal - old_goal) ** 2))
+        usable = valid & clear(old_goal[None], goal, shapes)[0]
+        seed = jnp.minimum(seed, jnp.where(usable & (old < INF), old + moved, INF))
+        seed = jnp.where(jnp.any(links, axis=0), seed, INF)
+        sweeps = WARM_SWEEPS
+    return jax.lax.fori_loop(0, sweeps, lambda _, f: _sweep(f, links), seed)
 
 
 def walking_distance(points: jax.Array, goal: jax.Array, field: jax.Array, shapes) -> jax.Array:
@@ -97,6 +139,6 @@ def walking_distance(points: jax.Array, goal: jax.Array, field: jax.Array, shape
             leg = jnp.sqrt(jnp.sum((points - node) ** 2, axis=1))
             best = jnp.minimum(best, field[row, col] + leg)
     straight = jnp.sqrt(jnp.sum((points - goal) ** 2, axis=1))
-    unknown = jnp.all(best >= INF)  # no route from any candidate: walk straight
+    unknown = jnp.all(best >= INF - 1.0)  # no route from any candidate: walk straight
     near = (straight <= SEED_RADIUS) & clear(points, goal, shapes)
     return jnp.where(near | unknown, jnp.minimum(straight, best), best)

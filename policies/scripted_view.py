@@ -13,7 +13,7 @@ import jax.numpy as jnp
 
 from engine import constants as C
 from engine import geometry
-from engine.types import ROW
+from engine.types import CONTEXT, ROW
 from policies import scripted_nav as nav
 
 TEAM = C.TEAM_SIZE
@@ -23,6 +23,7 @@ STUN_COLS = slice(ROW["status_charge_stun"], ROW["status_poison_stun"] + 1)
 BASIC_DAMAGE = jnp.asarray(C.BASIC_DAMAGE)
 ULT_DAMAGE = jnp.asarray(C.ULT_DAMAGE)
 MAP_SIZE = jnp.array([C.MAP_WIDTH, C.MAP_HEIGHT])
+LANDING_SUBSTEPS = 2
 HOME_EDGE = C.RED_ZONE_DEPTH  # x of the own Red Zone's inner edge, team frame
 
 
@@ -47,14 +48,16 @@ class View(NamedTuple):
     in_red: jax.Array  # (10,) bool row stands in its own team's Red Zone
     fighting: jax.Array  # (10,) bool row is in combat (out-of-combat countdown > 0)
     stunned: jax.Array  # (10,) bool
+    advantage: jax.Array  # () own agents alive minus enemy agents alive (public, RULES 5.6)
     obstacles: jax.Array  # (32, 8) obstacle table, team frame
     move_mask: jax.Array  # (9,) bool
     pair_mask: jax.Array  # (11, 2) bool
 
 
-def read_view(units, visible, relayed, obstacles, self_index, move_mask, pair_mask) -> View:
+def read_view(units, visible, relayed, context, obstacles, self_index, move_mask, pair_mask):
     """Build a View from one observer's arrays: units (10, ROW_DIM), visible/relayed (10,) bool,
-    obstacles (32, 8), self_index () int32, move_mask (9,), pair_mask (11, 2)."""
+    context (CONTEXT_DIM,), obstacles (32, 8), self_index () int32, move_mask (9,),
+    pair_mask (11, 2)."""
     rows = jnp.arange(2 * TEAM)
     known = (visible | relayed) & (units[:, ROW["alive"]] > 0.5)
     me_row = units[self_index]
@@ -81,6 +84,7 @@ def read_view(units, visible, relayed, obstacles, self_index, move_mask, pair_ma
         in_red=units[:, ROW["in_red_zone"]] > 0.5,
         fighting=units[:, ROW["ooc"]] > 0,
         stunned=jnp.any(units[:, STUN_COLS] > 0, axis=1),
+        advantage=context[CONTEXT["own_alive"]] - context[CONTEXT["opp_alive"]],
         obstacles=obstacles,
         move_mask=move_mask,
         pair_mask=pair_mask,
@@ -119,12 +123,13 @@ def landing(v: View) -> jax.Array:
     """Where each of the 9 moves would leave me, ignoring other bodies: (9, 2) map units.
 
     Like the engine (RULES 4, step 10) the step is cut into sub-steps, each projected out of
-    the obstacles, so a step into a wall slides along it instead of tunnelling through.
+    the obstacles, so a step into a wall slides along it instead of tunnelling through; two
+    half steps are enough for a bot's estimate (walls are thicker than half a step).
     """
-    step = jnp.maximum(v.speed, 0.0) * MOVE_VECTORS / C.MOVE_SUBSTEPS
+    step = jnp.maximum(v.speed, 0.0) * MOVE_VECTORS / LANDING_SUBSTEPS
     radius = jnp.full((C.NUM_MOVES,), C.BODY_RADIUS)
     cand = jnp.broadcast_to(v.me, (C.NUM_MOVES, 2))
-    for _ in range(C.MOVE_SUBSTEPS):
+    for _ in range(LANDING_SUBSTEPS):
         cand = geometry.clip_to_bounds(cand + step, radius)
         cand = geometry.project_all(cand, v.obstacles, radius)
     return geometry.clip_to_bounds(cand, radius)

@@ -190,7 +190,7 @@ def _random_factory(arg: str, slots: tuple[int, ...]) -> System:
 def _scripted_factory(arg: str, slots: tuple[int, ...]) -> System:
     from policies.scripted import scripted_system
 
-    return scripted_system(arg)
+    return scripted_system(arg, tuple(slots))
 
 
 register_kind("random", _random_factory, "random")

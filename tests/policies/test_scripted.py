@@ -34,7 +34,12 @@ def _batched(name):
 
 def scene(units, obstacles=None, spawn_end=0):
     """A state with the given units; units: {slot: (class, x, y, health or None)}. Slots not
-    listed are empty. Returns (state, obs)."""
+    listed are empty; a team left empty gets one Warrior far out of sight in its first slot.
+    Returns (state, obs)."""
+    units = dict(units)
+    for first, far in ((0, (1.0, 0.6)), (5, (19.0, 9.4))):
+        if not any(first <= s < first + 5 for s in units):
+            units[first] = (C.WARRIOR, *far, None)
     roster = np.zeros(10, np.int32)
     pads = np.array(FAR, np.float32)
     health = np.zeros(10, np.float32)
@@ -191,7 +196,8 @@ def test_bots_never_choose_an_illegal_action(name):
 def test_bots_are_deterministic_and_ignore_the_key():
     _, obs = scene({0: (C.HUNTER, 5, 5, None), 5: (C.WARRIOR, 7, 5, None)})
     system = scripted_system("tactician")
-    first, _ = system.act(obs, obs.mask, (), jax.random.key(0))
-    second, _ = system.act(obs, obs.mask, (), jax.random.key(1))
+    carry = system.initial_carry()
+    first, _ = system.act(obs, obs.mask, carry, jax.random.key(0))
+    second, _ = system.act(obs, obs.mask, carry, jax.random.key(1))
     assert jax.tree.all(jax.tree.map(jnp.array_equal, first, second))
     assert system.name == "scripted:tactician" and not system.host
