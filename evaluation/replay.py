@@ -219,13 +219,21 @@ def write_replay(path, replay: Replay) -> Path:
     return path
 
 
-def _read_preamble(unpacker, source) -> dict:
+def _unpack_next(unpacker, source, field: str, ended: str, bad: str):
+    """The next msgpack object; ReplayError(field) saying `ended` at the end of the data, or
+    `bad (reason)` for bytes msgpack cannot read."""
     try:
-        preamble = unpacker.unpack()
+        return unpacker.unpack()
     except msgpack.OutOfData:
-        raise ReplayError(source, "file", "ends before the header (empty or truncated)") from None
+        raise ReplayError(source, field, ended) from None
     except (ValueError, msgpack.UnpackException) as error:
-        raise ReplayError(source, "file", f"not a replay file ({error})") from None
+        raise ReplayError(source, field, f"{bad} ({error})") from None
+
+
+def _read_preamble(unpacker, source) -> dict:
+    preamble = _unpack_next(
+        unpacker, source, "file", "ends before the header (empty or truncated)", "not a replay file"
+    )
     if not isinstance(preamble, dict) or preamble.get("magic") != MAGIC:
         raise ReplayError(source, "file", f"not a replay file (no {MAGIC} marker)")
     version = preamble.get("format_version")
@@ -265,12 +273,7 @@ def read_header(path) -> dict:
 def _read_body(unpacker, preamble, source) -> dict:
     if preamble.get("codec") != CODEC:
         raise ReplayError(source, "codec", f"{preamble.get('codec')!r}, expected {CODEC!r}")
-    try:
-        packed = unpacker.unpack()
-    except msgpack.OutOfData:
-        raise ReplayError(source, "body", "file ends early (truncated)") from None
-    except (ValueError, msgpack.UnpackException) as error:
-        raise ReplayError(source, "body", f"corrupted ({error})") from None
+    packed = _unpack_next(unpacker, source, "body", "file ends early (truncated)", "corrupted")
     if not isinstance(packed, bytes) or len(packed) != preamble.get("body_size"):
         raise ReplayError(source, "body", "size differs from the header (truncated or corrupted)")
     try:
