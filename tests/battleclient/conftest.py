@@ -21,6 +21,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from battleclient import layout as L  # noqa: E402
+from tests.helpers.xvfb import xserver  # noqa: E402, F401  (a fixture)
 
 
 @pytest.fixture(autouse=True)

@@ -9,45 +9,15 @@ import time
 from pathlib import Path
 
 import pygame
-import pytest
 
 from battleclient import layout as L
 from evaluation.replay import read_replay
+from tests.helpers.xvfb import XVFB_MARKS, find_window, window_env, xdo
 from ui.arena import ArenaRenderer
 from ui.theme import TEAM_COLOURS
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = [
-    pytest.mark.xvfb,
-    pytest.mark.skipif(
-        not (shutil.which("Xvfb") and shutil.which("xdotool")),
-        reason="needs Xvfb and xdotool (apt-get install -y xvfb xdotool)",
-    ),
-]
-
-
-@pytest.fixture
-def xserver():
-    read, write = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write), "-screen", "0", "1400x900x24", "-nolisten", "tcp"],
-        pass_fds=(write,),
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write)
-    with os.fdopen(read) as handle:
-        display = f":{handle.readline().strip()}"
-    yield display
-    server.terminate()
-    server.wait(timeout=10)
-
-
-def xdo(display, *args, timeout=30):
-    env = dict(os.environ, DISPLAY=display)
-    done = subprocess.run(
-        ["xdotool", *args], env=env, capture_output=True, text=True, timeout=timeout
-    )
-    return done.stdout.strip()
+pytestmark = XVFB_MARKS
 
 
 def screen_point(world):
@@ -78,26 +48,21 @@ def shoot(display, window, folder: Path, seconds: float = 240.0, until=lambda im
 
 def test_real_window_game_start_clicks_and_screenshot(xserver, tmp_path):
     data = tmp_path / "data"
-    env = dict(
-        os.environ,
-        DISPLAY=xserver,
-        SDL_AUDIODRIVER="dummy",
+    env = window_env(
+        xserver,
         XDG_DATA_HOME=str(data),
         XDG_CONFIG_HOME=str(tmp_path / "config"),
         PYTHONHASHSEED="0",  # a stable compile-cache key across runs (see battleclient.app)
         JAX_PLATFORMS="cpu",
         MBG_JAX_CACHE=os.environ.get("MBG_JAX_CACHE", str(ROOT / ".cache" / "jax")),
     )
-    env.pop("SDL_VIDEODRIVER", None)
     command = [sys.executable, "-m", "battleclient.app", "--map", "47", "--seed", "1"]
     command += ["--slots", "A0=human,A1-A4=random,B*=random", "--max-ticks", "6"]
     client = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)  # fmt: skip
     shots = data / "marl-battlegrounds" / "screenshots"
     try:
-        window = xdo(xserver, "search", "--sync", "--pid", str(client.pid), timeout=120)
-        assert window, "the client window did not appear"
-        window = window.splitlines()[0]
+        window = find_window(xserver, client.pid, timeout=120)
         pad = (1.5, 1.5)  # A0's pad on map 47, Team A west
         _, first = shoot(xserver, window, shots, until=lambda im: blue_at(im, pad))
         assert first.get_size() == L.SIZE

@@ -14,6 +14,7 @@ import pytest  # noqa: E402
 from evaluation.replay import write_replay  # noqa: E402
 from replay_viewer import layout as L  # noqa: E402
 from tests.helpers.replays import synthetic_replay  # noqa: E402
+from tests.helpers.xvfb import xserver  # noqa: E402, F401  (a fixture)
 
 
 @pytest.fixture(scope="session")
