@@ -159,7 +159,10 @@ class App:
         folder = replay_dir().parent / "screenshots"
         folder.mkdir(parents=True, exist_ok=True)
         path = unique_path(folder, f"client_{timestamp()}", ".png")
-        pygame.image.save(self.last_frame, str(path))
+        # Write beside, then rename: a reader never sees a half-written PNG.
+        partial = path.with_name(f".{path.name}.partial.png")
+        pygame.image.save(self.last_frame, str(partial))
+        os.replace(partial, path)
         if hasattr(self.screen, "say"):
             self.screen.say(f"Screenshot saved: {path}")
         return path
