@@ -27,6 +27,7 @@ from policies.system import Lineup, as_actions, merge_actions, to_host
 LAYOUT = ("map_id", "obstacles", "pads", "red_zones", "spawn_end", "class_id", "active")
 # Inverse of C.RELATIVE_ORDER: observer-relative row -> global slot order.
 TO_GLOBAL = np.argsort(C.RELATIVE_ORDER, axis=1)
+RANDOM_ROSTER = "random"  # schedule(): draw a mirrored roster for each pair from its seed
 BATCH_MIN = 48  # games from which "auto" prefers the vmapped batch over host stepping
 WINNER = {C.ONGOING: "ongoing", C.A_WINS: "A", C.B_WINS: "B", C.DRAW: "draw"}
 
@@ -63,27 +64,36 @@ def schedule(
     """The setups of `games` games: maps cycle by pair, rosters after every map has been used.
 
     With swap_ends, games 2k and 2k+1 form a pair on the same map, roster and seed (seed + k)
-    with Team A at the west end, then the east end (tournament protocol). Raises ValueError.
+    with Team A at the west end, then the east end (tournament protocol). A roster "random"
+    draws a mirrored five-a-side team (classes with repeats) from the pair's seed, so that
+    deterministic Systems meet in varied games. Raises ValueError.
     """
     if games < 1:
         raise ValueError(f"games: {games} must be at least 1")
     specs = load_maps(maps)
-    parsed = [parse_roster(r) if isinstance(r, str) else np.asarray(r, np.int32) for r in rosters]
-    if not parsed:
+    if not rosters:
         raise ValueError("rosters: at least one roster is needed")
     setups = []
     for g in range(games):
         pair = g // 2 if swap_ends else g
+        roster = rosters[(pair // len(specs)) % len(rosters)]
         setups.append(
             GameSetup(
                 map=specs[pair % len(specs)],
-                roster=parsed[(pair // len(specs)) % len(parsed)],
+                roster=_roster(roster, int(seed) + pair),
                 spawn_end=g % 2 if swap_ends else 0,
                 seed=int(seed) + pair,
                 index=g,
             )
         )
     return setups
+
+
+def _roster(roster, seed: int) -> np.ndarray:
+    if isinstance(roster, str) and roster.strip().lower() == RANDOM_ROSTER:
+        team = np.random.default_rng(seed).integers(1, C.NUM_CLASSES, C.TEAM_SIZE)
+        return np.concatenate([team, team]).astype(np.int32)
+    return parse_roster(roster) if isinstance(roster, str) else np.asarray(roster, np.int32)
 
 
 def initial_state(config: Config, setup: GameSetup) -> State:

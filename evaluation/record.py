@@ -105,9 +105,10 @@ def record_games(
     on_replay=None,
     metrics_level: str = "none",
     seeds: dict | None = None,
+    mode: str = "auto",
     batch: int | None = None,
 ):
-    """Play `setups` and build a Replay of each game.
+    """Play `setups` and build a Replay of each game (mode and batch: see match.play_match).
 
     on_replay(setup, row, replay) is called as each game finishes (write it, add metrics);
     without it the replays are returned in a list. Returns (results DataFrame, replays).
@@ -124,7 +125,9 @@ def record_games(
         else:
             on_replay(setup, row, replay)
 
-    results = play_match(lineup, setups, config, record=True, batch=batch, on_game=on_game)
+    results = play_match(
+        lineup, setups, config, record=True, mode=mode, batch=batch, on_game=on_game
+    )
     return results, kept
 
 

@@ -1,0 +1,161 @@
+"""`mbg play`: headless games between any Systems, with a replay file a game on request.
+
+mbg play --map 47 --team-a scripted:kiter --team-b scripted:tactician --games 20 --out runs/x
+mbg play --map validation --slots "A0=random,A1-A4=scripted:brawler,B*=scripted:tactician"
+mbg play --map 47 --team-a random --team-b random --json
+
+Games come in pairs on the same map, roster and seed with the spawn ends swapped (--no-swap
+turns that off); maps cycle over the selection. Slot kinds: random, scripted:NAME,
+checkpoint:PATH, human, llm:... (see policies/slotspec.py).
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+INFO_REGIMES = ("shared_obs", "no_shared_obs")
+METRIC_LEVELS = ("none", "priority", "full")
+
+
+def register(subparsers) -> None:
+    """Adds the `play` subcommand."""
+    parser = subparsers.add_parser(
+        "play",
+        help="play headless games between Systems (scripted bots, checkpoints, ...)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--map", default="validation", help="map id(s) or split (validation)")
+    who = parser.add_mutually_exclusive_group(required=True)
+    who.add_argument("--slots", metavar="SPEC", help='e.g. "A0=random,A1-A4=scripted:kiter,..."')
+    who.add_argument("--team-a", metavar="SPEC", help="System of every Team A slot")
+    parser.add_argument("--team-b", metavar="SPEC", help="System of every Team B slot")
+    parser.add_argument(
+        "--roster",
+        default="MWHRP/MWHRP",
+        help='roster(s), comma separated (MWHRP/MWHRP); "random": a mirrored team a pair',
+    )
+    parser.add_argument("--games", type=int, default=2, help="number of games (2)")
+    parser.add_argument("--seed", type=int, default=0, help="root seed; pair k uses seed + k")
+    parser.add_argument("--out", metavar="DIR", help="write one replay a game into DIR")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument("--metrics", choices=METRIC_LEVELS, default="none", help="with --out")
+    parser.add_argument("--info-regime", choices=INFO_REGIMES, default="shared_obs")
+    parser.add_argument("--score-threshold", type=int, default=None, help="points to win (20)")
+    parser.add_argument("--horizon", type=int, default=None, help="ticks before a draw (300)")
+    parser.add_argument("--no-swap", action="store_true", help="do not swap spawn ends in pairs")
+    parser.add_argument(
+        "--mode", choices=("auto", "batch", "host"), default="auto", help="see evaluation.match"
+    )
+    parser.set_defaults(func=run)
+
+
+def _config(args):
+    from engine.types import Config
+
+    values = {"shared_obs": args.info_regime == "shared_obs"}
+    if args.score_threshold is not None:
+        values["score_threshold"] = args.score_threshold
+    if args.horizon is not None:
+        values["horizon"] = args.horizon
+    return Config(**values)
+
+
+def _slot_text(args) -> str:
+    from policies.slotspec import team_spec
+
+    if args.slots:
+        if args.team_b:
+            raise ValueError("--team-b goes with --team-a, not with --slots")
+        return args.slots
+    if not args.team_b:
+        raise ValueError("--team-a needs --team-b")
+    return team_spec(args.team_a, args.team_b)
+
+
+def replay_name(row: dict) -> str:
+    """File name of a game's replay: game number, map id and Team A's spawn end."""
+    end = ("west", "east")[row["spawn_end"]]
+    return f"game{row['game']:04d}_map{row['map_id']:02d}_A{end}.mbgr"
+
+
+def _progress(total: int, quiet: bool):
+    """A rich progress bar on stderr for runs of more than one game (None otherwise)."""
+    if total < 2 or quiet and not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+    from rich.progress import Progress
+
+    progress = Progress(console=Console(stderr=True), transient=True)
+    progress.start()
+    return progress, progress.add_task("games", total=total)
+
+
+def run(args) -> int:
+    """Plays the games, writes the replays, prints a summary; returns the exit code."""
+    from engine.pool import parse_roster
+    from evaluation.match import RANDOM_ROSTER, schedule, summary
+    from evaluation.record import record_games
+    from evaluation.replay import write_replay
+    from policies.slotspec import parse_slots, resolve_slots
+
+    if args.games < 1:
+        raise ValueError(f"--games {args.games}: must be at least 1")
+    if args.metrics != "none" and not args.out:
+        raise ValueError("--metrics needs --out: metrics travel inside the replay files")
+    config = _config(args)
+    specs = parse_slots(_slot_text(args))
+    rosters = [r.strip() for r in args.roster.split(",")]
+    for roster in rosters:
+        if roster.lower() != RANDOM_ROSTER:
+            parse_roster(roster)  # a bad roster fails before anything is played
+    setups = schedule(args.map, rosters, args.games, args.seed, swap_ends=not args.no_swap)
+    rosters_used = {tuple(s.roster) for s in setups}
+    lineup = resolve_slots(specs, setups[0].roster if len(rosters_used) == 1 else None)
+    out = Path(args.out) if args.out else None
+    if out is not None and out.exists() and any(out.glob("game*.mbgr")):
+        raise FileExistsError(f"{out}: already holds replays; choose an empty folder")
+    bar = _progress(len(setups), args.json)
+    written: list[str] = []
+
+    def on_replay(setup, row, replay):
+        if args.metrics != "none":
+            from evaluation.metrics import compute_metrics
+
+            replay.metrics = compute_metrics(replay, args.metrics, game=str(row["game"]))
+        if out is not None:
+            written.append(str(write_replay(out / replay_name(row), replay)))
+        if bar:
+            bar[0].advance(bar[1])
+
+    try:
+        if out is not None:
+            results, _ = record_games(
+                lineup, setups, config, on_replay=on_replay, metrics_level=args.metrics,
+                seeds={"root": args.seed}, mode=args.mode,
+            )  # fmt: skip
+        else:
+            from evaluation.match import play_match
+
+            def tick(setup, row, trace):
+                if bar:
+                    bar[0].advance(bar[1])
+
+            results = play_match(lineup, setups, config, mode=args.mode, on_game=tick)
+    finally:
+        if bar:
+            bar[0].stop()
+    report = {"systems": list(lineup.specs), **summary(results), "replays": written}
+    if args.json:
+        report["results"] = results.to_dicts()
+        print(json.dumps(report))
+    else:
+        print(results)
+        print(
+            f"{report['games']} games: A wins {report['a_wins']}, B wins {report['b_wins']}, "
+            f"draws {report['draws']}; mean ticks {report['mean_ticks']:.1f}"
+        )
+        if written:
+            print(f"{len(written)} replays in {out}")
+    return 0

@@ -1,0 +1,81 @@
+"""`mbg replay`: facts about replay files, and re-simulation checks.
+
+mbg replay info game.mbgr [--json]
+mbg replay verify game.mbgr [more.mbgr | folder ...]
+
+`verify` re-plays each replay's submitted actions through the engine from its tick-0 state and
+compares every tick; it exits with status 1 naming the first tick (and field) that differs.
+"""
+
+import argparse
+import json
+from pathlib import Path
+
+SUFFIX = ".mbgr"
+
+
+def register(subparsers) -> None:
+    """Adds the `replay` subcommand with `info` and `verify`."""
+    parser = subparsers.add_parser(
+        "replay",
+        help="inspect or re-simulate replay files",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = parser.add_subparsers(dest="replay_command", metavar="ACTION", required=True)
+    info = actions.add_parser("info", help="header and result of a replay")
+    info.add_argument("file", help="a *.mbgr file")
+    info.add_argument("--json", action="store_true", help="print one JSON object")
+    info.set_defaults(func=run_info)
+    verify = actions.add_parser("verify", help="re-simulate replays and compare every tick")
+    verify.add_argument("paths", nargs="+", help="*.mbgr files or folders of them")
+    verify.set_defaults(func=run_verify)
+
+
+def replay_files(paths) -> list[Path]:
+    """Files named directly, plus every *.mbgr inside named folders (sorted). Raises
+    FileNotFoundError for a path that does not exist and ValueError for an empty folder."""
+    files = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            found = sorted(path.glob(f"*{SUFFIX}"))
+            if not found:
+                raise ValueError(f"{path}: no {SUFFIX} files in this folder")
+            files.extend(found)
+        elif path.exists():
+            files.append(path)
+        else:
+            raise FileNotFoundError(f"{path}: no such file or folder")
+    return files
+
+
+def run_info(args) -> int:
+    """Prints `replay_summary` of one file; returns 0."""
+    from evaluation.replay import read_replay, replay_summary
+
+    facts = replay_summary(read_replay(args.file))
+    if args.json:
+        print(json.dumps(facts))
+        return 0
+    width = max(len(k) for k in facts)
+    for key, value in facts.items():
+        print(f"{key:<{width}}  {value}")
+    return 0
+
+
+def run_verify(args) -> int:
+    """Re-simulates each file; prints one line a file; returns 1 if any does not reproduce."""
+    from evaluation.record import first_difference
+    from evaluation.replay import read_replay
+
+    failed = 0
+    for path in replay_files(args.paths):
+        replay = read_replay(path)
+        found = first_difference(replay)
+        if found is None:
+            print(f"{path}: ok, {replay.ticks} ticks reproduce")
+        else:
+            failed += 1
+            print(f"{path}: differs first at tick {found[0]} ({found[1]})")
+    return 1 if failed else 0
