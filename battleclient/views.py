@@ -1,8 +1,8 @@
 """Fair views for the BattleClient: what one player may see of a tick, as a ui.scene.Scene.
 
-A human sees the union of what its own agents see (RULES 5.2): each agent's direct sight this
-tick plus, in the shared_obs regime, the rows relayed from teammates' last-tick sightings
-(marked relayed). Playing a whole team this is exactly ui.scene's ("team", k) view. Zero humans
+A human sees what its team sees (RULES 5.2): each teammate's direct sight this tick plus, in
+the shared_obs regime, the rows relayed from last-tick sightings (marked relayed): ui.scene's
+("team", k) view. Zero humans
 = the Oracle view. Everything drawn in a human's view (units, numbers, log lines, panels) comes
 from the Scene built here, so hidden units cannot leak into the picture.
 """
@@ -56,13 +56,18 @@ def _extra_floats(snap, known: frozenset) -> tuple[FloatText, ...]:
 
 def fair_scene(snap, viewer, *, selected=None, highlights=(), overlays=None) -> Scene:
     """The Scene of `snap` (battleclient.session.Snapshot) for `viewer`: ORACLE or a tuple of
-    the human's global slots (all on one team). Selection and highlights of units the view does
-    not know are dropped."""
+    the human's global slots (all on one team), who sees what that whole team sees. Selection
+    and highlights of units the view does not know are dropped."""
     kwargs = {} if overlays is None else {"overlays": overlays}
     common = dict(prev_state=snap.prev_state, events=snap.events, **kwargs)
     if viewer == ORACLE:
         scene = scene_from_state(snap.state, view=ORACLE, **common)
     else:
+        # The player sees what its whole team sees (issue 5): every teammate's sight, its
+        # machine-controlled agents included, plus the relayed rows.
+        team = team_of(int(viewer[0]))
+        block = range(team * C.TEAM_SIZE, (team + 1) * C.TEAM_SIZE)
+        sighted = [s for s in block if bool(np.asarray(snap.state["active"])[s])]
         scenes = [
             scene_from_state(
                 snap.state,
@@ -71,7 +76,7 @@ def fair_scene(snap, viewer, *, selected=None, highlights=(), overlays=None) -> 
                 relayed=snap.relayed,
                 **common,
             )
-            for s in viewer
+            for s in sighted
         ]
         floats = tuple(dict.fromkeys(f for sc in scenes for f in sc.floats))
         scene = dataclasses.replace(scenes[0], units=_merge_units(scenes), floats=floats)
