@@ -1,5 +1,5 @@
-"""Pieces every learner shares: shaped rewards from Events, opponent groups, config files,
-Orbax run checkpoints, metric logging (terminal, TensorBoard, JSON lines) and the progress bar.
+"""Pieces every learner shares: shaped rewards from Events, opponent groups and config files
+(the host loop of a run is in training.runs).
 
 Shaped rewards live only here, in training code (RULES_BRIEF A13): the engine's reward stays the
 sparse outcome, and nothing here touches the score or a rating.
@@ -7,7 +7,6 @@ sparse outcome, and nothing here touches the score or a rating.
 
 import dataclasses
 import json
-import math
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
@@ -220,87 +219,3 @@ def load_config(cls, path: str | Path):
     except (OSError, ValueError) as error:
         raise ValueError(f"{path}: cannot read a config: {error}") from None
     return config_from_dict(cls, doc, str(path))
-
-
-# --- Run checkpoints (Orbax) ---------------------------------------------------------------------
-class RunCheckpoints:
-    """Orbax checkpoints of a whole runner state (parameters, optimiser, games in flight,
-    recurrent state, RNG, counters), keyed by update number; the last `keep` are kept."""
-
-    def __init__(self, directory: Path, keep: int = 3):
-        import orbax.checkpoint as ocp
-
-        self._ocp = ocp
-        options = ocp.CheckpointManagerOptions(max_to_keep=keep, create=True)
-        self.manager = ocp.CheckpointManager(Path(directory).absolute(), options=options)
-
-    def latest(self) -> int | None:
-        return self.manager.latest_step()
-
-    def save(self, step: int, runner) -> None:
-        self.manager.save(int(step), args=self._ocp.args.StandardSave(runner))
-        self.manager.wait_until_finished()
-
-    def restore(self, like, step: int | None = None):
-        """Restore into the structure, shapes and dtypes of `like` (a fresh runner state)."""
-        step = self.latest() if step is None else step
-        if step is None:
-            raise FileNotFoundError(f"{self.manager.directory}: no checkpoint to resume from")
-        abstract = jax.tree.map(self._ocp.utils.to_shape_dtype_struct, like)
-        return self.manager.restore(step, args=self._ocp.args.StandardRestore(abstract))
-
-    def close(self) -> None:
-        self.manager.close()
-
-
-# --- Metrics -------------------------------------------------------------------------------------
-class MetricLog:
-    """Scalars to TensorBoard (tensorboardX, `dir/tb`) and to `dir/metrics.jsonl`."""
-
-    def __init__(self, directory: Path):
-        from tensorboardX import SummaryWriter
-
-        self.writer = SummaryWriter(str(Path(directory) / "tb"))
-        self.lines = open(Path(directory) / "metrics.jsonl", "a", encoding="utf-8")  # noqa: SIM115
-
-    def write(self, step: int, scalars: dict[str, float]) -> None:
-        for name, value in scalars.items():
-            if math.isfinite(value):
-                self.writer.add_scalar(name, value, step)
-        self.lines.write(json.dumps({"env_steps": step, **scalars}) + "\n")
-        self.lines.flush()
-        self.writer.flush()
-
-    def close(self) -> None:
-        self.writer.close()
-        self.lines.close()
-
-
-def summary_line(scalars: dict[str, float], keys: Sequence[str]) -> str:
-    """A short terminal line of the named scalars present in `scalars`."""
-    parts = [f"{k.split('/')[-1]} {scalars[k]:.3g}" for k in keys if k in scalars]
-    return " | ".join(parts)
-
-
-def progress_bar(total: int, done: int):
-    """A rich progress bar over env-steps showing the env-steps/s rate."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    progress = Progress(
-        TextColumn("[bold]train"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("env-steps"),
-        TextColumn("{task.fields[rate]:>7.0f} steps/s"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    task = progress.add_task("train", total=total, completed=done, rate=0.0)
-    return progress, task

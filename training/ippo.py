@@ -2,8 +2,8 @@
 
 Read top to bottom: CONFIG, TRANSITION AND RUNNER STATE, GAE AND LOSS (module level, tested by
 hand), MAKE_TRAIN (rollout with `lax.scan` over vmapped games, then epochs x minibatches of PPO,
-all pure: `train(rng)` jits once and vmaps over seeds), RUN (the host loop of `mbg train ippo`:
-Orbax checkpoints, exact resume, progress bar, TensorBoard).
+all pure: `train(rng)` jits once and vmaps over seeds), RUN (`mbg train ippo`: jitted chunks of
+updates driven by training.runs: Orbax checkpoints, exact resume, progress bar, TensorBoard).
 
 Games: `num_envs` games run in lock step with the engine's auto-reset, drawn from the
 curriculum and train maps only. The learner always plays Team A (spawn end drawn per game, and
@@ -18,9 +18,7 @@ outcome plus optional shaping from Events; each term is logged separately.
 
 import dataclasses
 import functools
-import json
 import math
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -35,7 +33,7 @@ from engine import constants as C
 from engine.maps import make_pool
 from engine.types import Config, Obs, State
 from policies import networks as nets
-from training import common
+from training import common, runs
 
 # ================================ CONFIG ================================
 
@@ -413,52 +411,6 @@ def _compiled(config: IPPOConfig):
     return trainer, jax.jit(trainer.init), jax.jit(chunk)
 
 
-def scalars(config: IPPOConfig, groups, metrics, seconds: float) -> dict[str, float]:
-    """Host-side summary of one chunk's metrics (stacked over its updates)."""
-    metrics = jax.device_get(metrics)
-    out = {f"loss/{k}": float(np.mean(v)) for k, v in metrics["loss"].items()}
-    agent_steps = max(float(np.sum(metrics["agent_steps"])), 1.0)
-    terms = np.sum(metrics["terms"], axis=0) / agent_steps
-    for name, value in zip(common.SHAPING_TERMS, terms, strict=True):
-        out[f"reward/{name}"] = float(value)
-    out["reward/total"] = float(terms.sum())
-    results = np.sum(metrics["results"], axis=0)  # (groups, 3)
-    for g, (win, draw, loss) in zip(groups, results, strict=True):
-        games = win + draw + loss
-        out[f"games/{g.kind}/finished"] = float(games)
-        if games:
-            out[f"games/{g.kind}/win"] = float(win / games)
-            out[f"games/{g.kind}/draw"] = float(draw / games)
-    steps = config.steps_per_update * len(metrics["agent_steps"])
-    out["perf/env_steps_per_s"] = steps / max(seconds, 1e-9)
-    return out
-
-
-def _run_config(out: Path, config: IPPOConfig | None, resume: bool, steps: int | None):
-    """The config of a run directory: written on a fresh start, read back (and checked
-    against `config`, total_steps aside) on resume; `steps` overrides total_steps.
-    Raises FileExistsError / FileNotFoundError / ValueError naming the path."""
-    path = out / "config.json"
-    if resume:
-        if not path.exists():
-            raise FileNotFoundError(f"{path}: no run to resume (start without --resume)")
-        saved = common.config_from_dict(IPPOConfig, json.loads(path.read_text()), str(path))
-        if config is not None and dataclasses.replace(config, total_steps=0) != (
-            dataclasses.replace(saved, total_steps=0)
-        ):
-            raise ValueError(f"{path}: --config differs from the run's saved config")
-        config = config or saved
-    elif path.exists():
-        raise FileExistsError(f"{path}: a run exists here; pass --resume or choose another --out")
-    config = config or IPPOConfig()
-    if steps is not None:
-        config = dataclasses.replace(config, total_steps=steps)
-    if not resume:
-        out.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(common.config_to_dict(config), indent=2))
-    return config
-
-
 def run(
     config: IPPOConfig | None,
     out: str | Path,
@@ -466,69 +418,12 @@ def run(
     steps: int | None = None,
     show: bool = True,
 ):
-    """Train (or resume) a run in directory `out` until config.total_steps env-steps, rounded
-    up to whole chunks; checkpoint with Orbax, log, and export the final policy file.
+    """Train (or resume, exactly) a run in directory `out` until config.total_steps env-steps
+    (`steps` overrides it), rounded up to whole chunks; see training.runs.train_loop.
 
     Returns (final RunnerState, path of the exported policy checkpoint).
     """
     out = Path(out)
-    config = _run_config(out, config, resume, steps)
-    key = dataclasses.replace(config, total_steps=0)
-    trainer, init, chunk = _compiled(key)
-    checkpoints = common.RunCheckpoints(out / "checkpoints")
-    runner = init(jax.random.PRNGKey(config.seed))
-    if resume:
-        runner = checkpoints.restore(runner)
-    per_chunk = config.steps_per_update * config.updates_per_log
-    chunks = math.ceil(config.total_steps / per_chunk)
-    total = chunks * per_chunk
-    done = int(runner.update) * config.steps_per_update
-    log = common.MetricLog(out)
-    progress, task = common.progress_bar(total, done)
-    keys = ("reward/total", "reward/outcome", "loss/entropy", "loss/value")
-    keys += tuple(f"games/{g.kind}/win" for g in trainer.groups if g.kind != "self")
-    try:
-        with progress if show else _quiet():
-            for i in range(int(runner.update) // config.updates_per_log, chunks):
-                start = time.perf_counter()
-                runner, metrics = chunk(runner)
-                jax.block_until_ready(runner.params)
-                seconds = time.perf_counter() - start
-                done = int(runner.update) * config.steps_per_update
-                values = scalars(config, trainer.groups, metrics, seconds)
-                log.write(done, values)
-                progress.update(task, completed=done, rate=values["perf/env_steps_per_s"])
-                if show:
-                    progress.console.print(f"{done:>10} | {common.summary_line(values, keys)}")
-                if (i + 1) % config.logs_per_checkpoint == 0 or i + 1 == chunks:
-                    checkpoints.save(int(runner.update), runner)
-    finally:
-        log.close()
-        checkpoints.close()
-    return runner, export_policy(out, config, runner)
-
-
-class _quiet:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
-def export_policy(out: Path, config: IPPOConfig, runner: RunnerState) -> Path:
-    """Write the run's current policy as a one-file checkpoint `out/policy_<env-steps>.msgpack`
-    (kept if it already exists: the same update gives the same parameters)."""
-    from policies import checkpoints
-
-    steps = int(runner.update) * config.steps_per_update
-    path = out / f"policy_{steps}.msgpack"
-    if not path.exists():
-        training = {
-            "algorithm": "ippo",
-            "env_steps": steps,
-            "updates": int(runner.update),
-            "config": common.config_to_dict(config),
-        }
-        checkpoints.save_policy(path, jax.device_get(runner.params), config.network, training)
-    return path
+    config = runs.run_config(out, IPPOConfig, config, resume, steps)
+    trainer, init, chunk = _compiled(dataclasses.replace(config, total_steps=0))
+    return runs.train_loop(out, config, trainer, init, chunk, resume, show, "ippo")

@@ -1,0 +1,207 @@
+"""The host side of a training run: the run directory and its config, Orbax checkpoints of the
+whole runner state (exact resume), metric logs (terminal, TensorBoard, JSON lines), the progress
+bar and the exported policy file. Learners provide pure functions; this module drives them.
+
+A run directory holds config.json (the run's config), checkpoints/ (Orbax, one step per saved
+update), tb/ (TensorBoard), metrics.jsonl and policy_<env-steps>.msgpack (policies.checkpoints).
+"""
+
+import contextlib
+import dataclasses
+import json
+import math
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import jax
+import numpy as np
+
+from training import common
+
+
+# --- Run checkpoints (Orbax) ---------------------------------------------------------------------
+class RunCheckpoints:
+    """Orbax checkpoints of a whole runner state (parameters, optimiser, games in flight,
+    recurrent state, RNG, counters), keyed by update number; the last `keep` are kept."""
+
+    def __init__(self, directory: Path, keep: int = 3):
+        import orbax.checkpoint as ocp
+
+        self._ocp = ocp
+        options = ocp.CheckpointManagerOptions(max_to_keep=keep, create=True)
+        self.manager = ocp.CheckpointManager(Path(directory).absolute(), options=options)
+
+    def latest(self) -> int | None:
+        return self.manager.latest_step()
+
+    def save(self, step: int, runner) -> None:
+        self.manager.save(int(step), args=self._ocp.args.StandardSave(runner))
+        self.manager.wait_until_finished()
+
+    def restore(self, like, step: int | None = None):
+        """Restore into the structure, shapes and dtypes of `like` (a fresh runner state)."""
+        step = self.latest() if step is None else step
+        if step is None:
+            raise FileNotFoundError(f"{self.manager.directory}: no checkpoint to resume from")
+        abstract = jax.tree.map(self._ocp.utils.to_shape_dtype_struct, like)
+        return self.manager.restore(step, args=self._ocp.args.StandardRestore(abstract))
+
+    def close(self) -> None:
+        self.manager.close()
+
+
+# --- Metrics -------------------------------------------------------------------------------------
+class MetricLog:
+    """Scalars to TensorBoard (tensorboardX, `dir/tb`) and to `dir/metrics.jsonl`."""
+
+    def __init__(self, directory: Path):
+        from tensorboardX import SummaryWriter
+
+        self.writer = SummaryWriter(str(Path(directory) / "tb"))
+        self.lines = open(Path(directory) / "metrics.jsonl", "a", encoding="utf-8")  # noqa: SIM115
+
+    def write(self, step: int, scalars: dict[str, float]) -> None:
+        for name, value in scalars.items():
+            if math.isfinite(value):
+                self.writer.add_scalar(name, value, step)
+        self.lines.write(json.dumps({"env_steps": step, **scalars}) + "\n")
+        self.lines.flush()
+        self.writer.flush()
+
+    def close(self) -> None:
+        self.writer.close()
+        self.lines.close()
+
+
+def summary_line(scalars: dict[str, float], keys: Sequence[str]) -> str:
+    """A short terminal line of the named scalars present in `scalars`."""
+    parts = [f"{k.split('/')[-1]} {scalars[k]:.3g}" for k in keys if k in scalars]
+    return " | ".join(parts)
+
+
+def progress_bar(total: int, done: int):
+    """A rich progress bar over env-steps showing the env-steps/s rate."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    progress = Progress(
+        TextColumn("[bold]train"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("env-steps"),
+        TextColumn("{task.fields[rate]:>7.0f} steps/s"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    task = progress.add_task("train", total=total, completed=done, rate=0.0)
+    return progress, task
+
+
+# --- The loop ------------------------------------------------------------------------------------
+def run_config(out: Path, cls, config, resume: bool, steps: int | None):
+    """The config of a run directory: written on a fresh start, read back (and checked
+    against `config`, total_steps aside) on resume; `steps` overrides total_steps.
+    Raises FileExistsError / FileNotFoundError / ValueError naming the path."""
+    path = out / "config.json"
+    if resume:
+        if not path.exists():
+            raise FileNotFoundError(f"{path}: no run to resume (start without --resume)")
+        saved = common.config_from_dict(cls, json.loads(path.read_text()), str(path))
+        if config is not None and dataclasses.replace(config, total_steps=0) != (
+            dataclasses.replace(saved, total_steps=0)
+        ):
+            raise ValueError(f"{path}: --config differs from the run's saved config")
+        config = config or saved
+    elif path.exists():
+        raise FileExistsError(f"{path}: a run exists here; pass --resume or choose another --out")
+    config = config or cls()
+    if steps is not None:
+        config = dataclasses.replace(config, total_steps=steps)
+    if not resume:
+        out.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(common.config_to_dict(config), indent=2))
+    return config
+
+
+def chunk_scalars(metrics, groups, steps_per_update: int, seconds: float) -> dict[str, float]:
+    """Host-side summary of one chunk's metrics (dict of loss terms, shaping terms, learner
+    agent-steps and per-group results, stacked over the chunk's updates)."""
+    metrics = jax.device_get(metrics)
+    out = {f"loss/{k}": float(np.mean(v)) for k, v in metrics["loss"].items()}
+    agent_steps = max(float(np.sum(metrics["agent_steps"])), 1.0)
+    terms = np.sum(metrics["terms"], axis=0) / agent_steps
+    for name, value in zip(common.SHAPING_TERMS, terms, strict=True):
+        out[f"reward/{name}"] = float(value)
+    out["reward/total"] = float(terms.sum())
+    results = np.sum(metrics["results"], axis=0)  # (groups, 3)
+    for g, (win, draw, loss) in zip(groups, results, strict=True):
+        games = win + draw + loss
+        out[f"games/{g.kind}/finished"] = float(games)
+        if games:
+            out[f"games/{g.kind}/win"] = float(win / games)
+            out[f"games/{g.kind}/draw"] = float(draw / games)
+    steps = steps_per_update * len(metrics["agent_steps"])
+    out["perf/env_steps_per_s"] = steps / max(seconds, 1e-9)
+    return out
+
+
+def export_policy(out: Path, config, runner, algorithm: str) -> Path:
+    """Write the run's current policy as a one-file checkpoint `out/policy_<env-steps>.msgpack`
+    (kept if it already exists: the same update gives the same parameters)."""
+    from policies import checkpoints
+
+    steps = int(runner.update) * config.steps_per_update
+    path = out / f"policy_{steps}.msgpack"
+    if not path.exists():
+        training = {
+            "algorithm": algorithm,
+            "env_steps": steps,
+            "updates": int(runner.update),
+            "config": common.config_to_dict(config),
+        }
+        checkpoints.save_policy(path, jax.device_get(runner.params), config.network, training)
+    return path
+
+
+def train_loop(out: Path, config, trainer, init, chunk, resume: bool, show: bool, algorithm: str):
+    """Drive a learner until config.total_steps env-steps (rounded up to whole chunks of
+    config.updates_per_log updates): checkpoint every config.logs_per_checkpoint chunks and at
+    the end, log every chunk, then export the policy. init(rng) and chunk(runner) are jitted;
+    the runner has `.update` and `.params`. Returns (runner, exported policy path)."""
+    checkpoints = RunCheckpoints(out / "checkpoints")
+    runner = init(jax.random.PRNGKey(config.seed))
+    if resume:
+        runner = checkpoints.restore(runner)
+    per_chunk = config.steps_per_update * config.updates_per_log
+    chunks = math.ceil(config.total_steps / per_chunk)
+    done = int(runner.update) * config.steps_per_update
+    log = MetricLog(out)
+    progress, task = progress_bar(chunks * per_chunk, done)
+    keys = ("reward/total", "reward/outcome", "loss/entropy", "loss/value")
+    keys += tuple(f"games/{g.kind}/win" for g in trainer.groups if g.kind != "self")
+    try:
+        with progress if show else contextlib.nullcontext():
+            for i in range(int(runner.update) // config.updates_per_log, chunks):
+                start = time.perf_counter()
+                runner, metrics = chunk(runner)
+                jax.block_until_ready(runner.params)
+                seconds = time.perf_counter() - start
+                done = int(runner.update) * config.steps_per_update
+                values = chunk_scalars(metrics, trainer.groups, config.steps_per_update, seconds)
+                log.write(done, values)
+                progress.update(task, completed=done, rate=values["perf/env_steps_per_s"])
+                if show:
+                    progress.console.print(f"{done:>10} | {summary_line(values, keys)}")
+                if (i + 1) % config.logs_per_checkpoint == 0 or i + 1 == chunks:
+                    checkpoints.save(int(runner.update), runner)
+    finally:
+        log.close()
+        checkpoints.close()
+    return runner, export_policy(out, config, runner, algorithm)
