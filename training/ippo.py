@@ -278,6 +278,35 @@ def _game_results(groups, done, outcome):
     return jnp.stack([res[g.lo : g.hi].sum(0) for g in groups])
 
 
+def make_epoch(config: IPPOConfig, network: nets.ActorCritic, tx):
+    """One PPO epoch: `epoch((params, opt_state), key, hidden0, batch)` shuffles the agent
+    sequences of `batch` (T, n), cuts them into config.minibatches and takes one optimiser
+    step on each; returns ((params, opt_state), losses stacked over minibatches)."""
+    grad_fn = jax.value_and_grad(functools.partial(loss_fn, network=network, config=config),
+                                 has_aux=True)  # fmt: skip
+
+    def minibatch_step(carry, part):
+        params, opt_state = carry
+        hidden0, batch = part
+        (loss, aux), grads = grad_fn(params, hidden0=hidden0, batch=batch)
+        updates, opt_state = tx.update(grads, opt_state, params)
+        return (optax.apply_updates(params, updates), opt_state), {"total": loss, **aux}
+
+    def epoch(carry, key, hidden0, batch: Batch):
+        perm = jax.random.permutation(key, hidden0.shape[0])
+        m = config.minibatches
+
+        def split(x, axis):  # shuffle agent sequences, then cut into m minibatches
+            x = jnp.take(x, perm, axis=axis)
+            shape = x.shape[:axis] + (m, x.shape[axis] // m) + x.shape[axis + 1 :]
+            return jnp.moveaxis(x.reshape(shape), axis, 0)
+
+        parts = (split(hidden0, 0), jax.tree.map(lambda x: split(x, 1), batch))
+        return jax.lax.scan(minibatch_step, carry, parts)
+
+    return epoch
+
+
 def make_train(config: IPPOConfig) -> Trainer:
     """Build the pure, jittable functions of a run (see Trainer)."""
     env, network = make_env(config), nets.ActorCritic(config.network)
@@ -339,27 +368,7 @@ def make_train(config: IPPOConfig) -> Trainer:
         return runner, (tr, stats)
 
     # ---- LEARN ----
-    grad_fn = jax.value_and_grad(functools.partial(loss_fn, network=network, config=config),
-                                 has_aux=True)  # fmt: skip
-
-    def minibatch_step(carry, part):
-        params, opt_state = carry
-        hidden0, batch = part
-        (loss, aux), grads = grad_fn(params, hidden0=hidden0, batch=batch)
-        updates, opt_state = tx.update(grads, opt_state, params)
-        return (optax.apply_updates(params, updates), opt_state), {"total": loss, **aux}
-
-    def epoch(carry, key, hidden0, batch: Batch):
-        perm = jax.random.permutation(key, n)
-        m = config.minibatches
-
-        def split(x, axis):  # shuffle agent sequences, then cut into m minibatches
-            x = jnp.take(x, perm, axis=axis)
-            shape = x.shape[:axis] + (m, x.shape[axis] // m) + x.shape[axis + 1 :]
-            return jnp.moveaxis(x.reshape(shape), axis, 0)
-
-        parts = (split(hidden0, 0), jax.tree.map(lambda x: split(x, 1), batch))
-        return jax.lax.scan(minibatch_step, carry, parts)
+    run_epoch = make_epoch(config, network, tx)
 
     def update(runner: RunnerState):
         hidden0 = runner.hidden
@@ -372,10 +381,10 @@ def make_train(config: IPPOConfig) -> Trainer:
         batch = Batch(traj.obs, traj.reset, traj.move, traj.pair, traj.logp, traj.value, adv, ret,
                       traj.learn)  # fmt: skip
         rng, k_epochs = jax.random.split(runner.rng)
-        run_epoch = functools.partial(epoch, hidden0=hidden0, batch=batch)
+        epoch = functools.partial(run_epoch, hidden0=hidden0, batch=batch)
         carry = (runner.params, runner.opt_state)
         (params, opt_state), losses = jax.lax.scan(
-            run_epoch, carry, jax.random.split(k_epochs, config.epochs)
+            epoch, carry, jax.random.split(k_epochs, config.epochs)
         )
         runner = runner._replace(
             params=params, opt_state=opt_state, rng=rng, update=runner.update + 1
