@@ -1,6 +1,7 @@
 """Training throughput of recurrent IPPO beside the bare engine rollout at the same batch.
 
     JAX_PLATFORMS=cpu .venv/bin/python bench/bench_training.py [--envs 64] [--rollout 32]
+        [--epochs 4] [--minibatches 4] [--self-play-only]
 
 Bare rollout: `num_envs` games stepped with auto-reset for `rollout` ticks inside one jitted
 `lax.scan`, every slot playing a uniformly random legal action. Learner: one full IPPO update
@@ -10,6 +11,7 @@ game); the target is learner cost < 3x the bare rollout. Wall times, best of --r
 """
 
 import argparse
+import dataclasses
 import time
 
 import jax
@@ -56,8 +58,15 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=64)
     parser.add_argument("--rollout", type=int, default=32)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--epochs", type=int, default=ippo.IPPOConfig.epochs)
+    parser.add_argument("--minibatches", type=int, default=ippo.IPPOConfig.minibatches)
+    parser.add_argument("--self-play-only", action="store_true", help="no bot opponents")
     args = parser.parse_args()
-    config = ippo.IPPOConfig(num_envs=args.envs, rollout=args.rollout)
+    config = ippo.IPPOConfig(
+        num_envs=args.envs, rollout=args.rollout, epochs=args.epochs, minibatches=args.minibatches
+    )
+    if args.self_play_only:
+        config = dataclasses.replace(config, opponents=(("self", 1.0),))
     steps = config.steps_per_update
 
     run, carry = bare_rollout(config)
@@ -69,6 +78,7 @@ def main() -> None:
 
     print(f"batch: {config.num_envs} games x {config.rollout} ticks = {steps} env-steps")
     print(f"opponents: {config.opponents}; network: {config.network}")
+    print(f"PPO: {config.epochs} epochs x {config.minibatches} minibatches")
     print(f"bare engine rollout: {steps / bare:8.0f} env-steps/s (compile {bare_first:.0f} s)")
     print(f"IPPO update:         {steps / learn:8.0f} env-steps/s (compile {learn_first:.0f} s)")
     print(f"learner cost / bare rollout: {learn / bare:.2f}x (target < 3x)")

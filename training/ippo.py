@@ -54,21 +54,21 @@ class IPPOConfig:
     rollout: int = 32
     total_steps: int = 2_000_000
     # PPO
-    lr: float = 3e-4
+    lr: float = 5e-4
     gamma: float = 0.995
     gae_lambda: float = 0.95
     clip_eps: float = 0.2
     vf_coef: float = 0.5
     ent_coef: float = 0.01
     max_grad_norm: float = 0.5
-    epochs: int = 2
-    minibatches: int = 2
+    epochs: int = 4
+    minibatches: int = 4
     # reward = sum of w_<term> * term (common.SHAPING_TERMS; signs included)
     w_outcome: float = 1.0
     w_score: float = 0.05
-    w_dealt: float = 0.02
-    w_taken: float = -0.01
-    w_healed: float = 0.02
+    w_dealt: float = 0.05
+    w_taken: float = -0.02
+    w_healed: float = 0.05
     w_kills: float = 0.05
     w_deaths: float = -0.05
     # network (policies.networks.NetworkConfig)
