@@ -34,7 +34,7 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--roster",
         default="MWHRP/MWHRP",
-        help='roster(s), comma separated (MWHRP/MWHRP); "random": a mirrored team a pair',
+        help='roster(s), comma separated (MWHRP/MWHRP); "random": MWHRP shuffled, a pair',
     )
     parser.add_argument("--games", type=int, default=2, help="number of games (2)")
     parser.add_argument("--seed", type=int, default=0, help="root seed; pair k uses seed + k")
@@ -92,12 +92,39 @@ def _progress(total: int, quiet: bool):
     return progress, progress.add_task("games", total=total)
 
 
+def _play(args, lineup, setups, config, out, bar):
+    """Plays (recording when there is an output folder); returns (results, replay paths)."""
+    from evaluation.match import play_match
+    from evaluation.record import record_games
+    from evaluation.replay import write_replay
+
+    written: list[str] = []
+
+    def advance(*_):
+        if bar:
+            bar[0].advance(bar[1])
+
+    def on_replay(setup, row, replay):
+        if args.metrics != "none":
+            from evaluation.metrics import compute_metrics
+
+            replay.metrics = compute_metrics(replay, args.metrics, game=str(row["game"]))
+        written.append(str(write_replay(out / replay_name(row), replay)))
+        advance()
+
+    if out is None:
+        return play_match(lineup, setups, config, mode=args.mode, on_game=advance), written
+    results, _ = record_games(
+        lineup, setups, config, on_replay=on_replay, metrics_level=args.metrics,
+        seeds={"root": args.seed}, mode=args.mode,
+    )  # fmt: skip
+    return results, written
+
+
 def run(args) -> int:
     """Plays the games, writes the replays, prints a summary; returns the exit code."""
     from engine.pool import parse_roster
     from evaluation.match import RANDOM_ROSTER, schedule, summary
-    from evaluation.record import record_games
-    from evaluation.replay import write_replay
     from policies.slotspec import parse_slots, resolve_slots
 
     if args.games < 1:
@@ -117,32 +144,8 @@ def run(args) -> int:
     if out is not None and out.exists() and any(out.glob("game*.mbgr")):
         raise FileExistsError(f"{out}: already holds replays; choose an empty folder")
     bar = _progress(len(setups), args.json)
-    written: list[str] = []
-
-    def on_replay(setup, row, replay):
-        if args.metrics != "none":
-            from evaluation.metrics import compute_metrics
-
-            replay.metrics = compute_metrics(replay, args.metrics, game=str(row["game"]))
-        if out is not None:
-            written.append(str(write_replay(out / replay_name(row), replay)))
-        if bar:
-            bar[0].advance(bar[1])
-
     try:
-        if out is not None:
-            results, _ = record_games(
-                lineup, setups, config, on_replay=on_replay, metrics_level=args.metrics,
-                seeds={"root": args.seed}, mode=args.mode,
-            )  # fmt: skip
-        else:
-            from evaluation.match import play_match
-
-            def tick(setup, row, trace):
-                if bar:
-                    bar[0].advance(bar[1])
-
-            results = play_match(lineup, setups, config, mode=args.mode, on_game=tick)
+        results, written = _play(args, lineup, setups, config, out, bar)
     finally:
         if bar:
             bar[0].stop()

@@ -27,7 +27,7 @@ from policies.system import Lineup, as_actions, merge_actions, to_host
 LAYOUT = ("map_id", "obstacles", "pads", "red_zones", "spawn_end", "class_id", "active")
 # Inverse of C.RELATIVE_ORDER: observer-relative row -> global slot order.
 TO_GLOBAL = np.argsort(C.RELATIVE_ORDER, axis=1)
-RANDOM_ROSTER = "random"  # schedule(): draw a mirrored roster for each pair from its seed
+RANDOM_ROSTER = "random"  # schedule(): one of each class, slot order drawn from the pair seed
 BATCH_MIN = 48  # games from which "auto" prefers the vmapped batch over host stepping
 WINNER = {C.ONGOING: "ongoing", C.A_WINS: "A", C.B_WINS: "B", C.DRAW: "draw"}
 
@@ -65,8 +65,8 @@ def schedule(
 
     With swap_ends, games 2k and 2k+1 form a pair on the same map, roster and seed (seed + k)
     with Team A at the west end, then the east end (tournament protocol). A roster "random"
-    draws a mirrored five-a-side team (classes with repeats) from the pair's seed, so that
-    deterministic Systems meet in varied games. Raises ValueError.
+    puts one agent of each class in a slot order drawn from the pair's seed, the same for both
+    teams (mirrored), so that deterministic Systems meet in varied games. Raises ValueError.
     """
     if games < 1:
         raise ValueError(f"games: {games} must be at least 1")
@@ -91,7 +91,7 @@ def schedule(
 
 def _roster(roster, seed: int) -> np.ndarray:
     if isinstance(roster, str) and roster.strip().lower() == RANDOM_ROSTER:
-        team = np.random.default_rng(seed).integers(1, C.NUM_CLASSES, C.TEAM_SIZE)
+        team = np.random.default_rng(seed).permutation(np.arange(1, C.NUM_CLASSES))
         return np.concatenate([team, team]).astype(np.int32)
     return parse_roster(roster) if isinstance(roster, str) else np.asarray(roster, np.int32)
 
@@ -165,8 +165,11 @@ def _dynamic(state: State) -> dict:
 
 
 def start(config: Config, lineup: Lineup, setup: GameSetup) -> Rollout:
-    """Rollout at tick 0 of one setup (observation without relay, fresh carries)."""
+    """Rollout at the start of one setup (observation without relay, fresh carries). Raises
+    ValueError when the setup's own state is already decided."""
     state = initial_state(config, setup)
+    if int(state.outcome) != C.ONGOING:
+        raise ValueError(f"game {setup.index}: its starting state is already decided")
     carries = tuple(system.initial_carry() for system in lineup.systems)
     key = jax.random.key(int(setup.seed))
     return Rollout(state, engine.observe(config, state), carries, key)
@@ -190,7 +193,7 @@ def _stack(items):
 
 
 def result_row(setup: GameSetup, state) -> dict:
-    """Per-game result: winner, scores, ticks, map, roster, spawn end, seed."""
+    """Per-game result: winner, scores, ticks (the final tick), map, roster, spawn end, seed."""
     outcome = int(state.outcome)
     return {
         "game": setup.index,
@@ -244,7 +247,8 @@ def _play_jax(config, lineup, setups, record, batch, on_game):
         for g, setup in enumerate(chunk):
             state = jax.tree.map(lambda x, g=g: x[g], final_state)
             row = result_row(setup, state)
-            on_game(setup, row, game_trace(games, trace, g, row["ticks"]) if record else None)
+            played = row["ticks"] - int(games.state.tick[g])  # a setup may start mid-game
+            on_game(setup, row, game_trace(games, trace, g, played) if record else None)
 
 
 def _host_decide(config, lineup, game: Rollout, jitted):
@@ -280,7 +284,8 @@ def play_host_game(config: Config, lineup: Lineup, setup: GameSetup, record: boo
     if not record:
         return game.state, None
     stacked = jax.tree.map(lambda *xs: np.stack(xs), *jax.device_get(traces))
-    return game.state, game_trace(first, stacked, None, int(game.state.tick))
+    played = int(game.state.tick) - int(first.state.tick)
+    return game.state, game_trace(first, stacked, None, played)
 
 
 STEP_CACHE: dict = {}

@@ -75,7 +75,7 @@ def build_header(
             "outcome": int(result["outcome"]),
             "outcome_name": C.OUTCOME_NAMES[int(result["outcome"])],
             "score": [int(result["score_a"]), int(result["score_b"])],
-            "ticks": int(result["ticks"]),
+            "ticks": int(result["ticks"]) - int(first["tick"]),  # transitions recorded
         },
         "metrics_level": metrics_level,
         "config": dataclasses.asdict(config),

@@ -1,21 +1,28 @@
 """Three scripted bots, weakest to strongest: `brawler`, `kiter`, `tactician`.
 
-Each sees only what an actor sees (its observation rows and legal-action mask), is
+Each sees only what an actor sees (its observation rows, context and legal-action mask), is
 deterministic (the key is unused) and is pure JAX, so it jits, vmaps over games and runs inside
-`lax.scan` with the engine. A bot decides for all ten slots at once (vmapped over observers);
-only legal actions come out: every choice is an argmax over masked scores, and the no-op is
-always legal (RULES 3.5).
+`lax.scan` with the engine. A bot decides for its slots at once (vmapped over observers); only
+legal actions come out: every choice is an argmax over masked scores, and the no-op is always
+legal (RULES 3.5). All three walk round cover: the move whose landing point is nearest to the
+goal on foot (scripted_nav); the System's carry keeps each slot's walking-distance field so
+the next tick only refines it.
 
-- brawler: every agent, Priest included, runs at the nearest enemy it knows of and hits the
-  nearest legal target; Ultimates go out the moment they are legal; no retreat.
+- brawler: every agent, Priest included, runs at the nearest enemy it knows of (the enemy's
+  spawn when it knows none) and hits the nearest legal target; Ultimates go out the moment
+  they are legal; no retreat.
 - kiter: ranged classes (Mage, Hunter) hold their Basic range from the weakest enemy and back
-  off melee; melee classes dive the weakest enemy; everyone focuses the lowest health in reach;
-  the Priest trails its team and heals the most hurt ally.
+  off melee; melee classes dive the weakest enemy; everyone hits the lowest health in reach;
+  Ultimates are kept for kills and weak targets; the Priest trails its team and heals the most
+  hurt ally, Holy Word below 40%.
 - tactician: the whole team focuses one shared target (cheap kills, healers and Mages first,
-  enemies standing in their own Red Zone for the 2 points), melee peels for the Priest and Mage,
-  Ultimates are saved for kills, gap-closing on the focus, peeling and rescues (Holy Word below
-  35% health in combat), badly hurt agents fall back to the Priest without entering their own
-  Red Zone, and the team advances together.
+  enemies standing in their own Red Zone for the 2 points), melee peels for the Priest and Mage
+  and does not chase beyond its team (leash), Ultimates are saved for kills, gap-closing on
+  the focus, peeling and rescues (Holy Word below 35% health in combat), badly hurt agents fall
+  back to the Priest, nobody steps into its own Red Zone with enemies about, everyone stands
+  off while outnumbered (waiting for the respawn wave), and the team advances together.
+
+Strength (bench/bench_matches.py round-robin): random < brawler < kiter < tactician.
 """
 
 import functools
@@ -55,7 +62,7 @@ class Style(NamedTuple):
     home: float  # cost of stepping into the own Red Zone while enemies are known
     engage: int  # whom movement goes after: NEAREST, WEAKEST or FOCUS
     advance: float  # how far ahead of the team centroid to walk when no enemy is known
-    navigate: float  # 1: walk round cover along the waypoint graph; 0: straight at the goal
+    navigate: float  # 1: walk round cover (walking-distance grid); 0: straight at the goal
     hold: float  # when outnumbered, stay this much further than usual from the nearest enemy
     leash: float  # melee engages only enemies this close to the rest of its team
 

@@ -175,3 +175,15 @@ def test_a_game_whose_last_tick_kills_and_one_with_fallbacks(tmp_path):
         back = read_replay(write_replay(tmp_path / f"duel{ticks}.mbgr", replay))
         _same(replay, back)
         assert verify_replay(back) is None
+
+
+def test_a_game_started_mid_way_records_only_what_was_played():
+    setup = _duel(30.0)
+    setup = GameSetup(**{**vars(setup), "state": setup.state.replace(tick=jnp.int32(10))})
+    lineup = lineup_from_mapping({0: _striker(), 5: _striker()})
+    results, replays = record_games(lineup, [setup], CONFIG)
+    replay = replays[0]
+    assert results["ticks"][0] == 13  # the final tick of the game
+    assert replay.ticks == replay.header["result"]["ticks"] == 3
+    assert replay.states["tick"].tolist() == [10, 11, 12, 13]
+    assert verify_replay(replay) is None
