@@ -2,11 +2,13 @@
 
 Grammar: comma-separated `SLOTS=SPEC` items, e.g. `A0=human,A1-A4=scripted:tactician,B*=random`.
 SLOTS is `A0`..`A4` / `B0`..`B4` (Team A = global slots 0-4, Team B = 5-9), a range within one
-team (`A1-A4` or `A1-4`), a whole team (`A*`, `B*`) or every slot (`*`). SPEC is `KIND` or
-`KIND:ARG`: `random`, `scripted:NAME`, `checkpoint:PATH`, `human`, `llm:...`. The last three are
-provided by other modules, which call `register_kind` when imported (the registry imports them on
-first use, see `PROVIDERS`). A SPEC may contain commas; only a comma followed by `SLOTS=` starts a
-new item.
+team (`A1-A4` or `A1-4`), a whole team (`A*`, `B*`) or every slot (`*`). A wildcard fills only
+the slots that earlier items left unassigned (`A0=human,*=random`); a slot named twice by single
+slots or ranges, a single slot after a wildcard that filled it, and a wildcard left with nothing
+to fill are errors. SPEC is `KIND` or `KIND:ARG`: `random`, `scripted:NAME`, `checkpoint:PATH`,
+`human`, `llm:...`. The last three are provided by other modules, which call `register_kind` when
+imported (the registry imports them on first use, see `PROVIDERS`). A SPEC may contain commas;
+only a comma followed by `SLOTS=` starts a new item.
 """
 
 import importlib
@@ -102,11 +104,19 @@ def _check_kind(spec: str, text: str) -> None:
         )
 
 
+def _is_wildcard(slots_text: str) -> bool:
+    return slots_text.strip().endswith("*")
+
+
 def parse_slots(text: str) -> tuple[str, ...]:
     """Parse a slot spec -> 10 spec strings, one per global slot ("" = not assigned).
 
-    Raises ValueError naming the item for bad slots, an empty spec, an unknown kind, or a slot
-    assigned twice.
+    Items apply left to right. An explicit item (`A0`, `A1-A4`) takes its slots; a wildcard
+    (`A*`, `B*`, `*`) fills only the slots of its team (or all) that are still unassigned, so
+    "A0=human,*=random" gives A0 to the human and the nine others to random. Raises ValueError
+    naming the item for bad slots, an empty spec, an unknown kind, a slot assigned twice (two
+    explicit items, or an explicit item after a wildcard that already filled the slot), or a
+    wildcard that finds no unassigned slot (it would have no effect).
     """
     if not text or not text.strip():
         raise ValueError("slot spec is empty; expected e.g. 'A*=scripted:tactician,B*=random'")
@@ -117,9 +127,20 @@ def parse_slots(text: str) -> tuple[str, ...]:
         if not sep or not spec:
             raise ValueError(f"slot spec {text!r}: item {item.strip()!r} is not SLOTS=SPEC")
         _check_kind(spec, text)
-        for slot in _slots_of(slots_text, text):
+        slots = _slots_of(slots_text, text)
+        if _is_wildcard(slots_text):
+            slots = [s for s in slots if not specs[s]]  # only what earlier items left open
+            if not slots:
+                raise ValueError(
+                    f"slot spec {text!r}: {slots_text.strip()}={spec} fills no slot; every slot "
+                    "it names is already assigned"
+                )
+        for slot in slots:
             if specs[slot]:
-                raise ValueError(f"slot spec {text!r}: slot {slot_name(slot)} is assigned twice")
+                raise ValueError(
+                    f"slot spec {text!r}: slot {slot_name(slot)} is assigned twice "
+                    "(name single slots and ranges before the wildcards A*, B*, *)"
+                )
             specs[slot] = spec
     return tuple(specs)
 

@@ -30,6 +30,17 @@ def test_team_spec():
     assert parse_slots(team_spec("random", "scripted:brawler"))[5] == "scripted:brawler"
 
 
+def test_wildcards_fill_only_the_slots_still_unassigned():
+    assert parse_slots("A0=human,*=random") == ("human",) + ("random",) * 9
+    specs = parse_slots("B2=scripted:kiter,B*=random,A1-A4=human,A*=scripted:brawler")
+    assert specs == ("scripted:brawler",) + ("human",) * 4 + ("random",) * 2 + (
+        "scripted:kiter",
+        "random",
+        "random",
+    )
+    assert parse_slots("A*=human,*=random") == ("human",) * 5 + ("random",) * 5
+
+
 @pytest.mark.parametrize(
     "text, words",
     [
@@ -39,6 +50,9 @@ def test_team_spec():
         ("A3-1=random", ["empty range"]),
         ("A1-B2=random", ["bad slots"]),
         ("A*=random,A2=random", ["slot A2 is assigned twice"]),
+        ("A0=human,A0-A2=random,*=random", ["slot A0 is assigned twice"]),
+        ("A*=human,A*=random", ["A*=random fills no slot"]),
+        ("A1-A4=human,A0=random,*=random,B*=random", ["B*=random fills no slot"]),
         ("A0", ["is not SLOTS=SPEC"]),
         ("", ["slot spec is empty"]),
     ],
