@@ -144,12 +144,51 @@ def _summary(spec: M.MapSpec) -> dict:
     }
 
 
+def shipped_ids() -> list[int]:
+    """Ids that have a map file in M.MAPS_DIR (NNN_<slug>.json), sorted."""
+    return sorted({int(p.name[:3]) for p in M.MAPS_DIR.glob("[0-9][0-9][0-9]_*.json")})
+
+
+def id_ranges(ids: list[int]) -> str:
+    """Sorted ids as compact ranges: [0, 1, 2, 5] -> "0-2, 5"."""
+    parts: list[list[int]] = []
+    for i in ids:
+        if parts and i == parts[-1][1] + 1:
+            parts[-1][1] = i
+        else:
+            parts.append([i, i])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in parts)
+
+
+def map_ids(selection: str, option: str = "--map") -> list[int]:
+    """Ids of a command-line map selection (ids, ranges or a split), each with a map file.
+
+    Checked here so that the user reads which id is unknown and what is valid, rather than the
+    engine's file pattern. Raises ValueError naming the option, the value and the valid ids and
+    splits, e.g. "--map 99: unknown map id 99; valid ids: 0-51; splits: curriculum, ...".
+    """
+    known = shipped_ids()
+    valid = f"valid ids: {id_ranges(known)}; splits: {', '.join([*M.SPLITS, 'all'])}"
+    try:
+        ids = M.resolve_maps(selection)
+    except ValueError as error:
+        raise ValueError(f"{option} {selection}: {error}; {valid}") from None
+    unknown = [i for i in dict.fromkeys(ids) if i not in known]
+    if unknown:
+        plural = "s" if len(unknown) > 1 else ""
+        listed = ", ".join(map(str, unknown))
+        raise ValueError(f"{option} {selection}: unknown map id{plural} {listed}; {valid}")
+    return ids
+
+
 def _load(target: str) -> M.MapSpec:
-    return M.load_map(int(target)) if target.strip().isdigit() else M.load_map_file(target)
+    if target.strip().isdigit():
+        return M.load_map(map_ids(target, "map")[0])
+    return M.load_map_file(target)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    rows = [_summary(s) for s in M.load_maps(args.split)]
+    rows = [_summary(s) for s in M.load_maps(map_ids(args.split, "--split"))]
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
@@ -194,7 +233,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_atlas(args: argparse.Namespace) -> int:
-    path = render_atlas(list(M.load_maps(args.maps)), args.png, args.force)
+    path = render_atlas(list(M.load_maps(map_ids(args.maps, "--maps"))), args.png, args.force)
     print(f"wrote {path}")
     return 0
 

@@ -123,6 +123,7 @@ def _play(args, lineup, setups, config, out, bar):
 
 def run(args) -> int:
     """Plays the games, writes the replays, prints a summary; returns the exit code."""
+    from cli.maps import map_ids
     from engine.pool import parse_roster
     from evaluation.match import RANDOM_ROSTER, schedule, summary
     from policies.slotspec import parse_slots, resolve_slots
@@ -137,7 +138,9 @@ def run(args) -> int:
     for roster in rosters:
         if roster.lower() != RANDOM_ROSTER:
             parse_roster(roster)  # a bad roster fails before anything is played
-    setups = schedule(args.map, rosters, args.games, args.seed, swap_ends=not args.no_swap)
+    setups = schedule(
+        map_ids(args.map, "--map"), rosters, args.games, args.seed, swap_ends=not args.no_swap
+    )
     rosters_used = {tuple(s.roster) for s in setups}
     lineup = resolve_slots(specs, setups[0].roster if len(rosters_used) == 1 else None)
     out = Path(args.out) if args.out else None

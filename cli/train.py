@@ -133,8 +133,10 @@ def evaluate(
 
 def run_eval(args) -> int:
     """Evaluate and print the record (table or JSON)."""
+    from cli.maps import map_ids
     from policies.checkpoints import GREEDY_SUFFIX, load_policy
 
+    map_ids(args.maps, "--maps")  # an unknown map id fails before any game
     enable_compile_cache()
     load_policy(args.checkpoint)  # fail early with the file's own error message
     spec = f"checkpoint:{args.checkpoint}" + (GREEDY_SUFFIX if args.greedy else "")
