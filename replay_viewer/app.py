@@ -389,6 +389,13 @@ def main(argv=None) -> int:
             print(f"replay-viewer: {app.message}", file=sys.stderr)
             return 2
         if app.model is not None:
+            if not 0 <= args.tick <= app.model.ticks:  # seek would clamp it silently
+                print(
+                    f"replay-viewer: --tick {args.tick}: {app.model.name} has ticks 0 to "
+                    f"{app.model.ticks}",
+                    file=sys.stderr,
+                )
+                return 2
             app.model.timeline.seek(args.tick)
             if (
                 view != "oracle"

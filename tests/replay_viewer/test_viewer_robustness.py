@@ -167,6 +167,17 @@ def test_command_line_errors(tmp_path, capsys, args, message):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("tick", [-1, 41, 500])
+def test_tick_outside_the_replay_is_refused(tmp_path, capsys, display, tick):
+    path = write_replay(tmp_path / "g40.mbgr", synthetic_replay(40, seed=1))
+    out = tmp_path / "x.png"
+    assert main([str(path), "--tick", str(tick), "--screenshot", str(out)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error == f"replay-viewer: --tick {tick}: g40.mbgr has ticks 0 to 40"
+    assert not out.exists()
+    assert main([str(path), "--tick", "40", "--screenshot", str(out)]) == 0  # the last tick
+
+
 def test_screenshot_of_an_unreadable_file_fails(tmp_path, capsys, display):
     (tmp_path / "bad.mbgr").write_bytes(b"nope")
     assert main([str(tmp_path / "bad.mbgr"), "--screenshot", str(tmp_path / "x.png")]) == 2
