@@ -60,24 +60,48 @@ def replay_files(paths: list[str]) -> list[Path]:
     return files
 
 
-def game_table(paths: list[str], level: str, stored: bool = False):
-    """One metrics table for all games; the game column is each file's path as given."""
+def _game_frame(path: Path, level: str, stored: bool):
+    """One game's metrics table (game column = the path as given). Raises ValueError/OSError."""
     import polars as pl
 
-    from evaluation.metrics import compute_metrics, empty_frame, level_ids
+    from evaluation.metrics import compute_metrics, level_ids
     from evaluation.replay import read_replay
+
+    replay = read_replay(path)
+    if not stored:
+        return compute_metrics(replay, level, game=str(path))
+    if replay.metrics is None:
+        raise ValueError(f"{path}: metrics: none stored (recorded with level none)")
+    kept = replay.metrics.filter(pl.col("metric").is_in(list(level_ids(level))))
+    return kept.with_columns(pl.lit(str(path)).alias("game"))
+
+
+def game_table(paths: list[str], level: str, stored: bool = False, on_error=None):
+    """One metrics table for all games; the game column is each file's path as given.
+
+    on_error(path, error): called for a replay that cannot be read or measured (ValueError,
+    e.g. evaluation.replay.ReplayError, or OSError), which is then left out; without it the
+    first such error is raised.
+    """
+    import polars as pl
+
+    from evaluation.metrics import empty_frame
 
     frames = []
     for path in replay_files(paths):
-        replay = read_replay(path)
-        if stored:
-            if replay.metrics is None:
-                raise ValueError(f"{path}: metrics: none stored (recorded with level none)")
-            kept = replay.metrics.filter(pl.col("metric").is_in(list(level_ids(level))))
-            frames.append(kept.with_columns(pl.lit(str(path)).alias("game")))
-        else:
-            frames.append(compute_metrics(replay, level, game=str(path)))
+        try:
+            frames.append(_game_frame(path, level, stored))
+        except (ValueError, OSError) as error:
+            if on_error is None:
+                raise
+            on_error(path, error)
     return pl.concat(frames) if frames else empty_frame()
+
+
+def _reason(path: Path, error: Exception) -> str:
+    """The error's text without a leading "PATH: " (the caller names the file itself)."""
+    text = str(error)
+    return text.removeprefix(f"{path}: ")
 
 
 def render(frame, fmt: str) -> bytes:
@@ -115,26 +139,44 @@ def write_new(path: Path, data: bytes) -> None:
         raise
 
 
-def run(args) -> int:
-    """Entry point of `mbg metrics`."""
-    from evaluation.metrics import search
+def _catalog_data(args) -> bytes:
     from evaluation.metrics.docs import catalog_frame, catalog_markdown
 
-    if args.catalog:
-        if args.fmt == "md":
-            data = catalog_markdown().encode()
-        else:
-            frame = catalog_frame()
-            for token in args.search.lower().split():
-                frame = frame.filter(
-                    frame["id"].str.to_lowercase().str.contains(token, literal=True)
-                )
-            data = render(frame, args.fmt)
-    else:
-        if not args.paths:
-            raise ValueError("name at least one replay or folder (or use --catalog)")
-        frame = search(game_table(args.paths, args.level, args.stored), args.search)
-        data = render(frame, args.fmt)
+    if args.fmt == "md":
+        return catalog_markdown().encode()
+    frame = catalog_frame()
+    for token in args.search.lower().split():
+        frame = frame.filter(frame["id"].str.to_lowercase().str.contains(token, literal=True))
+    return render(frame, args.fmt)
+
+
+def _games_data(args) -> tuple[bytes | None, list[Path]]:
+    """The rendered table of the readable replays (None when none was) and the skipped files.
+
+    Each unreadable replay is reported on stderr with its reason, and the rest go on."""
+    from evaluation.metrics import search
+
+    if not args.paths:
+        raise ValueError("name at least one replay or folder (or use --catalog)")
+    files, failed = replay_files(args.paths), []
+
+    def skip(path: Path, error: Exception) -> None:
+        failed.append(path)
+        print(f"mbg metrics: skipped {path}: {_reason(path, error)}", file=sys.stderr)
+
+    frame = search(game_table([str(f) for f in files], args.level, args.stored, skip), args.search)
+    if len(failed) == len(files):
+        print(f"mbg metrics: no replay could be read ({len(files)} tried)", file=sys.stderr)
+        return None, failed
+    return render(frame, args.fmt), failed
+
+
+def run(args) -> int:
+    """Entry point of `mbg metrics`: 0, or 1 when some replay could not be read (each one is
+    named on stderr, the others still make the table)."""
+    data, failed = (_catalog_data(args), []) if args.catalog else _games_data(args)
+    if data is None:
+        return 1
     if args.out:
         write_new(Path(args.out), data)
     elif args.fmt == "parquet":
@@ -142,4 +184,8 @@ def run(args) -> int:
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
+    if failed:
+        plural = "s" if len(failed) > 1 else ""
+        print(f"mbg metrics: skipped {len(failed)} unreadable replay{plural}", file=sys.stderr)
+        return 1
     return 0
