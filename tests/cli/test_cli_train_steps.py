@@ -1,0 +1,73 @@
+"""`mbg train ippo --steps N` says on stderr when N is rounded up to whole updates (chunks)."""
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from cli import train as cli_train
+from cli.main import main
+from cli.train import rounding_note
+
+
+@pytest.mark.parametrize(
+    ("steps", "per_update", "chunk", "note"),
+    [
+        (64, 2048, 1, "64 steps is less than one update of 2048 env-steps; training 2048"),
+        (3000, 2048, 1, "3000 steps is not a whole number of updates of 2048 env-steps; "
+         "training 4096"),
+        (4096, 2048, 2, None),
+        (4096, 2048, 1, None),
+        (0, 2048, 5, None),
+        (4096, 2048, 5, "4096 steps is not a whole number of chunks of 10240 env-steps; training "
+         "10240 (5 updates, whole chunks of updates_per_log = 5)"),
+    ],
+)  # fmt: skip
+def test_rounding_note(steps, per_update, chunk, note):
+    assert rounding_note(steps, per_update, chunk) == note
+
+
+@pytest.fixture
+def fake_run(monkeypatch):
+    """ippo.run replaced by a recorder: these tests check the command line, not training."""
+    from training import ippo
+
+    calls = []
+
+    def run(config, out, resume, steps, show=True):
+        calls.append(steps)
+        return SimpleNamespace(update=1), f"{out}/policy.msgpack"
+
+    monkeypatch.setattr(ippo, "run", run)
+    monkeypatch.setattr(cli_train, "enable_compile_cache", lambda: None)
+    return calls
+
+
+def test_train_says_how_it_rounds_steps(fake_run, tmp_path, capsys):
+    config = tmp_path / "c.json"
+    config.write_text(json.dumps({"num_envs": 64, "rollout": 32, "updates_per_log": 1}))
+    argv = ["train", "ippo", "--config", str(config), "--out", str(tmp_path / "r"), "--quiet"]
+    assert main([*argv, "--steps", "64"]) == 0
+    err = capsys.readouterr().err
+    expected = "mbg train: 64 steps is less than one update of 2048 env-steps; training 2048"
+    assert err.strip() == expected
+    assert main([*argv, "--steps", "4096"]) == 0
+    assert capsys.readouterr().err == ""
+    assert fake_run == [64, 4096]  # the steps still go to training unchanged
+
+
+def test_resume_uses_the_runs_saved_config(fake_run, tmp_path, capsys):
+    run_dir = tmp_path / "r"
+    run_dir.mkdir()
+    saved = {"num_envs": 8, "rollout": 16, "updates_per_log": 1}
+    (run_dir / "config.json").write_text(json.dumps(saved))
+    assert main(["train", "ippo", "--out", str(run_dir), "--resume", "--steps", "200"]) == 0
+    assert capsys.readouterr().err.strip() == (
+        "mbg train: 200 steps is not a whole number of updates of 128 env-steps; training 256"
+    )
+
+
+def test_negative_steps_are_refused(fake_run, tmp_path, capsys):
+    assert main(["train", "ippo", "--out", str(tmp_path / "r"), "--steps", "-1"]) == 2
+    assert "--steps -1: must be 0 or more" in capsys.readouterr().err
+    assert fake_run == []
