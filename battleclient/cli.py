@@ -3,7 +3,14 @@
 import argparse
 from pathlib import Path
 
-from battleclient.game_setup import REGIMES, SPAWN_ENDS, ClientSetup, parse_map_choice
+from battleclient.game_setup import (
+    REGIMES,
+    SPAWN_ENDS,
+    SPLIT_NAMES,
+    ClientSetup,
+    parse_map_choice,
+)
+from battleclient.map_catalog import read_catalog
 
 HEADLESS_SLOTS = "A*=scripted:tactician,B*=scripted:tactician"
 
@@ -38,6 +45,23 @@ def parse_args(argv=None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def map_option(text: str) -> str:
+    """--map's value as a setup's map field: a split, or the id of a shipped map file.
+
+    Raises ValueError for an id without a map file, naming it with the valid ids and splits
+    (rather than the engine's file pattern when the game starts)."""
+    choice = parse_map_choice(text)
+    ids = sorted({entry.id for entry in read_catalog()})
+    if not choice.isdigit() or int(choice) in ids:
+        return choice
+    whole = bool(ids) and ids == list(range(ids[0], ids[-1] + 1))
+    valid = f"{ids[0]}-{ids[-1]}" if whole else ", ".join(map(str, ids))
+    raise ValueError(
+        f"--map {text}: unknown map id {choice}; valid ids: {valid}; "
+        f"splits: {', '.join(SPLIT_NAMES)}"
+    )
+
+
 def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> ClientSetup:
     """The command line over `base` (the last setup; defaults when None). Raises ValueError
     naming the option at fault, or a file that must not be overwritten."""
@@ -56,7 +80,7 @@ def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> Clien
     for option, field in options:
         value = getattr(args, option)
         if value is not None:
-            changes[field] = parse_map_choice(value) if field == "map" else value
+            changes[field] = map_option(value) if field == "map" else value
     for path, name in ((args.replay_out, "--replay-out"), (args.screenshot, "--screenshot")):
         if path is not None and path.exists():
             raise ValueError(f"{name} {path}: the file exists; refusing to overwrite it")

@@ -108,3 +108,13 @@ def test_command_line_over_the_last_setup(tmp_path):
         setup_from_args(parse_args(["--replay-out", str(taken)]), None)
     with pytest.raises(ValueError, match="roster"):
         setup_from_args(parse_args(["--roster", "MZ"]), None)
+
+
+def test_unknown_map_id_names_the_valid_ids_and_splits():
+    with pytest.raises(ValueError) as error:
+        setup_from_args(parse_args(["--map", "99"]), None)
+    assert str(error.value) == (
+        "--map 99: unknown map id 99; valid ids: 0-51; "
+        "splits: curriculum, train, validation, test, all"
+    )
+    assert setup_from_args(parse_args(["--map", "051"]), None).map == "51"
