@@ -23,6 +23,8 @@ log-probabilities never produce 0 * inf = nan); sampling uses the Gumbel-max tri
 to legal entries, so it can never return an illegal action whatever the logits are.
 """
 
+import functools
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import NamedTuple
 
@@ -102,23 +104,89 @@ def _pool(x: jax.Array, present: jax.Array) -> jax.Array:
     return jnp.concatenate([mean, peak], axis=-1)
 
 
+# flax.linen.GRUCell's defaults, so that fresh parameters are drawn exactly as before.
+_GRU_INPUT_INIT = nn.initializers.lecun_normal()
+_GRU_RECURRENT_INIT = nn.initializers.orthogonal()
+
+
+class _Weights(nn.Module):
+    """The parameters of one Dense layer (kernel (fan_in, features), optional bias), for use
+    inside `lax.scan`, where flax modules cannot be called."""
+
+    fan_in: int
+    features: int
+    use_bias: bool
+    kernel_init: Callable
+
+    @nn.compact
+    def __call__(self):
+        kernel = self.param("kernel", self.kernel_init, (self.fan_in, self.features))
+        if not self.use_bias:
+            return kernel, None
+        return kernel, self.param("bias", nn.initializers.zeros_init(), (self.features,))
+
+
+class SequenceGRU(nn.Module):
+    """flax's GRUCell (same parameters `ir iz in hr hz hn`, same equations) run over a whole
+    sequence: the input projections are one matmul over all T ticks, only the recurrent part
+    is scanned. The hidden state is zeroed before tick t where reset[t] is true."""
+
+    features: int
+
+    @nn.compact
+    def __call__(self, hidden: jax.Array, x: jax.Array, reset: jax.Array):
+        """hidden (N, H), x (T, N, F), reset (T, N) bool -> (hidden (N, H), outputs (T, N, H))."""
+        dense_i = functools.partial(nn.Dense, self.features, kernel_init=_GRU_INPUT_INIT)
+        xr, xz, xn = (dense_i(name=k)(x) for k in ("ir", "iz", "in"))
+        fan_in = hidden.shape[-1]
+        hr, hz, hn = (
+            _Weights(fan_in, self.features, k == "hn", _GRU_RECURRENT_INIT, name=k)()
+            for k in ("hr", "hz", "hn")
+        )
+
+        def tick(h, inputs):
+            r_in, z_in, n_in, new = inputs
+            h = jnp.where(new[:, None], 0.0, h)
+            r = nn.sigmoid(r_in + h @ hr[0])
+            z = nn.sigmoid(z_in + h @ hz[0])
+            n = jnp.tanh(n_in + r * (h @ hn[0] + hn[1]))
+            h = (1.0 - z) * n + z * h
+            return h, h
+
+        return jax.lax.scan(tick, hidden, (xr, xz, xn, reset))
+
+
 class ActorCritic(nn.Module):
-    """One step of the recurrent actor-critic for N agents (see the module docstring)."""
+    """The recurrent actor-critic for N agents (see the module docstring), one tick or a
+    whole sequence of ticks per call."""
 
     config: NetworkConfig
 
     @nn.compact
     def __call__(self, hidden: jax.Array, obs: Obs, reset: jax.Array):
-        """hidden (N, H), obs with leading axis N, reset (N,) bool (a new game starts: the
-        hidden state is zeroed first). Returns (hidden (N, H), Heads)."""
+        """One tick: hidden (N, H), obs with leading axis N, reset (N,) bool (a new game starts:
+        the hidden state is zeroed first); returns (hidden (N, H), Heads with leading N).
+
+        A sequence: obs with leading axes (T, N), reset (T, N); returns (hidden after the last
+        tick (N, H), Heads with leading (T, N)), equal to T one-tick calls in turn. Everything
+        but the GRU's recurrence runs as one batch over all T * N agent-ticks (why: PPO replays
+        whole sequences, and one large matmul is far cheaper than T small ones, forward and
+        backward)."""
         cfg = self.config
-        n = obs.class_id.shape[0]
+        one_tick = reset.ndim == 1
+        if one_tick:
+            obs, reset = jax.tree.map(lambda x: x[None], (obs, reset))
+        t, n = reset.shape
+        obs = jax.tree.map(lambda x: x.reshape((t * n,) + x.shape[2:]), obs)
         units = nn.relu(_dense(cfg.embed)(unit_inputs(obs)))
-        units = nn.relu(_dense(cfg.embed)(units))  # (N, 10, E)
+        units = nn.relu(_dense(cfg.embed)(units))  # (T * N, 10, E)
         present = obs.public[..., 0] > 0  # the unit exists in this game
         own = units[:, : C.TEAM_SIZE]
         enemy = units[:, C.TEAM_SIZE :]
-        me = jnp.take_along_axis(units, obs.self_index[:, None, None], axis=1)[:, 0]
+        # The observer's own row, as a one-hot sum: the gradient of a gather is a scatter,
+        # which is slow on CPU.
+        pick = jax.nn.one_hot(obs.self_index, C.NUM_SLOTS, dtype=units.dtype)
+        me = jnp.einsum("nk,nke->ne", pick, units)
         blocks = nn.relu(_dense(cfg.embed // 2)(obs.obstacles / OBSTACLE_SCALE))
         active = obs.obstacles[..., C.OBS_ACTIVE] > 0
         walls = jnp.max(jnp.where(active[..., None], blocks, 0.0), axis=1)
@@ -134,22 +202,25 @@ class ActorCritic(nn.Module):
             axis=-1,
         )
         x = nn.relu(_dense(cfg.torso)(x))
-        hidden = jnp.where(reset[:, None], 0.0, hidden)
-        hidden, h = nn.GRUCell(cfg.hidden)(hidden, x)
+        gru = SequenceGRU(cfg.hidden, name="GRUCell_0")  # the name of the released parameters
+        hidden, h = gru(hidden, x.reshape(t, n, -1), reset)
+        h = h.reshape(t * n, -1)
 
         move = _dense(C.NUM_MOVES, 0.01)(h)
         # Pointer head: Dense(concat(h, unit_k)) written as Dense(h) + Dense(unit_k), so the
         # h projection is computed once per agent instead of once per row.
         point = nn.relu(_dense(cfg.embed)(units) + _dense(cfg.embed)(h)[:, None, :])
-        pair_rows = _dense(C.NUM_ULT, 0.01)(point)  # (N, 10, 2): targets 1-10
+        pair_rows = _dense(C.NUM_ULT, 0.01)(point)  # (T * N, 10, 2): targets 1-10
         pair_none = _dense(C.NUM_ULT, 0.01)(h)[:, None, :]  # target 0 (none)
-        pair = jnp.concatenate([pair_none, pair_rows], axis=1).reshape(n, NUM_PAIR)
+        pair = jnp.concatenate([pair_none, pair_rows], axis=1).reshape(t * n, NUM_PAIR)
         value = _dense(1, 1.0)(nn.relu(_dense(cfg.torso)(h)))[:, 0]
-        return hidden, Heads(
+        heads = Heads(
             move=masked_logits(move, obs.mask.move),
-            pair=masked_logits(pair, obs.mask.pair.reshape(n, NUM_PAIR)),
+            pair=masked_logits(pair, obs.mask.pair.reshape(t * n, NUM_PAIR)),
             value=value,
         )
+        shape = (n,) if one_tick else (t, n)
+        return hidden, jax.tree.map(lambda x: x.reshape(shape + x.shape[1:]), heads)
 
 
 def masked_logits(logits: jax.Array, mask: jax.Array) -> jax.Array:
@@ -170,7 +241,8 @@ def sample_masked(key: jax.Array, logits: jax.Array, mask: jax.Array) -> jax.Arr
 def log_prob(logits: jax.Array, action: jax.Array) -> jax.Array:
     """log pi(action) under masked logits (..., K); action (...) int."""
     logp = jax.nn.log_softmax(logits, axis=-1)
-    return jnp.take_along_axis(logp, action[..., None], axis=-1)[..., 0]
+    # A one-hot sum rather than a gather: its gradient needs no scatter (slow on CPU).
+    return jnp.sum(logp * jax.nn.one_hot(action, logits.shape[-1], dtype=logp.dtype), axis=-1)
 
 
 def entropy(logits: jax.Array) -> jax.Array:

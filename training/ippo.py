@@ -218,13 +218,12 @@ class Batch(NamedTuple):
 
 
 def loss_fn(params, network: nets.ActorCritic, config: IPPOConfig, hidden0, batch: Batch):
-    """Replay the GRU over the sequences from hidden0 (n, H) and return the PPO loss."""
+    """Replay the network over the sequences from hidden0 (n, H) and return the PPO loss.
 
-    def step(hidden, x):
-        obs, reset = x
-        return network.apply(params, hidden, obs, reset)
-
-    _, heads = jax.lax.scan(step, hidden0, (batch.obs, batch.reset))
+    The whole (T, n) batch goes through the network in sequence mode: only the GRU's
+    recurrence is a loop over T, everything else is one batch (policies.networks.ActorCritic).
+    """
+    _, heads = network.apply(params, hidden0, batch.obs, batch.reset)
     logp = nets.joint_log_prob(heads, batch.move, batch.pair)
     return ppo_loss(
         logp,
@@ -246,7 +245,7 @@ def loss_fn(params, network: nets.ActorCritic, config: IPPOConfig, hidden0, batc
 
 class Trainer(NamedTuple):
     """The pure functions of a run: init(rng) -> RunnerState; update(runner) -> (runner,
-    metrics); train(rng) -> (runner, metrics stacked over all updates)."""
+    metrics) = collect then learn; train(rng) -> (runner, metrics stacked over all updates)."""
 
     config: IPPOConfig
     env: Any
@@ -255,6 +254,8 @@ class Trainer(NamedTuple):
     init: Any
     update: Any
     train: Any
+    collect: Any  # collect(runner) -> (runner, Batch, hidden0, stats): rollout and GAE
+    learn: Any  # learn(runner, batch, hidden0) -> (runner, losses): the PPO epochs
 
 
 def make_env(config: IPPOConfig):
@@ -370,7 +371,8 @@ def make_train(config: IPPOConfig) -> Trainer:
     # ---- LEARN ----
     run_epoch = make_epoch(config, network, tx)
 
-    def update(runner: RunnerState):
+    def collect(runner: RunnerState):
+        """Rollout and GAE: (runner, Batch (T, n), hidden0 (n, H), per-tick stats)."""
         hidden0 = runner.hidden
         runner, (traj, stats) = jax.lax.scan(env_step, runner, None, config.rollout)
         obs, reset = learners(runner.obs), per_learner(runner.reset)
@@ -380,6 +382,10 @@ def make_train(config: IPPOConfig) -> Trainer:
         )
         batch = Batch(traj.obs, traj.reset, traj.move, traj.pair, traj.logp, traj.value, adv, ret,
                       traj.learn)  # fmt: skip
+        return runner, batch, hidden0, stats
+
+    def learn(runner: RunnerState, batch: Batch, hidden0):
+        """config.epochs PPO epochs on one batch: (runner, losses (epochs, minibatches))."""
         rng, k_epochs = jax.random.split(runner.rng)
         epoch = functools.partial(run_epoch, hidden0=hidden0, batch=batch)
         carry = (runner.params, runner.opt_state)
@@ -389,6 +395,11 @@ def make_train(config: IPPOConfig) -> Trainer:
         runner = runner._replace(
             params=params, opt_state=opt_state, rng=rng, update=runner.update + 1
         )
+        return runner, losses
+
+    def update(runner: RunnerState):
+        runner, batch, hidden0, stats = collect(runner)
+        runner, losses = learn(runner, batch, hidden0)
         metrics = {
             "loss": jax.tree.map(jnp.mean, losses),
             "terms": stats["terms"].sum(0),
@@ -402,7 +413,7 @@ def make_train(config: IPPOConfig) -> Trainer:
         runner = init(rng)
         return jax.lax.scan(lambda r, _: update(r), runner, None, num_updates)
 
-    return Trainer(config, env, network, groups, init, update, train)
+    return Trainer(config, env, network, groups, init, update, train, collect, learn)
 
 
 # ================================ RUN ================================
