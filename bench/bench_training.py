@@ -2,7 +2,8 @@
 the update split into its parts.
 
     JAX_PLATFORMS=cpu .venv/bin/python bench/bench_training.py [--envs 64] [--rollout 32]
-        [--epochs 4] [--minibatches 4] [--self-play-only] [--repeats 3]
+        [--epochs 4] [--minibatches 4] [--grad-chunk 16] [--embed 32 --torso 64 --hidden 64]
+        [--self-play-only] [--repeats 3]
 
 Bare rollout: `num_envs` games stepped with auto-reset for `rollout` ticks inside one jitted
 `lax.scan`, every slot playing a uniformly random legal action. Learner: one full IPPO update
@@ -129,18 +130,28 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--epochs", type=int, default=ippo.IPPOConfig.epochs)
     parser.add_argument("--minibatches", type=int, default=ippo.IPPOConfig.minibatches)
+    parser.add_argument("--grad-chunk", type=int, default=ippo.IPPOConfig.grad_chunk)
+    for size in ("embed", "torso", "hidden"):
+        parser.add_argument(f"--{size}", type=int, default=getattr(ippo.IPPOConfig, size))
     parser.add_argument("--self-play-only", action="store_true", help="no bot opponents")
     args = parser.parse_args()
     config = ippo.IPPOConfig(
-        num_envs=args.envs, rollout=args.rollout, epochs=args.epochs, minibatches=args.minibatches
+        num_envs=args.envs,
+        rollout=args.rollout,
+        epochs=args.epochs,
+        minibatches=args.minibatches,
+        grad_chunk=args.grad_chunk,
+        embed=args.embed,
+        torso=args.torso,
+        hidden=args.hidden,
     )
     if args.self_play_only:
         config = dataclasses.replace(config, opponents=(("self", 1.0),))
     steps = config.steps_per_update
     print(f"batch: {config.num_envs} games x {config.rollout} ticks = {steps} env-steps")
     print(f"opponents: {config.opponents}; network: {config.network}")
-    print(f"PPO: {config.epochs} epochs x {config.minibatches} minibatches; "
-          f"{config.num_learners} learner agent sequences")  # fmt: skip
+    print(f"PPO: {config.epochs} epochs x {config.minibatches} minibatches, gradient chunks of "
+          f"<= {config.grad_chunk} of {config.num_learners} learner sequences")  # fmt: skip
     bare = None
     for name, first, best in measure(config, args.repeats):
         bare = bare or best

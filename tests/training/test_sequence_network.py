@@ -84,3 +84,25 @@ def test_released_checkpoint_loads_and_both_modes_agree(random_obs):
 
 def obs_at(obs, i: int):
     return jax.tree.map(lambda x: x[i], obs)
+
+
+def test_chunked_minibatch_gradient_equals_the_whole_minibatch(random_obs):
+    from training import ippo
+
+    t, n = 4, 6
+    obs, reset, key = _sequence(random_obs, t, n, 5)
+    config = ippo.IPPOConfig(embed=8, torso=16, hidden=8, grad_chunk=2)
+    assert [ippo.num_chunks(n, most) for most in (1, 2, 3, 4, 6, 99)] == [6, 3, 2, 2, 1, 1]
+    params = nets.init_params(config.network, key, random_obs(key, n))
+    k = jax.random.split(key, 6)
+    move = jax.random.randint(k[0], (t, n), 0, C.NUM_MOVES)
+    pair = jax.random.randint(k[1], (t, n), 0, nets.NUM_PAIR)
+    mask = jnp.ones((t, n), bool).at[:, 1].set(False).at[2:, 4].set(False)  # uneven chunks
+    normal = [jax.random.normal(k[i], (t, n)) for i in range(2, 6)]
+    batch = ippo.Batch(obs, reset, move, pair, -2.0 + 0.1 * normal[0], *normal[1:], mask)
+    hidden0 = jax.random.normal(k[5], (n, config.hidden))
+    network = nets.ActorCritic(config.network)
+    want = jax.value_and_grad(ippo.loss_fn, has_aux=True)(params, network, config, hidden0, batch)
+    got = ippo.make_grad(config, network)(params, hidden0, batch)  # 3 chunks of 2 sequences
+    for a, b in zip(jax.tree.leaves(want), jax.tree.leaves(got), strict=True):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-4, atol=1e-6)
