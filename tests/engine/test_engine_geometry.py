@@ -190,3 +190,69 @@ def test_sliding_around_one_pillar_never_cancels_the_move():
     p = np.asarray(s1.pos[:9], np.float64)
     gap = np.hypot(p[:, 0] - np.array(centres)[:, 0], p[:, 1] - 5.0)
     np.testing.assert_allclose(gap, 1.0, atol=1e-3)
+
+
+# --- Contacts as one rounded-rectangle formula and sight tested once a pair (RULES 1.3, 1.4) ---
+
+
+def _project(points, rows, radius=0.5):
+    import jax.numpy as jnp
+
+    from engine import geometry
+    from tests.engine.kit import table
+
+    points = jnp.asarray(points, jnp.float32)
+    radii = jnp.full(points.shape[0], radius, jnp.float32)
+    return np.asarray(geometry.project_all(points, jnp.asarray(table(rows)), radii))
+
+
+@pytest.mark.parametrize(
+    "start, expected",
+    [
+        ((10.0, 5.0), (11.5, 5.0)),  # on the pillar's centre: +x to r 1.0 + body 0.5
+        ((10.0 + 4e-7, 5.0 - 8e-7), (10.0 + 4e-7, 3.5)),  # within 1e-6: the larger offset (-y)
+        ((9.2, 5.6), (10.0 - 1.2, 5.0 + 0.9)),  # 1.0 away along (-0.8, 0.6): slid out to 1.5
+    ],
+)
+def test_pushes_out_of_a_pillar(start, expected):
+    out = _project([start], [pillar(10, 5, 1.0)])
+    np.testing.assert_allclose(out[0], expected, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "start, expected",
+    [
+        ((10.0, 5.0), (11.5, 5.0)),  # the centre of a 2 x 2 wall: the right face wins the tie
+        ((9.5, 5.0), (8.5, 5.0)),  # nearer the left face
+        ((10.0, 5.8), (10.0, 6.5)),  # nearer the top face
+        ((11.3, 5.0), (11.5, 5.0)),  # outside, 0.3 from the right face: along the normal
+        ((11.3, 6.4), (11.0 + 0.3, 6.0 + 0.4)),  # 0.5 from the corner (11, 6): touching, kept
+    ],
+)
+def test_pushes_out_of_a_wall(start, expected):
+    out = _project([start], [wall(10, 5, 2, 2)])
+    np.testing.assert_allclose(out[0], expected, atol=1e-5)
+
+
+def test_sight_is_one_test_a_pair_and_matches_the_segment_test():
+    import jax.numpy as jnp
+
+    from engine import geometry
+    from tests.engine.kit import table
+
+    rng = np.random.default_rng(3)
+    rows = [pillar(10, 5, 1.0), wall(6, 3, 3, 0.5, 0.4), wall(14, 7, 0.5, 4, -0.2)]
+    obstacles = jnp.asarray(table(rows))
+    for _ in range(5):
+        points = rng.uniform([0.5, 0.5], [19.5, 9.5], (10, 2)).astype(np.float32)
+        sight = np.asarray(geometry.line_of_sight(jnp.asarray(points), obstacles))
+        i, j = np.triu_indices(10, 1)
+        blocked = np.asarray(
+            geometry.segments_blocked(
+                jnp.asarray(points[i]), jnp.asarray(points[j]), geometry.shapes(obstacles)
+            )
+        )
+        expected = np.eye(10, dtype=bool)
+        expected[i, j] = expected[j, i] = ~blocked
+        np.testing.assert_array_equal(sight, expected)
+        assert 0 < blocked.sum() < blocked.size  # the draw exercises both answers
