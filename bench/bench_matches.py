@@ -57,8 +57,12 @@ def speed(args) -> None:
     rec_batch = min(batch, 16)
     warm = schedule("test", games=rec_batch, seed=20_000)
     _, first = _timed(lambda: record_games(lineup, warm, config, mode="batch", batch=rec_batch))
+    play_match(lineup, warm, config, mode="batch", batch=rec_batch)  # compile at this batch too
     subset = setups[:size]
-    _, plain_subset = _timed(lambda: play_match(lineup, subset, config, mode="batch", batch=batch))
+    # Both ways at the recording batch, so the difference is the recording alone.
+    _, plain_subset = _timed(
+        lambda: play_match(lineup, subset, config, mode="batch", batch=rec_batch)
+    )
     kept = []
     _, recorded = _timed(
         lambda: record_games(
