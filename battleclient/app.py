@@ -25,6 +25,7 @@ from battleclient.settings import (
     timestamp,
     unique_path,
 )
+from replay_viewer.export import save_png
 
 
 class App:
@@ -186,8 +187,7 @@ class App:
             if screenshot is not None and _screenshot_ready(self, after_ticks):
                 frame = pygame.Surface(L.SIZE)
                 self.draw(frame)
-                pygame.image.save(frame, str(screenshot))
-                print(screenshot)
+                print(save_png(frame, screenshot))
                 self.running = False
                 break
             self.draw(display)

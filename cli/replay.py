@@ -1,6 +1,6 @@
 """`mbg replay`: facts about replay files, and re-simulation checks.
 
-mbg replay info game.mbgr [--json]
+mbg replay info game.mbgr [more.mbgr | folder ...] [--json]
 mbg replay verify game.mbgr [more.mbgr | folder ...]
 
 `verify` re-plays each replay's submitted actions through the engine from its tick-0 state and
@@ -23,9 +23,9 @@ def register(subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = parser.add_subparsers(dest="replay_command", metavar="ACTION", required=True)
-    info = actions.add_parser("info", help="header and result of a replay")
-    info.add_argument("file", help="a *.mbgr file")
-    info.add_argument("--json", action="store_true", help="print one JSON object")
+    info = actions.add_parser("info", help="header and result of replays")
+    info.add_argument("paths", nargs="+", help="*.mbgr files or folders of them")
+    info.add_argument("--json", action="store_true", help="print one JSON object a replay")
     info.set_defaults(func=run_info)
     verify = actions.add_parser("verify", help="re-simulate replays and compare every tick")
     verify.add_argument("paths", nargs="+", help="*.mbgr files or folders of them")
@@ -51,16 +51,20 @@ def replay_files(paths) -> list[Path]:
 
 
 def run_info(args) -> int:
-    """Prints `replay_summary` of one file; returns 0."""
+    """Prints `replay_summary` of each file (one JSON line each with --json); returns 0."""
     from evaluation.replay import read_replay, replay_summary
 
-    facts = replay_summary(read_replay(args.file))
-    if args.json:
-        print(json.dumps(facts))
-        return 0
-    width = max(len(k) for k in facts)
-    for key, value in facts.items():
-        print(f"{key:<{width}}  {value}")
+    files = replay_files(args.paths)
+    for n, path in enumerate(files):
+        facts = replay_summary(read_replay(path))
+        if args.json:
+            print(json.dumps(facts))
+            continue
+        if len(files) > 1:
+            print(("\n" if n else "") + f"== {path}")
+        width = max(len(k) for k in facts)
+        for key, value in facts.items():
+            print(f"{key:<{width}}  {value}")
     return 0
 
 

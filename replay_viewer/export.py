@@ -7,8 +7,10 @@ import pygame
 
 
 def save_png(surface, path) -> Path:
-    """Writes `surface` as PNG through a temporary file; refuses to replace an existing file."""
+    """Writes `surface` as PNG through a temporary file, making its folder as replays do;
+    refuses to replace an existing file (FileExistsError)."""
     path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.png")
     pygame.image.save(surface, str(tmp))
     try:

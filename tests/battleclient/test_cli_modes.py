@@ -37,7 +37,7 @@ def test_headless_refuses_human_slots_and_bad_options(tmp_path, capsys):
 
 
 def test_screenshot_after_ticks(display, tmp_path, capsys):
-    png = tmp_path / "shot.png"
+    png = tmp_path / "not_yet" / "shot.png"  # the folder is made, as for replays
     code = main(["--slots", "A0=human,A1-A4=random,B*=random", "--screenshot", str(png),
                  "--after-ticks", "2", *GAME])  # fmt: skip
     assert code == 0 and capsys.readouterr().out.strip().endswith(str(png))

@@ -99,6 +99,22 @@ def test_cli_verify_names_the_tick(tmp_path, capsys):
     assert '"ticks": ' in capsys.readouterr().out
 
 
+def test_cli_info_reads_a_folder_one_replay_a_json_line(tmp_path, capsys):
+    import json
+
+    from cli.main import main
+
+    for seed in (3, 4):
+        write_replay(tmp_path / f"g{seed}.mbgr", _random_replay(seed))
+    assert main(["replay", "info", str(tmp_path), "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2 and all("ticks" in json.loads(line) for line in lines)
+    assert main(["replay", "info", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.count("== ") == 2  # a heading a file
+    assert main(["replay", "info", str(tmp_path / "none")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
+
+
 def _future(data: bytes) -> bytes:
     unpacker = msgpack.Unpacker(raw=False)
     unpacker.feed(data)

@@ -247,3 +247,18 @@ def test_layout_rects_fit_the_window():
     assert all(window.contains(pygame.Rect(r)) for r in rects)
     assert not pygame.Rect(L.ARENA).colliderect(L.SIDE)
     assert np.isclose(pygame.Rect(L.ARENA).width / 2, 430)
+
+
+def test_png_into_a_missing_folder_makes_the_folder_and_never_overwrites(tmp_path):
+    import pygame
+
+    from replay_viewer.export import save_png
+
+    target = tmp_path / "new" / "deeper" / "x.png"
+    surface = pygame.Surface((4, 3))
+    assert save_png(surface, target) == target and target.stat().st_size > 0
+    before = target.read_bytes()
+    with pytest.raises(FileExistsError, match="refusing to overwrite"):
+        save_png(pygame.Surface((5, 5)), target)
+    assert target.read_bytes() == before
+    assert sorted(p.name for p in target.parent.iterdir()) == ["x.png"]  # no temp file left
