@@ -121,6 +121,20 @@ def _play(args, lineup, setups, config, out, bar):
     return results, written
 
 
+def _repeat_note(specs, setups) -> str:
+    """Why some games will repeat exactly, or "": deterministic Systems (scripted bots, greedy
+    checkpoints) on the same map, roster and spawn end play the same game whatever the seed."""
+    seeded = [s for s in specs if s and not (s.startswith("scripted:") or s.endswith("#greedy"))]
+    layouts = {(s.map.id, tuple(s.roster), s.spawn_end) for s in setups if s.state is None}
+    if seeded or len(layouts) >= len(setups):
+        return ""
+    return (
+        f"every System here is deterministic, so the {len(setups)} games are only "
+        f"{len(layouts)} different ones (same map, roster and spawn end play alike); "
+        "use --roster random or several maps for variety"
+    )
+
+
 def run(args) -> int:
     """Plays the games, writes the replays, prints a summary; returns the exit code."""
     from cli.maps import map_ids
@@ -146,6 +160,9 @@ def run(args) -> int:
     out = Path(args.out) if args.out else None
     if out is not None and out.exists() and any(out.glob("game*.mbgr")):
         raise FileExistsError(f"{out}: already holds replays; choose an empty folder")
+    repeats = _repeat_note(lineup.specs, setups)
+    if repeats:
+        print(f"mbg play: note: {repeats}", file=sys.stderr)
     bar = _progress(len(setups), args.json)
     try:
         results, written = _play(args, lineup, setups, config, out, bar)

@@ -1,0 +1,20 @@
+"""`mbg play` says when deterministic Systems will play the same game several times."""
+
+from cli.play import _repeat_note
+from evaluation.match import schedule
+
+BOTS = ("scripted:kiter",) * 5 + ("scripted:tactician",) * 5
+
+
+def test_deterministic_bots_on_one_layout_get_a_note():
+    # Map 47, one roster, ends swapped in pairs: 6 games are 2 different ones.
+    note = _repeat_note(BOTS, schedule(47, ["MWHRP/MWHRP"], 6, seed=0))
+    assert "the 6 games are only 2 different ones" in note
+    assert "--roster random" in note
+
+
+def test_no_note_when_something_varies_the_games():
+    assert _repeat_note(BOTS[:5] + ("random",) * 5, schedule(47, ["MWHRP/MWHRP"], 6, 0)) == ""
+    assert _repeat_note(BOTS, schedule(47, ["MWHRP/MWHRP"], 2, seed=0)) == ""  # 2 ends, 2 games
+    greedy = ("checkpoint:policies/released/ippo_v1.msgpack#greedy",) * 5 + ("",) * 5
+    assert "only 2 different" in _repeat_note(greedy, schedule(47, ["MWHRP/MWHRP"], 4, 0))
