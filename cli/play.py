@@ -144,6 +144,8 @@ def run(args) -> int:
 
     if args.games < 1:
         raise ValueError(f"--games {args.games}: must be at least 1")
+    if args.seed < 0:
+        raise ValueError(f"--seed {args.seed}: must be 0 or more")
     if args.metrics != "none" and not args.out:
         raise ValueError("--metrics needs --out: metrics travel inside the replay files")
     config = _config(args)

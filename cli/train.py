@@ -141,9 +141,9 @@ def evaluate(
     from evaluation.match import play_match, schedule
     from policies.slotspec import resolve_slots, team_spec
 
-    if games < 2:
-        raise ValueError(f"--games: {games} must be at least 2 (one game per side)")
-    halves = {"A": (games + 1) // 2, "B": games // 2}
+    if games < 2 or games % 2:
+        raise ValueError(f"--games {games}: must be an even number, 2 or more (half a side)")
+    halves = {"A": games // 2, "B": games // 2}
     sides, points = {}, [0, 0]
     for side, count in halves.items():
         spec = team_spec(checkpoint, vs) if side == "A" else team_spec(vs, checkpoint)

@@ -18,3 +18,10 @@ def test_no_note_when_something_varies_the_games():
     assert _repeat_note(BOTS, schedule(47, ["MWHRP/MWHRP"], 2, seed=0)) == ""  # 2 ends, 2 games
     greedy = ("checkpoint:policies/released/ippo_v1.msgpack#greedy",) * 5 + ("",) * 5
     assert "only 2 different" in _repeat_note(greedy, schedule(47, ["MWHRP/MWHRP"], 4, 0))
+
+
+def test_play_refuses_a_negative_seed(capsys):
+    from cli.main import main
+
+    assert main(["play", "--map", "47", "--slots", "*=random", "--seed", "-1"]) == 2
+    assert "--seed -1: must be 0 or more" in capsys.readouterr().err
