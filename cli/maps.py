@@ -182,8 +182,14 @@ def map_ids(selection: str, option: str = "--map") -> list[int]:
 
 
 def _load(target: str) -> M.MapSpec:
+    """A map by id ("47") or by file path. Raises ValueError for anything else."""
     if target.strip().isdigit():
         return M.load_map(map_ids(target, "map")[0])
+    if not Path(target).exists():
+        ids = M.split_ids("all")
+        raise ValueError(
+            f"map {target!r}: not a map id ({min(ids)}-{max(ids)}) nor an existing map file"
+        )
     return M.load_map_file(target)
 
 

@@ -58,6 +58,11 @@ def test_show_a_map_file(capsys):
     assert code == 0 and out.startswith("map 3: Centre Wall (curriculum, 2v2, 3 obstacles)")
 
 
+def test_show_something_neither_id_nor_file_says_so(capsys):
+    code, _, err = run(capsys, "show", "abc")
+    assert code == 2 and "map 'abc': not a map id (0-51) nor an existing map file" in err
+
+
 def test_validate_reports_each_file(capsys, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"format": 1}))
