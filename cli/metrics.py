@@ -13,7 +13,6 @@ import tempfile
 from pathlib import Path
 
 FORMATS = ("table", "csv", "parquet", "json", "md")
-REPLAY_SUFFIX = ".mbgr"
 
 
 def register(subparsers) -> None:
@@ -43,23 +42,6 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def replay_files(paths: list[str]) -> list[Path]:
-    """The replay files named by paths: files as given, folders searched for *.mbgr (sorted)."""
-    files = []
-    for name in paths:
-        path = Path(name)
-        if path.is_dir():
-            found = sorted(path.rglob(f"*{REPLAY_SUFFIX}"))
-            if not found:
-                raise FileNotFoundError(f"{path}: no {REPLAY_SUFFIX} files in this folder")
-            files += found
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise FileNotFoundError(f"{path}: no such file or folder")
-    return files
-
-
 def _game_frame(path: Path, level: str, stored: bool):
     """One game's metrics table (game column = the path as given). Raises ValueError/OSError."""
     import polars as pl
@@ -86,9 +68,10 @@ def game_table(paths: list[str], level: str, stored: bool = False, on_error=None
     import polars as pl
 
     from evaluation.metrics import empty_frame
+    from evaluation.replay import replay_paths
 
     frames = []
-    for path in replay_files(paths):
+    for path in replay_paths(paths):
         try:
             frames.append(_game_frame(path, level, stored))
         except (ValueError, OSError) as error:
@@ -155,10 +138,11 @@ def _games_data(args) -> tuple[bytes | None, list[Path]]:
 
     Each unreadable replay is reported on stderr with its reason, and the rest go on."""
     from evaluation.metrics import search
+    from evaluation.replay import replay_paths
 
     if not args.paths:
         raise ValueError("name at least one replay or folder (or use --catalog)")
-    files, failed = replay_files(args.paths), []
+    files, failed = replay_paths(args.paths), []
 
     def skip(path: Path, error: Exception) -> None:
         failed.append(path)

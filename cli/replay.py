@@ -9,9 +9,6 @@ compares every tick; it exits with status 1 naming the first tick (and field) th
 
 import argparse
 import json
-from pathlib import Path
-
-SUFFIX = ".mbgr"
 
 
 def register(subparsers) -> None:
@@ -32,29 +29,11 @@ def register(subparsers) -> None:
     verify.set_defaults(func=run_verify)
 
 
-def replay_files(paths) -> list[Path]:
-    """Files named directly, plus every *.mbgr inside named folders (sorted). Raises
-    FileNotFoundError for a path that does not exist and ValueError for an empty folder."""
-    files = []
-    for name in paths:
-        path = Path(name)
-        if path.is_dir():
-            found = sorted(path.glob(f"*{SUFFIX}"))
-            if not found:
-                raise ValueError(f"{path}: no {SUFFIX} files in this folder")
-            files.extend(found)
-        elif path.exists():
-            files.append(path)
-        else:
-            raise FileNotFoundError(f"{path}: no such file or folder")
-    return files
-
-
 def run_info(args) -> int:
     """Prints `replay_summary` of each file (one JSON line each with --json); returns 0."""
-    from evaluation.replay import read_replay, replay_summary
+    from evaluation.replay import read_replay, replay_paths, replay_summary
 
-    files = replay_files(args.paths)
+    files = replay_paths(args.paths)
     for n, path in enumerate(files):
         facts = replay_summary(read_replay(path))
         if args.json:
@@ -71,10 +50,10 @@ def run_info(args) -> int:
 def run_verify(args) -> int:
     """Re-simulates each file; prints one line a file; returns 1 if any does not reproduce."""
     from evaluation.record import first_difference
-    from evaluation.replay import read_replay
+    from evaluation.replay import read_replay, replay_paths
 
     failed = 0
-    for path in replay_files(args.paths):
+    for path in replay_paths(args.paths):
         replay = read_replay(path)
         found = first_difference(replay)
         if found is None:

@@ -100,8 +100,8 @@ def _blocked(px, py, qx, qy, s: Shapes) -> jnp.ndarray:
 
 
 def _pair_tables(n: int):
-    """Unordered pairs (i, j), i < j, grouped by j - i so each group is two static slices, and
-    the (pairs, n * n) 0/1 matrix that spreads a per-pair value to [i, j] and [j, i]."""
+    """The (pairs, n * n) 0/1 matrix that spreads a value per unordered pair (i, j), i < j, to
+    [i, j] and [j, i]; pairs ordered by j - i, then i, as `line_of_sight` slices them."""
     first = np.concatenate([np.arange(n - d) for d in range(1, n)])
     second = np.concatenate([np.arange(d, n) for d in range(1, n)])
     spread = np.zeros((first.size, n * n), np.float32)

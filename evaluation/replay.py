@@ -320,6 +320,25 @@ def _decode(unpacker, source) -> Replay:
     return validate_replay(replay, source)
 
 
+def replay_paths(paths) -> list[Path]:
+    """The replay files that `paths` (str or Path each) name: files as given, folders searched
+    for *.mbgr at any depth (sorted). Raises FileNotFoundError naming a path that does not
+    exist or a folder without replays."""
+    files = []
+    for name in paths:
+        path = Path(name)
+        if path.is_dir():
+            found = sorted(path.rglob(f"*{SUFFIX}"))
+            if not found:
+                raise FileNotFoundError(f"{path}: no {SUFFIX} files in this folder")
+            files += found
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise FileNotFoundError(f"{path}: no such file or folder")
+    return files
+
+
 def read_replay(path) -> Replay:
     """Reads and checks the replay at `path`.
 
