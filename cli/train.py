@@ -54,29 +54,6 @@ def enable_compile_cache() -> None:
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 2.0)
 
 
-def rounding_note(steps: int, per_update: int, updates_per_chunk: int) -> str | None:
-    """What is trained when `steps` env-steps is not a whole number of chunks, else None.
-
-    training.runs.train_loop runs whole jitted chunks of `updates_per_chunk` updates
-    (IPPOConfig.updates_per_log) of `per_update` env-steps (num_envs x rollout) each, so it
-    rounds the total up; e.g. (64, 2048, 1) -> "64 steps is less than one update of 2048
-    env-steps; training 2048".
-    """
-    per_chunk = per_update * updates_per_chunk
-    trained = math.ceil(steps / per_chunk) * per_chunk
-    if trained == steps:
-        return None
-    if steps < per_update:
-        note = f"{steps} steps is less than one update of {per_update} env-steps"
-    elif updates_per_chunk == 1:
-        note = f"{steps} steps is not a whole number of updates of {per_update} env-steps"
-    else:
-        note = f"{steps} steps is not a whole number of chunks of {per_chunk} env-steps"
-    why = f" ({trained // per_update} updates, whole chunks of updates_per_log = "
-    why = f"{why}{updates_per_chunk})" if updates_per_chunk > 1 else ""
-    return f"{note}; training {trained}{why}"
-
-
 def _run_config(args, config, ippo, common):
     """The config the run will use: --config, else the resumed run's own, else the defaults."""
     saved = Path(args.out) / "config.json"
@@ -90,7 +67,7 @@ def run_train(args) -> int:
     """Train or resume; prints the exported policy file (and on stderr how --steps rounds)."""
     import dataclasses
 
-    from training import common, ippo
+    from training import common, ippo, runs
 
     enable_compile_cache()
     config = common.load_config(ippo.IPPOConfig, args.config) if args.config else None
@@ -102,7 +79,7 @@ def run_train(args) -> int:
         raise ValueError(f"--steps {args.steps}: must be 0 or more")
     used = _run_config(args, config, ippo, common)
     steps = used.total_steps if args.steps is None else args.steps
-    note = rounding_note(steps, used.steps_per_update, used.updates_per_log)
+    note = runs.rounding_note(steps, used.steps_per_update, used.updates_per_log)
     if note:
         print(f"mbg train: {note}", file=sys.stderr)
     start = time.perf_counter()

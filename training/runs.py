@@ -170,6 +170,34 @@ def export_policy(out: Path, config, runner, algorithm: str) -> Path:
     return path
 
 
+def chunk_count(total_steps: int, per_chunk: int) -> int:
+    """Chunks `train_loop` runs for `total_steps` env-steps: whole chunks, rounded up."""
+    return math.ceil(total_steps / per_chunk)
+
+
+def rounding_note(steps: int, per_update: int, updates_per_chunk: int) -> str | None:
+    """What is trained when `steps` env-steps is not a whole number of chunks, else None.
+
+    `train_loop` runs whole jitted chunks of `updates_per_chunk` updates
+    (IPPOConfig.updates_per_log) of `per_update` env-steps (num_envs x rollout) each, so it
+    rounds the total up; e.g. (64, 2048, 1) -> "64 steps is less than one update of 2048
+    env-steps; training 2048".
+    """
+    per_chunk = per_update * updates_per_chunk
+    trained = chunk_count(steps, per_chunk) * per_chunk
+    if trained == steps:
+        return None
+    if steps < per_update:
+        note = f"{steps} steps is less than one update of {per_update} env-steps"
+    elif updates_per_chunk == 1:
+        note = f"{steps} steps is not a whole number of updates of {per_update} env-steps"
+    else:
+        note = f"{steps} steps is not a whole number of chunks of {per_chunk} env-steps"
+    why = f" ({trained // per_update} updates, whole chunks of updates_per_log = "
+    why = f"{why}{updates_per_chunk})" if updates_per_chunk > 1 else ""
+    return f"{note}; training {trained}{why}"
+
+
 def train_loop(out: Path, config, trainer, init, chunk, resume: bool, show: bool, algorithm: str):
     """Drive a learner until config.total_steps env-steps (rounded up to whole chunks of
     config.updates_per_log updates): checkpoint every config.logs_per_checkpoint chunks and at
@@ -180,7 +208,7 @@ def train_loop(out: Path, config, trainer, init, chunk, resume: bool, show: bool
     if resume:
         runner = checkpoints.restore(runner)
     per_chunk = config.steps_per_update * config.updates_per_log
-    chunks = math.ceil(config.total_steps / per_chunk)
+    chunks = chunk_count(config.total_steps, per_chunk)
     done = int(runner.update) * config.steps_per_update
     log = MetricLog(out)
     progress, task = progress_bar(chunks * per_chunk, done)

@@ -7,7 +7,7 @@ import pytest
 
 from cli import train as cli_train
 from cli.main import main
-from cli.train import rounding_note
+from training.runs import rounding_note
 
 
 @pytest.mark.parametrize(
