@@ -9,7 +9,9 @@ batch, the same rollout length and the same device layout on the same machine:
 import argparse
 import json
 import os
+import sys
 import time
+from pathlib import Path
 
 
 def main() -> None:
@@ -29,16 +31,18 @@ def main() -> None:
     from jax.sharding import Mesh, NamedSharding, PartitionSpec
     from jaxmarl.environments.smax import map_name_to_scenario
 
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from evaluation.legal_sampling import pick_legal
+
     env = jaxmarl.make("SMAX", scenario=map_name_to_scenario("smacv2_5_units"))
     agents = env.agents
 
     def random_actions(key, state):
+        # The same sampler as our engine's benchmark, so both pay the same for random actions.
         avail = env.get_avail_actions(state)
-        keys = jax.random.split(key, len(agents))
-        return {
-            a: jax.random.categorical(k, jnp.where(avail[a] > 0, 0.0, -1e9))
-            for a, k in zip(agents, keys, strict=True)
-        }
+        legal = jnp.stack([avail[a] > 0 for a in agents])
+        picks = pick_legal(jax.random.uniform(key, (len(agents),)), legal)
+        return {a: picks[i] for i, a in enumerate(agents)}
 
     def rollout(keys):
         obs, state = jax.vmap(env.reset)(keys)

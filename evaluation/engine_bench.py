@@ -29,17 +29,15 @@ def set_host_devices(count: int) -> None:
 def random_legal_actions(key, mask):
     """Sample each head uniformly among its legal values: Masks (10, ...) -> Actions (10,)."""
     import jax
-    import jax.numpy as jnp
 
     from engine.types import Actions
+    from evaluation.legal_sampling import pick_legal
 
-    k_move, k_pair = jax.random.split(key)
-    move = jax.random.categorical(k_move, jnp.where(mask.move, 0.0, -jnp.inf))
-    pair_mask = mask.pair.reshape(mask.pair.shape[0], -1)
-    pair = jax.random.categorical(k_pair, jnp.where(pair_mask, 0.0, -jnp.inf))
-    return Actions(
-        move.astype(jnp.int32), (pair // 2).astype(jnp.int32), (pair % 2).astype(jnp.int32)
-    )
+    slots = mask.move.shape[0]
+    draw = jax.random.uniform(key, (2, slots))
+    move = pick_legal(draw[0], mask.move)
+    pair = pick_legal(draw[1], mask.pair.reshape(slots, -1))
+    return Actions(move, pair // 2, pair % 2)
 
 
 def _rollout_fn(env, ticks: int):
