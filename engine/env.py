@@ -3,7 +3,7 @@
 import jax
 import jax.numpy as jnp
 
-from engine import combat, legality, lifecycle, movement, observation, validation
+from engine import combat, geometry, legality, lifecycle, movement, observation, validation
 from engine import constants as C
 from engine.types import Actions, Config, Events, Obs, Pool, State
 
@@ -13,22 +13,36 @@ MAX_HEALTH = jnp.asarray(C.MAX_HEALTH)
 
 
 def initial_state(
-    config: Config, obstacles, pads, red_zones, roster, spawn_end, map_id, sighted: bool = True
+    config: Config,
+    obstacles,
+    pads,
+    red_zones,
+    roster,
+    spawn_end,
+    map_id,
+    sighted: bool = True,
+    cell_obstacles=None,
 ) -> State:
     """A game at tick 0 (RULES 4.4): everyone on its pad at full health, Ultimates ready.
 
     obstacles (32, 8), pads (10, 2) each slot's own pad, red_zones (2, 4) by team,
-    roster (10,) int32 class ids (0 = empty slot), spawn_end () int32 (0 = Team A west).
-    Concrete (untraced) inputs are checked first: ValueError names the field, slot and value.
+    roster (10,) int32 class ids (0 = empty slot), spawn_end () int32 (0 = Team A west);
+    cell_obstacles (200, 8) int32 when already computed (a `Pool` holds them), else computed
+    here from `obstacles` (`geometry.cell_obstacles`). Concrete (untraced) inputs are checked
+    first: ValueError names the field, slot and value.
     """
     if validation.is_concrete(obstacles, pads, red_zones, roster, spawn_end):
         validation.check_layout(obstacles, pads, red_zones, roster, spawn_end)
+    obstacles = jnp.asarray(obstacles, jnp.float32)
+    if cell_obstacles is None:
+        cell_obstacles = geometry.cell_obstacles(obstacles)[0]
     roster = jnp.asarray(roster, jnp.int32)
     active = roster > 0
     zeros = jnp.zeros(C.NUM_SLOTS, jnp.int32)
     state = State(
         map_id=jnp.asarray(map_id, jnp.int32),
-        obstacles=jnp.asarray(obstacles, jnp.float32),
+        obstacles=obstacles,
+        cell_obstacles=jnp.asarray(cell_obstacles, jnp.int32),
         pads=jnp.asarray(pads, jnp.float32),
         red_zones=jnp.asarray(red_zones, jnp.float32),
         spawn_end=jnp.asarray(spawn_end, jnp.int32),
@@ -64,7 +78,15 @@ def draw_state(config: Config, pool: Pool, key: jax.Array, sighted: bool = True)
     pads = jnp.concatenate([pool.pads[m, spawn_end], pool.pads[m, 1 - spawn_end]])
     zones = jnp.stack([pool.red_zones[m, spawn_end], pool.red_zones[m, 1 - spawn_end]])
     return initial_state(
-        config, pool.obstacles[m], pads, zones, pool.rosters[r], spawn_end, pool.map_ids[m], sighted
+        config,
+        pool.obstacles[m],
+        pads,
+        zones,
+        pool.rosters[r],
+        spawn_end,
+        pool.map_ids[m],
+        sighted,
+        cell_obstacles=pool.cell_obstacles[m],
     )
 
 
@@ -78,11 +100,12 @@ def _move(config: Config, state: State, accepted, lane, recipient):
         state.status, state.shield, state.class_id, live, config.shield_speed, config.move_scale
     )
     charging = (lane == combat.LANE_ULT) & (state.class_id == C.WARRIOR)
+    grid = geometry.obstacle_grid(state.obstacles, state.cell_obstacles)
     charged = movement.charge_phase(
-        state.pos, charging, recipient, live, live & (state.shield == 0), state.obstacles, radius
+        state.pos, charging, recipient, live, live & (state.shield == 0), grid, radius
     )
     pos = movement.ordinary_move(
-        charged, MOVE_VECTORS[world_move], spd, live, state.shield, state.obstacles, radius
+        charged, MOVE_VECTORS[world_move], spd, live, state.shield, grid, radius
     )
     return pos, charged - state.pos, pos - charged, world_move
 

@@ -245,6 +245,21 @@ def _check_obstacles(src, rows: np.ndarray, names: list[str]) -> None:
             )
 
 
+def _check_crowding(src, rows: np.ndarray) -> None:
+    """No 1 x 1 cell has more obstacles within a body's reach than collisions test (RULES 1.3)."""
+    x, y = C.CELL_CENTRES[:, 0], C.CELL_CENTRES[:, 1]
+    counts = disc_overlaps(rows, x, y, C.CELL_REACH).sum(axis=0)
+    worst = int(np.argmax(counts)) if len(counts) else 0
+    if len(rows) and counts[worst] > C.CELL_OBSTACLES:
+        col, row = worst % C.GRID_COLS, worst // C.GRID_COLS
+        raise MapError(
+            src,
+            "obstacles",
+            f"{int(counts[worst])} obstacles come within a body's reach of the cell "
+            f"[{col}, {col + 1}] x [{row}, {row + 1}]; at most {C.CELL_OBSTACLES} may",
+        )
+
+
 def _check_symmetry(src, rows: np.ndarray, names: list[str]) -> None:
     """Every obstacle's mirror image about x = 10 is also an obstacle of the map."""
     images = mirror_rows(rows)
@@ -302,6 +317,7 @@ def map_from_dict(doc, source: object = "<map>") -> MapSpec:
     else:
         names = [f"obstacles[{i}]" for i in range(len(rows))]
     _check_obstacles(src, rows, names)
+    _check_crowding(src, rows)
     if not doc["mirror"]:  # mirrored files are symmetric by construction
         _check_symmetry(src, rows, names)
     pads, zones = _end_arrays(src, doc)

@@ -4,6 +4,8 @@ Inside `jit` the engine trusts its inputs; these checks catch a bad authored sta
 ValueError that names the field, the slot and the value.
 """
 
+import functools
+
 import numpy as np
 
 from engine import constants as C
@@ -21,6 +23,29 @@ def is_concrete(*values) -> bool:
 def _fail(field: str, slot, value, why: str):
     where = f"{field}[{slot}]" if slot is not None else field
     raise ValueError(f"{where} = {value!r}: {why}")
+
+
+@functools.cache
+def _cell_obstacles():
+    import jax
+
+    from engine import geometry
+
+    return jax.jit(geometry.cell_obstacles)
+
+
+def cell_obstacles(obstacles, where: str = "obstacles") -> np.ndarray:
+    """`geometry.cell_obstacles` of a concrete (32, 8) table: (200, 8) int32. Raises ValueError
+    naming `where` and the cell when more than 8 obstacles come within reach of one cell."""
+    cells, counts = (np.asarray(a) for a in _cell_obstacles()(np.asarray(obstacles, np.float32)))
+    worst = int(np.argmax(counts))
+    if counts[worst] > C.CELL_OBSTACLES:
+        col, row = worst % C.GRID_COLS, worst // C.GRID_COLS
+        raise ValueError(
+            f"{where}: {int(counts[worst])} obstacles come within a body's reach of the cell "
+            f"[{col}, {col + 1}] x [{row}, {row + 1}]; at most {C.CELL_OBSTACLES} may (RULES 1.3)"
+        )
+    return cells
 
 
 def check_layout(obstacles, pads, red_zones, roster, spawn_end) -> None:
@@ -46,6 +71,7 @@ def check_layout(obstacles, pads, red_zones, roster, spawn_end) -> None:
             _fail(
                 "class_id", team * C.TEAM_SIZE, roster.tolist(), "teams need 1-5 agents from slot 0"
             )
+    cell_obstacles(obstacles)
     if int(spawn_end) not in (0, 1):
         _fail("spawn_end", None, int(spawn_end), "must be 0 (Team A west) or 1 (east)")
     pads = np.asarray(pads)
@@ -65,6 +91,10 @@ def check_state(config: Config, state: State) -> None:
     """
     s = {name: np.asarray(getattr(state, name)) for name in State.__dataclass_fields__}
     check_layout(s["obstacles"], s["pads"], s["red_zones"], s["class_id"], s["spawn_end"])
+    if not np.array_equal(s["cell_obstacles"], cell_obstacles(s["obstacles"])):
+        _fail(
+            "cell_obstacles", None, "(200, 8) table", "does not match obstacles (use initial_state)"
+        )
     max_health = C.MAX_HEALTH[s["class_id"]]
     for slot in range(C.NUM_SLOTS):
         alive, health = bool(s["alive"][slot]), float(s["health"][slot])

@@ -22,9 +22,10 @@ import engine
 from engine import constants as C
 from engine.pool import parse_roster, roster_text
 from engine.types import Config, Obs, State
+from evaluation.replay_schema import DERIVED_STATE_FIELDS, LAYOUT_FIELDS
 from policies.system import Lineup, as_actions, merge_actions, to_host
 
-LAYOUT = ("map_id", "obstacles", "pads", "red_zones", "spawn_end", "class_id", "active")
+LAYOUT = LAYOUT_FIELDS + DERIVED_STATE_FIELDS  # fixed for a game: kept out of per-tick traces
 # Inverse of C.RELATIVE_ORDER: observer-relative row -> global slot order.
 TO_GLOBAL = np.argsort(C.RELATIVE_ORDER, axis=1)
 RANDOM_ROSTER = "random"  # schedule(): one of each class, slot order drawn from the pair seed
@@ -219,7 +220,7 @@ def game_trace(initial: Rollout, trace, g: int | None, ticks: int) -> dict:
     pick = (lambda x: np.asarray(x[g])) if g is not None else np.asarray
     cut = (lambda x: np.asarray(x[:ticks, g])) if g is not None else (lambda x: np.asarray(x))
     events, dynamic, visible, relayed = trace
-    first = {k: pick(v) for k, v in vars(initial.state).items()}
+    first = {k: pick(v) for k, v in vars(initial.state).items() if k not in DERIVED_STATE_FIELDS}
     states = {}
     for name, value in first.items():
         later = cut(dynamic[name]) if name in dynamic else np.repeat(value[None], ticks, 0)

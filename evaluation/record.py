@@ -16,9 +16,11 @@ import jax.numpy as jnp
 import numpy as np
 
 from engine import constants as C
+from engine import validation
 from engine.types import Actions, Config, State
 from evaluation.match import GameSetup, jit_step, play_match
 from evaluation.replay import FORMAT_VERSION, Replay
+from evaluation.replay_schema import DERIVED_STATE_FIELDS
 from policies.system import Lineup
 
 
@@ -145,10 +147,13 @@ def replay_config(header: dict) -> Config:
 def _initial_state(replay: Replay) -> State:
     values = {}
     for field in dataclasses.fields(State):
+        if field.name in DERIVED_STATE_FIELDS:
+            continue
         if field.name not in replay.states:
             raise ValueError(f"replay: states.{field.name} is missing; cannot re-simulate")
         values[field.name] = jnp.asarray(np.asarray(replay.states[field.name][0]))
-    return State(**values)
+    cells = validation.cell_obstacles(values["obstacles"], "replay: states.obstacles")
+    return State(**values, cell_obstacles=jnp.asarray(cells))
 
 
 def first_difference(replay: Replay) -> tuple[int, str] | None:
@@ -174,7 +179,8 @@ def first_difference(replay: Replay) -> tuple[int, str] | None:
         )
         for group, values, stored, index in checks:
             for name, value in values.items():
-                if name == "fallback":  # set by the caller, not by the engine
+                # fallback is set by the caller, derived fields are not stored
+                if name == "fallback" or name in DERIVED_STATE_FIELDS:
                     continue
                 if not np.array_equal(np.asarray(value), np.asarray(stored[name][index])):
                     return t + 1, f"{group}.{name}"
