@@ -27,7 +27,7 @@ def initial_state(
 
     obstacles (32, 8), pads (10, 2) each slot's own pad, red_zones (2, 4) by team,
     roster (10,) int32 class ids (0 = empty slot), spawn_end () int32 (0 = Team A west);
-    cell_obstacles (200, 8) int32 when already computed (a `Pool` holds them), else computed
+    cell_obstacles (200, 8) int8 when already computed (a `Pool` holds them), else computed
     here from `obstacles` (`geometry.cell_obstacles`). Concrete (untraced) inputs are checked
     first: ValueError names the field, slot and value.
     """
@@ -42,7 +42,7 @@ def initial_state(
     state = State(
         map_id=jnp.asarray(map_id, jnp.int32),
         obstacles=obstacles,
-        cell_obstacles=jnp.asarray(cell_obstacles, jnp.int32),
+        cell_obstacles=jnp.asarray(cell_obstacles, jnp.int8),
         pads=jnp.asarray(pads, jnp.float32),
         red_zones=jnp.asarray(red_zones, jnp.float32),
         spawn_end=jnp.asarray(spawn_end, jnp.int32),

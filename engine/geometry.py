@@ -197,13 +197,13 @@ class ObstacleGrid(NamedTuple):
     """Obstacles sorted by cell, for collision tests that look only near each body."""
 
     rows: jnp.ndarray  # (33, 10) float32 the `Shapes` columns of each slot, then an empty row
-    cells: jnp.ndarray  # (200, 8) int32 slots a body in each cell can touch, padded with 32
+    cells: jnp.ndarray  # (200, 8) int8 slots a body in each cell can touch, padded with 32
 
 
 def cell_obstacles(obstacles: jnp.ndarray) -> tuple[jnp.ndarray, jnp.ndarray]:
     """For each 1 x 1 cell, the obstacle slots a body in it can touch (RULES 1.3).
 
-    obstacles (32, 8) -> (cells (200, 8) int32, counts (200,) int32). Cells are row-major from
+    obstacles (32, 8) -> (cells (200, 8) int8, counts (200,) int32). Cells are row-major from
     the south-west corner (cell = 20 y + x); a slot is listed when a disc of C.CELL_REACH at
     the cell's centre overlaps it, which every obstacle a body in the cell can touch does. Each
     row lists its slots in ascending order, then 32 (no obstacle). A cell whose count exceeds 8
@@ -214,7 +214,7 @@ def cell_obstacles(obstacles: jnp.ndarray) -> tuple[jnp.ndarray, jnp.ndarray]:
     hit = _contacts(jnp.asarray(C.CELL_CENTRES, jnp.float32), radius, shapes(obstacles))[0]
     order = jnp.argsort(~hit, axis=1, stable=True)[:, : C.CELL_OBSTACLES]
     near = jnp.take_along_axis(hit, order, axis=1)
-    cells = jnp.where(near, order, C.MAX_OBSTACLES).astype(jnp.int32)
+    cells = jnp.where(near, order, C.MAX_OBSTACLES).astype(jnp.int8)  # small: copied every tick
     return cells, jnp.sum(hit, axis=1, dtype=jnp.int32)
 
 
@@ -230,7 +230,8 @@ def nearby(grid: ObstacleGrid, pos: jnp.ndarray) -> Shapes:
     """The obstacles near each body: positions (n, 2) inside the map -> `Shapes` of (n, 8)."""
     col = jnp.clip(jnp.floor(pos[:, 0]).astype(jnp.int32), 0, C.GRID_COLS - 1)
     row = jnp.clip(jnp.floor(pos[:, 1]).astype(jnp.int32), 0, C.GRID_ROWS - 1)
-    picked = grid.rows[grid.cells[row * C.GRID_COLS + col]]  # (n, 8, 10), one row gather
+    slots = grid.cells[row * C.GRID_COLS + col].astype(jnp.int32)  # (n, 8)
+    picked = grid.rows[slots]  # (n, 8, 10), one row gather
     fields = [picked[..., k] for k in range(len(Shapes._fields))]
     return Shapes(*fields[:-2], fields[-2] > 0.5, fields[-1] > 0.5)
 

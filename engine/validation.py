@@ -35,7 +35,7 @@ def _cell_obstacles():
 
 
 def cell_obstacles(obstacles, where: str = "obstacles") -> np.ndarray:
-    """`geometry.cell_obstacles` of a concrete (32, 8) table: (200, 8) int32. Raises ValueError
+    """`geometry.cell_obstacles` of a concrete (32, 8) table: (200, 8) int8. Raises ValueError
     naming `where` and the cell when more than 8 obstacles come within reach of one cell."""
     cells, counts = (np.asarray(a) for a in _cell_obstacles()(np.asarray(obstacles, np.float32)))
     worst = int(np.argmax(counts))
