@@ -31,11 +31,14 @@ def initial_state(
     here from `obstacles` (`geometry.cell_obstacles`). Concrete (untraced) inputs are checked
     first: ValueError names the field, slot and value.
     """
-    if validation.is_concrete(obstacles, pads, red_zones, roster, spawn_end):
+    concrete = validation.is_concrete(obstacles, pads, red_zones, roster, spawn_end)
+    if concrete:
         validation.check_layout(obstacles, pads, red_zones, roster, spawn_end)
+    if cell_obstacles is None and concrete:  # on the host: jitted once, not run op by op
+        cell_obstacles = validation.cell_obstacles(obstacles)
+    elif cell_obstacles is None:
+        cell_obstacles = geometry.cell_obstacles(jnp.asarray(obstacles, jnp.float32))[0]
     obstacles = jnp.asarray(obstacles, jnp.float32)
-    if cell_obstacles is None:
-        cell_obstacles = geometry.cell_obstacles(obstacles)[0]
     roster = jnp.asarray(roster, jnp.int32)
     active = roster > 0
     zeros = jnp.zeros(C.NUM_SLOTS, jnp.int32)
