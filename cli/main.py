@@ -28,9 +28,12 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args) or 0)
-    except (ValueError, FileNotFoundError, FileExistsError) as error:
+    except (ValueError, OSError) as error:  # bad input, or a file or folder that cannot be used
         print(f"mbg {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # files are written whole or not at all, so nothing is left half
+        print(f"mbg {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

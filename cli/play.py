@@ -11,6 +11,7 @@ checkpoint:PATH, human, llm:... (see policies/slotspec.py).
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -92,6 +93,18 @@ def _progress(total: int, quiet: bool):
     return progress, progress.add_task("games", total=total)
 
 
+def _check_out(out: Path) -> None:
+    """Refuse an --out that cannot take the replays before any game is played. Raises
+    FileExistsError or PermissionError naming the folder."""
+    if out.exists() and not out.is_dir():
+        raise FileExistsError(f"--out {out}: exists and is not a folder")
+    if out.exists() and any(out.glob("game*.mbgr")):
+        raise FileExistsError(f"--out {out}: already holds replays; choose an empty folder")
+    out.mkdir(parents=True, exist_ok=True)
+    if not os.access(out, os.W_OK):
+        raise PermissionError(f"--out {out}: this folder cannot be written")
+
+
 def _play(args, lineup, setups, config, out, bar):
     """Plays (recording when there is an output folder); returns (results, replay paths)."""
     from evaluation.match import play_match
@@ -160,8 +173,8 @@ def run(args) -> int:
     rosters_used = {tuple(s.roster) for s in setups}
     lineup = resolve_slots(specs, setups[0].roster if len(rosters_used) == 1 else None)
     out = Path(args.out) if args.out else None
-    if out is not None and out.exists() and any(out.glob("game*.mbgr")):
-        raise FileExistsError(f"{out}: already holds replays; choose an empty folder")
+    if out is not None:
+        _check_out(out)
     repeats = _repeat_note(lineup.specs, setups)
     if repeats:
         print(f"mbg play: note: {repeats}", file=sys.stderr)

@@ -322,13 +322,13 @@ def _decode(unpacker, source) -> Replay:
 
 def replay_paths(paths) -> list[Path]:
     """The replay files that `paths` (str or Path each) name: files as given, folders searched
-    for *.mbgr at any depth (sorted). Raises FileNotFoundError naming a path that does not
-    exist or a folder without replays."""
+    for *.mbgr files at any depth (sorted; a folder named *.mbgr is not a replay). Raises
+    FileNotFoundError naming a path that does not exist or a folder without replays."""
     files = []
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            found = sorted(path.rglob(f"*{SUFFIX}"))
+            found = sorted(p for p in path.rglob(f"*{SUFFIX}") if p.is_file())
             if not found:
                 raise FileNotFoundError(f"{path}: no {SUFFIX} files in this folder")
             files += found

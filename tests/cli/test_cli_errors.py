@@ -1,0 +1,53 @@
+"""`mbg` reports unusable files and folders in one line, checks `mbg play --out` before playing,
+and answers Ctrl-C without a traceback."""
+
+import pytest
+
+from cli.main import main
+
+PLAY = ["play", "--map", "47", "--slots", "*=random", "--games", "2"]
+
+
+@pytest.fixture
+def never_plays(monkeypatch):
+    def fail(*args, **kwargs):
+        raise AssertionError("games were played")
+
+    monkeypatch.setattr("cli.play._play", fail)
+
+
+def test_play_refuses_an_out_that_is_a_file_before_playing(tmp_path, capsys, never_plays):
+    target = tmp_path / "afile"
+    target.write_text("keep me")
+    assert main([*PLAY, "--out", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert f"--out {target}: exists and is not a folder" in err
+    assert len(err.strip().splitlines()) == 1
+    assert target.read_text() == "keep me"
+
+
+def test_play_refuses_an_out_inside_a_file_before_playing(tmp_path, capsys, never_plays):
+    (tmp_path / "afile").write_text("")
+    assert main([*PLAY, "--out", str(tmp_path / "afile" / "sub")]) == 2
+    assert "Not a directory" in capsys.readouterr().err
+
+
+def test_play_refuses_a_folder_with_replays_before_playing(tmp_path, capsys, never_plays):
+    (tmp_path / "game0000_map47_Awest.mbgr").write_bytes(b"old")
+    assert main([*PLAY, "--out", str(tmp_path)]) == 2
+    assert "already holds replays" in capsys.readouterr().err
+
+
+def test_ctrl_c_ends_with_one_line_and_code_130(monkeypatch, capsys):
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("cli.play._play", interrupt)
+    assert main(PLAY) == 130
+    assert capsys.readouterr().err.strip() == "mbg play: interrupted"
+
+
+def test_a_folder_named_like_a_replay_is_skipped(tmp_path, capsys):
+    (tmp_path / "sub.mbgr").mkdir()
+    assert main(["replay", "info", str(tmp_path)]) == 2
+    assert "no .mbgr files in this folder" in capsys.readouterr().err
