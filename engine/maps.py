@@ -422,12 +422,15 @@ def _ids_from_text(text: str) -> list[int]:
 
 
 def resolve_maps(spec: object) -> list[int]:
-    """Map ids from a selection: an int id, a split name ("train", "all", ...), a string of ids
-    and ranges ("47", "3,5,12-15"), or a list of any of these. Raises ValueError."""
+    """Map ids from a selection: an int id, a split name ("train", "all", ...), a string of ids,
+    ranges and split names ("47", "3,5,12-15", "validation,47"), or a list of any of these.
+    Raises ValueError."""
     if isinstance(spec, bool):
         raise ValueError(f"maps {spec!r}: expected ids or a split name")
     if isinstance(spec, int | np.integer):
         ids = [int(spec)]
+    elif isinstance(spec, str) and "," in spec:  # each part an id, a range or a split
+        ids = [i for part in spec.split(",") for i in resolve_maps(part)]
     elif isinstance(spec, str):
         text = spec.strip()
         ids = split_ids(text) if text in SPLITS or text == "all" else _ids_from_text(text)

@@ -42,3 +42,10 @@ def test_a_range_lists_each_unknown_id_once():
 def test_id_ranges():
     assert id_ranges([0, 1, 2, 5, 7, 8]) == "0-2, 5, 7-8"
     assert id_ranges([]) == ""
+
+
+def test_a_selection_mixes_splits_ids_and_ranges():
+    assert map_ids("validation,47") == [42, 43, 44, 45, 46, 47]
+    assert map_ids("1-2,test") == [1, 2, 47, 48, 49, 50, 51]
+    with pytest.raises(ValueError, match=r"--map validation,99: unknown map id 99; valid ids"):
+        map_ids("validation,99")
