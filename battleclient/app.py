@@ -261,6 +261,14 @@ def main(argv=None) -> int:
     except ValueError as error:
         print(f"battleclient: {error}", file=sys.stderr)
         return 2
+    try:
+        return _run(args, setup, note)
+    except OSError as error:  # a replay or screenshot that cannot be written: one line
+        print(f"battleclient: {error}", file=sys.stderr)
+        return 2
+
+
+def _run(args, setup, note: str) -> int:
     if args.headless:
         from battleclient.headless import run_headless
 

@@ -410,7 +410,11 @@ def main(argv=None) -> int:
         app.update(0.0)
         frame = pygame.Surface(L.SIZE)
         app.draw(frame)
-        save_png(frame, args.screenshot)
+        try:
+            save_png(frame, args.screenshot)
+        except OSError as error:  # e.g. a read-only folder: one line, not a traceback
+            print(f"replay-viewer: --screenshot: {error}", file=sys.stderr)
+            return 2
         print(args.screenshot)
         return 0
     app.run(screen)

@@ -46,3 +46,15 @@ def test_screenshot_after_ticks(display, tmp_path, capsys):
     arena = image.get_at((L.ARENA[0] + L.ARENA[2] // 2, L.ARENA[1] + L.ARENA[3] // 2))
     assert tuple(arena)[:3] != (24, 26, 32)  # the arena is drawn, not the empty background
     assert main(["--screenshot", str(png), *GAME]) == 2  # never over an existing file
+
+
+def test_an_unwritable_replay_is_one_line(monkeypatch, capsys):
+    def read_only(setup, out):
+        raise OSError(30, "Read-only file system", str(out))
+
+    monkeypatch.setattr("battleclient.headless.run_headless", read_only)
+    code = main(["--headless", "--slots", "A*=random,B*=random", "--replay-out", "/ro/g.mbgr"])
+    assert code == 2
+    assert capsys.readouterr().err.strip() == (
+        "battleclient: [Errno 30] Read-only file system: '/ro/g.mbgr'"
+    )

@@ -262,3 +262,12 @@ def test_png_into_a_missing_folder_makes_the_folder_and_never_overwrites(tmp_pat
         save_png(pygame.Surface((5, 5)), target)
     assert target.read_bytes() == before
     assert sorted(p.name for p in target.parent.iterdir()) == ["x.png"]  # no temp file left
+
+
+def test_screenshot_into_an_unusable_folder_is_one_line(tmp_path, capsys, display):
+    blocker = tmp_path / "afile"
+    blocker.write_text("keep")
+    assert main([str(FIXTURE), "--screenshot", str(blocker / "shot.png")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("replay-viewer: --screenshot:") and len(err.splitlines()) == 1
+    assert blocker.read_text() == "keep"
