@@ -34,7 +34,7 @@ def initial_state(
     concrete = validation.is_concrete(obstacles, pads, red_zones, roster, spawn_end)
     if concrete:
         validation.check_layout(obstacles, pads, red_zones, roster, spawn_end)
-    if cell_obstacles is None and concrete:  # on the host: jitted once, not run op by op
+    if cell_obstacles is None and concrete:  # on the host: checked and jitted, not op by op
         cell_obstacles = validation.cell_obstacles(obstacles)
     elif cell_obstacles is None:
         cell_obstacles = geometry.cell_obstacles(jnp.asarray(obstacles, jnp.float32))[0]

@@ -208,7 +208,7 @@ def cell_obstacles(obstacles: jnp.ndarray) -> tuple[jnp.ndarray, jnp.ndarray]:
     the cell's centre overlaps it, which every obstacle a body in the cell can touch does. Each
     row lists its slots in ascending order, then 32 (no obstacle). A cell whose count exceeds 8
     keeps only its first 8 slots: callers with concrete tables check the counts
-    (`engine.validation.cell_obstacles`, used by `check_layout` and `engine.pool`).
+    (`engine.validation.cell_obstacles`, used by `initial_state`, `check_state` and the pool).
     """
     radius = jnp.full(C.NUM_CELLS, C.CELL_REACH, jnp.float32)
     hit = _contacts(jnp.asarray(C.CELL_CENTRES, jnp.float32), radius, shapes(obstacles))[0]

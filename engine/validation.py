@@ -71,7 +71,6 @@ def check_layout(obstacles, pads, red_zones, roster, spawn_end) -> None:
             _fail(
                 "class_id", team * C.TEAM_SIZE, roster.tolist(), "teams need 1-5 agents from slot 0"
             )
-    cell_obstacles(obstacles)
     if int(spawn_end) not in (0, 1):
         _fail("spawn_end", None, int(spawn_end), "must be 0 (Team A west) or 1 (east)")
     pads = np.asarray(pads)
