@@ -1,18 +1,21 @@
 """`mbg maps`: list, show, validate and draw the maps (engine/maps.py; maps/README.md).
 
-    mbg maps list [--split S] [--json]
+    mbg maps list [--split S] [--json]          (S: a split, custom or all; all by default)
     mbg maps show ID|FILE [--png FILE] [--scale PX] [--force]
-    mbg maps validate [FILE ...]                 (default: all 52 shipped maps)
-    mbg maps atlas --png docs/atlas.png [--force]
+    mbg maps validate [FILE ...]                 (default: every *.json file in maps/)
+    mbg maps atlas --png docs/atlas.png [--maps SELECTION] [--force]
 
-PNGs are drawn with pygame offscreen (SDL_VIDEODRIVER=dummy) and written atomically; an existing
-file is only replaced with --force.
+A FILE is any map file: a path holding a separator or a name ending in .json. Files added to
+maps/ besides the 52 shipped maps are listed with split "custom". PNGs are drawn with pygame
+offscreen (SDL_VIDEODRIVER=dummy) and written atomically; an existing file is only replaced with
+--force.
 """
 
 import argparse
 import json
 import os
-import tempfile
+import re
+import sys
 from pathlib import Path
 
 from engine import maps as M
@@ -81,8 +84,10 @@ def _save_png(pg, surface, path: str | Path, force: bool) -> Path:
     path = Path(path)
     if path.exists() and not force:
         raise FileExistsError(f"{path} exists; pass --force to replace it")
+    from evaluation.replay import ordinary_temp_file
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".png")
+    fd, tmp = ordinary_temp_file(path.parent, ".tmp-", ".png")
     os.close(fd)
     try:
         pg.image.save(surface, tmp)
@@ -160,56 +165,99 @@ def id_ranges(ids: list[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in parts)
 
 
-def map_ids(selection: str, option: str = "--map") -> list[int]:
+def _valid_text(option: str) -> str:
+    """What a selection may hold; --split takes splits and ids only (and "custom")."""
+    known = id_ranges(shipped_ids())
+    if option == "--split":
+        return f"valid ids: {known}; splits: {', '.join([*M.SPLITS, M.CUSTOM_SPLIT, 'all'])}"
+    splits = ", ".join([*M.SPLITS, "all"])
+    return f"valid ids: {known}; splits: {splits}; or a map file (a path, or NAME.json)"
+
+
+def map_ids(selection: str, option: str = "--map", shown: str | None = None) -> list[int]:
     """Ids of a command-line map selection (ids, ranges or a split), each with a map file.
 
     Checked here so that the user reads which id is unknown and what is valid, rather than the
-    engine's file pattern. Raises ValueError naming the option, the value and the valid ids and
-    splits, e.g. "--map 99: unknown map id 99; valid ids: 0-51; splits: curriculum, ...".
+    engine's file pattern. Raises ValueError naming the option, the value (`shown`, default the
+    selection) and the valid ids and splits, e.g. "--map 99: unknown map id 99; valid ids: ...".
     """
-    known = shipped_ids()
-    valid = f"valid ids: {id_ranges(known)}; splits: {', '.join([*M.SPLITS, 'all'])}"
+    shown = selection if shown is None else shown
     try:
         ids = M.resolve_maps(selection)
     except ValueError as error:
-        raise ValueError(f"{option} {selection}: {error}; {valid}") from None
+        raise ValueError(f"{option} {shown}: {error}; {_valid_text(option)}") from None
+    known = set(shipped_ids())
     unknown = [i for i in dict.fromkeys(ids) if i not in known]
     if unknown:
         plural = "s" if len(unknown) > 1 else ""
         listed = ", ".join(map(str, unknown))
-        raise ValueError(f"{option} {selection}: unknown map id{plural} {listed}; {valid}")
+        valid = _valid_text(option)
+        raise ValueError(f"{option} {shown}: unknown map id{plural} {listed}; {valid}")
     return ids
+
+
+def map_specs(selection: str, option: str = "--map") -> list[M.MapSpec]:
+    """The maps of a command-line selection: ids, ranges, splits and map file paths, mixed
+    ("validation,my_maps/arena.json"). Unknown ids are named before any file is read; a bad
+    file raises MapError naming the file, the field and the value."""
+    parts = M.selection_parts(selection)
+    ids_text = ",".join(str(p) for p in parts if not M.is_map_path(p))
+    if ids_text:
+        map_ids(ids_text, option, shown=selection)
+    return list(M.load_maps(parts))
 
 
 def _load(target: str) -> M.MapSpec:
     """A map by id ("47") or by file path. Raises ValueError for anything else."""
+    if M.is_map_path(target) or Path(target).is_file():
+        return M.load_map_path(target)
     if target.strip().isdigit():
         return M.load_map(map_ids(target, "map")[0])
-    if not Path(target).exists():
-        ids = M.split_ids("all")
-        raise ValueError(
-            f"map {target!r}: not a map id ({min(ids)}-{max(ids)}) nor an existing map file"
-        )
-    return M.load_map_file(target)
+    known = id_ranges(shipped_ids())
+    raise ValueError(
+        f"map {target!r}: not a map id ({known}) nor a map file (a path, or NAME.json)"
+    )
+
+
+def _custom_maps() -> tuple[list[M.MapSpec], list[M.MapError]]:
+    """The user's maps in maps/ beyond the shipped ids (split "custom"), by id, and the errors of
+    those that do not load."""
+    specs, errors = [], []
+    for path in M.custom_map_files():
+        try:
+            specs.append(M.load_map_path(path))
+        except M.MapError as error:
+            errors.append(error)
+    return sorted(specs, key=lambda s: (s.id, s.source.name)), errors
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    rows = [_summary(s) for s in M.load_maps(map_ids(args.split, "--split"))]
+    """The maps of a split ("custom": the files added to maps/; "all": shipped and custom).
+    Returns 1 when some file in maps/ could not be loaded (each is named on stderr)."""
+    custom = args.split.strip() == M.CUSTOM_SPLIT
+    specs = [] if custom else list(M.load_maps(map_ids(args.split, "--split")))
+    errors: list[M.MapError] = []
+    if custom or args.split.strip() == "all":
+        extra, errors = _custom_maps()
+        specs += extra
+    rows = [_summary(s) for s in specs]
+    for error in errors:
+        print(f"mbg maps list: skipped {error} (see mbg maps validate)", file=sys.stderr)
     if args.json:
         print(json.dumps(rows, indent=2))
-        return 0
+        return 1 if errors else 0
     from rich.console import Console
     from rich.table import Table
 
     table = Table(title=f"MARL-BattleGrounds maps ({args.split}: {len(rows)})")
-    for column in ("id", "name", "split", "team size", "obstacles", "description"):
+    for column in ("id", "name", "split", "team size", "obstacles", "description", "file"):
         table.add_column(column, overflow="fold")
     for r in rows:
         size = f"{r['team_size']}v{r['team_size']}" if r["team_size"] else "-"
-        cells = (r["id"], r["name"], r["split"], size, r["obstacles"], r["description"])
+        cells = (r["id"], r["name"], r["split"], size, r["obstacles"], r["description"], r["file"])
         table.add_row(*map(str, cells))
     Console().print(table)
-    return 0
+    return 1 if errors else 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -224,13 +272,40 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+_NUMBERED = re.compile(r"^(\d{3})_.*\.json$")
+
+
+def _folder_check(path: Path, spec: M.MapSpec, claimed: dict[int, M.MapSpec]) -> None:
+    """A file of maps/ in its folder: an NNN_ name agrees with the id and is the only file of
+    that id; any other file's id is not another map's. Raises MapError."""
+    numbered = _NUMBERED.match(path.name)
+    if numbered and int(numbered.group(1)) != spec.id:
+        reason = f"the file name says map {int(numbered.group(1))}, the field says {spec.id}"
+        raise M.MapError(path, "id", reason)
+    files = M._map_files().get(f"{spec.id:03d}", [])
+    if numbered and len(files) > 1:
+        names = ", ".join(f.name for f in files)
+        raise M.MapError(path, "id", f"map {spec.id} has {len(files)} files ({names}); keep one")
+    if not numbered:
+        M.load_map_path(path)  # not the layout of the NNN_ file with its id
+    first = claimed.setdefault(spec.id, spec)
+    if not M.same_layout(first, spec):
+        raise M.MapError(path, "id", f"{spec.id} is also the id of {first.source.name}")
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
-    targets = args.files or [str(M.map_path(i)) for i in M.split_ids("all")]
-    failed = 0
+    """Validate the named files (default: every *.json in maps/, with the folder's own checks);
+    one line a file; returns 1 when any failed."""
+    folder = not args.files
+    targets = sorted(M.MAPS_DIR.glob("*.json")) if folder else [Path(f) for f in args.files]
+    failed, claimed = 0, {}
     for target in targets:
         try:
-            spec = M.load_map_file(target)
-            print(f"ok    {target}  (map {spec.id}, {spec.num_obstacles} obstacles)")
+            spec = M.load_map_file(target) if folder else M.load_map_path(target)
+            if folder:
+                _folder_check(target, spec, claimed)
+            custom = " (custom)" if spec.split == M.CUSTOM_SPLIT else ""
+            print(f"ok    {target}  (map {spec.id}{custom}, {spec.num_obstacles} obstacles)")
         except M.MapError as error:
             print(f"FAIL  {error}")
             failed += 1
@@ -239,7 +314,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_atlas(args: argparse.Namespace) -> int:
-    path = render_atlas(list(M.load_maps(map_ids(args.maps, "--maps"))), args.png, args.force)
+    path = render_atlas(map_specs(args.maps, "--maps"), args.png, args.force)
     print(f"wrote {path}")
     return 0
 
@@ -249,20 +324,24 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("maps", help="list, show, validate and draw maps")
     sub = parser.add_subparsers(dest="maps_command", metavar="ACTION", required=True)
     p = sub.add_parser("list", help="a table of the maps and their splits")
-    p.add_argument("--split", default="all", help="curriculum, train, validation, test or all")
+    p.add_argument(
+        "--split",
+        default="all",
+        help="curriculum, train, validation, test, custom (files added to maps/) or all",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=cmd_list)
     p = sub.add_parser("show", help="draw one map as ASCII (and optionally a PNG)")
-    p.add_argument("map", help="a map id (0-51) or the path of a map file")
+    p.add_argument("map", help="a map id (0-51) or a map file (a path, or NAME.json)")
     p.add_argument("--png", metavar="FILE", help="also save the map as a PNG")
     p.add_argument("--scale", type=int, default=SCALE, help="PNG pixels a map unit")
     p.add_argument("--force", action="store_true", help="replace an existing PNG")
     p.set_defaults(func=cmd_show)
     p = sub.add_parser("validate", help="load and validate map files, naming every fault")
-    p.add_argument("files", nargs="*", help="map files (default: the 52 shipped maps)")
+    p.add_argument("files", nargs="*", help="map files (default: every *.json in maps/)")
     p.set_defaults(func=cmd_validate)
     p = sub.add_parser("atlas", help="draw every map on one PNG sheet")
     p.add_argument("--png", metavar="FILE", required=True, help="where to write the sheet")
-    p.add_argument("--maps", default="all", help="ids, ranges or a split (default all)")
+    p.add_argument("--maps", default="all", help="ids, ranges, splits or map files (all)")
     p.add_argument("--force", action="store_true", help="replace an existing PNG")
     p.set_defaults(func=cmd_atlas)

@@ -9,7 +9,6 @@ import argparse
 import io
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 FORMATS = ("table", "csv", "parquet", "json", "md")
@@ -107,10 +106,13 @@ def render(frame, fmt: str) -> bytes:
 
 
 def write_new(path: Path, data: bytes) -> None:
-    """Writes atomically (temp file + os.replace); refuses to replace an existing file."""
+    """Writes atomically (temp file + os.replace) with the mode of any new file (0666 & ~umask);
+    refuses to replace an existing file."""
+    from evaluation.replay import ordinary_temp_file
+
     if path.exists():
         raise FileExistsError(f"{path}: already exists; choose another --out")
-    handle, temp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.")
+    handle, temp = ordinary_temp_file(path.parent or ".", f".{path.name}.")
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)

@@ -3,10 +3,12 @@
 mbg play --map 47 --team-a scripted:kiter --team-b scripted:tactician --games 20 --out runs/x
 mbg play --map validation --slots "A0=random,A1-A4=scripted:brawler,B*=scripted:tactician"
 mbg play --map 47 --team-a random --team-b random --json
+mbg play --map my_maps/arena.json --team-a scripted:kiter --team-b random
 
 Games come in pairs on the same map, roster and seed with the spawn ends swapped (--no-swap
-turns that off); maps cycle over the selection. Slot kinds: random, scripted:NAME,
-checkpoint:PATH, human, llm:... (see policies/slotspec.py).
+turns that off); maps cycle over the selection, which may name map files (a path, or NAME.json).
+Slot kinds: random, scripted:NAME, checkpoint:PATH (see policies/slotspec.py). Games here are
+headless: for human players use `battleclient`.
 """
 
 import argparse
@@ -27,7 +29,9 @@ def register(subparsers) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--map", default="validation", help="map id(s) or split (validation)")
+    parser.add_argument(
+        "--map", default="validation", help="map ids, splits or map files (validation)"
+    )
     who = parser.add_mutually_exclusive_group(required=True)
     who.add_argument("--slots", metavar="SPEC", help='e.g. "A0=random,A1-A4=scripted:kiter,..."')
     who.add_argument("--team-a", metavar="SPEC", help="System of every Team A slot")
@@ -73,6 +77,14 @@ def _slot_text(args) -> str:
     if not args.team_b:
         raise ValueError("--team-a needs --team-b")
     return team_spec(args.team_a, args.team_b)
+
+
+def _refuse_humans(specs) -> None:
+    """A human slot would stand still for the whole game: nobody can steer it here."""
+    if any(spec.partition(":")[0].strip() == "human" for spec in specs):
+        raise ValueError(
+            "human slots need a window: mbg play is headless; use battleclient for human play"
+        )
 
 
 def replay_name(row: dict) -> str:
@@ -150,7 +162,7 @@ def _repeat_note(specs, setups) -> str:
 
 def run(args) -> int:
     """Plays the games, writes the replays, prints a summary; returns the exit code."""
-    from cli.maps import map_ids
+    from cli.maps import map_specs
     from engine.pool import parse_roster
     from evaluation.match import RANDOM_ROSTER, schedule, summary
     from policies.slotspec import parse_slots, resolve_slots
@@ -163,12 +175,13 @@ def run(args) -> int:
         raise ValueError("--metrics needs --out: metrics travel inside the replay files")
     config = _config(args)
     specs = parse_slots(_slot_text(args))
+    _refuse_humans(specs)
     rosters = [r.strip() for r in args.roster.split(",")]
     for roster in rosters:
         if roster.lower() != RANDOM_ROSTER:
             parse_roster(roster)  # a bad roster fails before anything is played
     setups = schedule(
-        map_ids(args.map, "--map"), rosters, args.games, args.seed, swap_ends=not args.no_swap
+        map_specs(args.map, "--map"), rosters, args.games, args.seed, swap_ends=not args.no_swap
     )
     rosters_used = {tuple(s.roster) for s in setups}
     lineup = resolve_slots(specs, setups[0].roster if len(rosters_used) == 1 else None)

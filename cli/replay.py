@@ -4,11 +4,15 @@ mbg replay info game.mbgr [more.mbgr | folder ...] [--json]
 mbg replay verify game.mbgr [more.mbgr | folder ...]
 
 `verify` re-plays each replay's submitted actions through the engine from its tick-0 state and
-compares every tick; it exits with status 1 naming the first tick (and field) that differs.
+compares every tick, naming the first tick (and field) that differs. Both go through every file:
+one that cannot be read is named on stderr with the reason, and the exit status is 1 when any
+file failed (2 when the arguments name no replay at all).
 """
 
 import argparse
 import json
+import sys
+from pathlib import Path
 
 
 def register(subparsers) -> None:
@@ -29,36 +33,76 @@ def register(subparsers) -> None:
     verify.set_defaults(func=run_verify)
 
 
-def run_info(args) -> int:
-    """Prints `replay_summary` of each file (one JSON line each with --json); returns 0."""
-    from evaluation.replay import read_replay, replay_paths, replay_summary
+def _report(action: str, path, error: Exception) -> None:
+    """One stderr line naming the file and the reason (the reason's own leading path dropped)."""
+    reason = str(error).removeprefix(f"{path}: ")
+    print(f"mbg replay {action}: {path}: {reason}", file=sys.stderr)
 
-    files = replay_paths(args.paths)
-    for n, path in enumerate(files):
-        facts = replay_summary(read_replay(path))
+
+def _run_all(paths, action: str, each) -> int:
+    """Runs each(n, path, replay) -> bool over every replay file the arguments name, n the number
+    that passed before it. A path naming no replay, a file that cannot be read and a ValueError
+    from `each` are reported on stderr, one line each, and the rest go on. Returns 0 when every
+    file passed, 1 when some failed, 2 when the arguments name no replay file at all."""
+    from evaluation.replay import read_replay, replay_paths
+
+    found = passed = failed = 0
+    for name in paths:
+        try:
+            files = replay_paths([name])
+        except OSError as error:
+            _report(action, name, error)
+            failed += 1
+            continue
+        for path in files:
+            found += 1
+            try:
+                ok = each(passed, path, read_replay(path))
+            except (ValueError, OSError) as error:
+                _report(action, path, error)
+                ok = False
+            passed, failed = passed + ok, failed + (not ok)
+    if not found:
+        return 2
+    if failed:
+        print(f"mbg replay {action}: {failed} of {passed + failed} failed", file=sys.stderr)
+        return 1
+    return 0
+
+
+def run_info(args) -> int:
+    """Prints `replay_summary` of each file (one JSON line each with --json). Every file is
+    tried; each unreadable one is named on stderr. Returns 0, or 1 when some file failed."""
+    from evaluation.replay import replay_summary
+
+    several = len(args.paths) > 1 or any(Path(p).is_dir() for p in args.paths)
+
+    def info(n, path, replay) -> bool:
+        facts = replay_summary(replay)
         if args.json:
             print(json.dumps(facts))
-            continue
-        if len(files) > 1:
+            return True
+        if several:
             print(("\n" if n else "") + f"== {path}")
         width = max(len(k) for k in facts)
         for key, value in facts.items():
             print(f"{key:<{width}}  {value}")
-    return 0
+        return True
+
+    return _run_all(args.paths, "info", info)
 
 
 def run_verify(args) -> int:
-    """Re-simulates each file; prints one line a file; returns 1 if any does not reproduce."""
+    """Re-simulates each file; prints one line a file; returns 1 if any does not reproduce or
+    cannot be read (each named on stderr), after trying every file."""
     from evaluation.record import first_difference
-    from evaluation.replay import read_replay, replay_paths
 
-    failed = 0
-    for path in replay_paths(args.paths):
-        replay = read_replay(path)
+    def verify(n, path, replay) -> bool:
         found = first_difference(replay)
         if found is None:
             print(f"{path}: ok, {replay.ticks} ticks reproduce")
-        else:
-            failed += 1
-            print(f"{path}: differs first at tick {found[0]} ({found[1]})")
-    return 1 if failed else 0
+            return True
+        print(f"{path}: differs first at tick {found[0]} ({found[1]})")
+        return False
+
+    return _run_all(args.paths, "verify", verify)

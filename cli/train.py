@@ -35,7 +35,9 @@ def register(subparsers) -> None:
     ev = subparsers.add_parser("eval", help="evaluate a policy checkpoint against a System")
     ev.add_argument("checkpoint", help="policy file (e.g. policies/released/ippo_v1.msgpack)")
     ev.add_argument("--vs", required=True, help="opponent slot-spec kind, e.g. scripted:brawler")
-    ev.add_argument("--maps", default="validation", help="map ids or split (default validation)")
+    ev.add_argument(
+        "--maps", default="validation", help="map ids, splits or map files (validation)"
+    )
     ev.add_argument("--games", type=int, default=200, help="games in all (default 200)")
     ev.add_argument("--rosters", default="MWHRP", help="comma-separated rosters (default MWHRP)")
     ev.add_argument("--seed", type=int, default=0, help="first game seed (default 0)")
@@ -138,7 +140,9 @@ def evaluate(
     total.update(
         checkpoint=checkpoint,
         vs=vs,
-        maps=str(maps),
+        maps=",".join(str(getattr(m, "id", m)) for m in maps)
+        if isinstance(maps, list)
+        else str(maps),
         rosters=list(rosters),
         seed=seed,
         mean_points_for=points[0] / games,
@@ -150,16 +154,17 @@ def evaluate(
 
 def run_eval(args) -> int:
     """Evaluate and print the record (table or JSON)."""
-    from cli.maps import map_ids
+    from cli.maps import map_specs
     from policies.checkpoints import GREEDY_SUFFIX, load_policy
 
-    map_ids(args.maps, "--maps")  # an unknown map id fails before any game
+    maps = map_specs(args.maps, "--maps")  # an unknown id or a bad file fails before any game
     enable_compile_cache()
     load_policy(args.checkpoint)  # fail early with the file's own error message
     spec = f"checkpoint:{args.checkpoint}" + (GREEDY_SUFFIX if args.greedy else "")
     start = time.perf_counter()
     rosters = [r.strip() for r in args.rosters.split(",") if r.strip()]
-    result = evaluate(spec, args.vs, args.maps, args.games, rosters, args.seed)
+    result = evaluate(spec, args.vs, maps, args.games, rosters, args.seed)
+    result["maps"] = args.maps  # as the user wrote it, not the loaded maps
     result["seconds"] = round(time.perf_counter() - start, 1)
     if args.json:
         print(json.dumps(result, indent=2))

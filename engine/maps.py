@@ -8,6 +8,10 @@ the field and the reason.
 
 Splits (A5): ids 0-11 curriculum, 12-41 train, 42-46 validation, 47-51 test; a user map file with
 an id of 52 or more has split "custom". Set MBG_MAPS_DIR to read the shipped ids from elsewhere.
+
+A map id names one layout: replays and pools record it. A file loaded by its path (anywhere) may
+carry the id of a map in MAPS_DIR only if it is that map; a user's own map takes an unused id of
+52 or more. Selections (`load_maps`) mix ids, ranges, splits and map file paths.
 """
 
 import functools
@@ -159,7 +163,10 @@ def _mirror_authored(src, rows: np.ndarray) -> tuple[np.ndarray, list[str]]:
     """West-half authoring: add the mirror of every row west of the axis; rows on it stay once."""
     on_axis = np.abs(rows[:, C.OBS_X] - AXIS_X) <= TOL
     for i in np.flatnonzero(rows[:, C.OBS_X] > AXIS_X + TOL):
-        raise MapError(src, f"obstacles[{i}].x", "with mirror true, author only x <= 10")
+        x = float(rows[i, C.OBS_X])
+        raise MapError(
+            src, f"obstacles[{i}].x", f"with mirror true, author only x <= 10, got {x:g}"
+        )
     for i in np.flatnonzero(on_axis):
         if not same_shape(rows[i], mirror_rows(rows[i])[0]):
             raise MapError(src, f"obstacles[{i}]", "sits on x = 10 but is not its own mirror")
@@ -208,13 +215,15 @@ def _end_arrays(src, doc: dict) -> tuple[np.ndarray, np.ndarray]:
         raise MapError(src, "pads", f"expected 5 [x, y] pads, got {len(doc['pads'])}")
     west = np.array([_point(src, f"pads[{k}]", p, 2) for k, p in enumerate(doc["pads"])])
     for k in np.flatnonzero(west[:, 0] >= AXIS_X):
-        raise MapError(src, f"pads[{k}]", "pads are the west end's: x must be < 10")
+        raise MapError(
+            src, f"pads[{k}]", f"pads are the west end's: x must be < 10, got {west[k, 0]:g}"
+        )
     east = np.stack([C.MAP_WIDTH - west[:, 0], west[:, 1]], axis=1)
     x0, y0, x1, y1 = _point(src, "red_zone", doc["red_zone"], 4)
     if not (0 <= x0 <= x1 <= AXIS_X and 0 <= y0 < y1 <= C.MAP_HEIGHT):
-        raise MapError(
-            src, "red_zone", "needs 0 <= x0 <= x1 <= 10 and 0 <= y0 < y1 <= 10 (west end)"
-        )
+        got = json.dumps(doc["red_zone"])
+        reason = f"needs 0 <= x0 <= x1 <= 10 and 0 <= y0 < y1 <= 10 (west end), got {got}"
+        raise MapError(src, "red_zone", reason)
     zones = [[x0, y0, x1, y1], [C.MAP_WIDTH - x1, y0, C.MAP_WIDTH - x0, y1]]
     return np.stack([west, east]).astype(np.float32), np.array(zones, np.float32)
 
@@ -383,9 +392,97 @@ def load_map(map_id: int) -> MapSpec:
     return spec
 
 
+def same_layout(a: MapSpec, b: MapSpec) -> bool:
+    """Whether two maps have the same obstacles, pads and Red Zones (names aside)."""
+    pairs = ((a.obstacles, b.obstacles), (a.pads, b.pads), (a.red_zones, b.red_zones))
+    return all(x.shape == y.shape and np.array_equal(x, y) for x, y in pairs)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.samefile(b)
+    except OSError:
+        return False
+
+
+def free_id() -> int:
+    """The lowest custom id (52 or more) that no NNN_<slug>.json file in MAPS_DIR uses."""
+    used = {int(key) for key in _map_files()}
+    return next(i for i in range(NUM_MAPS, NUM_MAPS + len(used) + 1) if i not in used)
+
+
+def load_map_path(path: str | os.PathLike) -> MapSpec:
+    """A map file named by its path (in maps/ or anywhere), validated like a shipped map.
+
+    Its id may belong to a map of MAPS_DIR (e.g. the shipped ids 0-51) only if the file is that
+    map (same obstacles, pads and Red Zones), since replays and pools record the id. Raises
+    MapError naming the file, the field and the reason.
+    """
+    path = Path(path)
+    spec = load_map_file(path)
+    owners = _map_files().get(f"{spec.id:03d}", [])
+    if len(owners) != 1 or _same_file(owners[0], path):
+        return spec  # no map of MAPS_DIR has this id (several: `mbg maps validate` says so)
+    shipped = load_map(spec.id)
+    if not same_layout(spec, shipped):
+        raise MapError(
+            path,
+            "id",
+            f"{spec.id} is the id of {owners[0].name} ({shipped.name}), a different map; give "
+            f'this one an unused id of {NUM_MAPS} or more (e.g. {free_id()}) and split "custom"',
+        )
+    return spec
+
+
+def is_map_path(part: object) -> bool:
+    """Whether a selection part names a map file: a Path, or text holding a path separator or
+    ending in ".json" ("my_map.json", "maps/x.json"); ids, ranges and splits never do."""
+    if isinstance(part, os.PathLike):
+        return True
+    if not isinstance(part, str):
+        return False
+    text = part.strip()
+    separators = {"/", os.sep, os.altsep} - {None}
+    return any(s in text for s in separators) or text.lower().endswith(".json")
+
+
+def selection_parts(maps: object) -> list:
+    """A selection split into its parts: "validation,47,a.json" -> ["validation", "47",
+    "a.json"]; a list gives its items; a path to an existing file stays whole (it may hold a
+    comma); anything else is one part."""
+    if isinstance(maps, str) and "," in maps and not Path(maps.strip()).is_file():
+        return [part.strip() for part in maps.split(",")]
+    if isinstance(maps, Sequence | range | np.ndarray) and not isinstance(maps, str):
+        return [part for item in maps for part in selection_parts(item)]
+    return [maps.strip() if isinstance(maps, str) else maps]
+
+
 def load_maps(maps: object) -> tuple[MapSpec, ...]:
-    """Load every map that `resolve_maps(maps)` names, in that order."""
-    return tuple(load_map(i) for i in resolve_maps(maps))
+    """Load every map of a selection, in order: anything `resolve_maps` takes, and map file paths
+    (`is_map_path`), e.g. "validation,my_maps/arena.json". Two maps of different layouts may
+    not share an id. Raises ValueError, or MapError naming the file, the field and the reason.
+    """
+    specs: list[MapSpec] = []
+    for part in selection_parts(maps):
+        if is_map_path(part):
+            specs.append(load_map_path(part))
+        else:
+            specs.extend(load_map(i) for i in resolve_maps(part))
+    seen: dict[int, MapSpec] = {}
+    for spec in specs:
+        first = seen.setdefault(spec.id, spec)
+        if not same_layout(first, spec):
+            raise MapError(
+                spec.source, "id", f"{spec.id} is also the id of {first.source}, a different map"
+            )
+    return tuple(specs)
+
+
+def custom_map_files() -> list[Path]:
+    """JSON files in MAPS_DIR besides the shipped ids 0-51 (a user's own maps: NNN_<slug>.json
+    with NNN >= 52, or any other name), sorted by name. Only the NNN_ ones load by id."""
+    shipped = {p for key, files in _map_files().items() if int(key) < NUM_MAPS for p in files}
+    return sorted(p for p in MAPS_DIR.glob("*.json") if p.is_file() and p not in shipped)
 
 
 # --- Splits and selections -------------------------------------------------------------------
@@ -431,6 +528,8 @@ def resolve_maps(spec: object) -> list[int]:
         ids = [int(spec)]
     elif isinstance(spec, str) and "," in spec:  # each part an id, a range or a split
         ids = [i for part in spec.split(",") for i in resolve_maps(part)]
+    elif is_map_path(spec):  # a file has no id until it is read: load_maps takes files
+        raise ValueError(f"maps {str(spec)!r}: a map file; here only ids, ranges and splits")
     elif isinstance(spec, str):
         text = spec.strip()
         ids = split_ids(text) if text in SPLITS or text == "all" else _ids_from_text(text)

@@ -184,6 +184,34 @@ def encode_replay(replay: Replay) -> bytes:
     return msgpack.packb(preamble, use_bin_type=True, default=plain) + msgpack.packb(packed)
 
 
+def _umask() -> int:
+    """The process umask, read without changing it where Linux shows it (os.umask can only be
+    read by setting it, which would briefly change it for every thread)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
+def ordinary_temp_file(folder, prefix: str, suffix: str = "") -> tuple[int, str]:
+    """A temporary file for an atomic write (temp file, then os.replace or os.link): like
+    tempfile.mkstemp(dir=folder, prefix=prefix, suffix=suffix), whose files are mode 0600, but
+    with the mode of any new file, 0666 & ~umask. Returns (open descriptor, path)."""
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=suffix)
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())
+    except BaseException:
+        os.close(fd)
+        os.unlink(tmp)
+        raise
+    return fd, tmp
+
+
 def write_replay(path, replay: Replay) -> Path:
     """Writes `replay` to `path` atomically; never replaces an existing file.
 
@@ -196,10 +224,7 @@ def write_replay(path, replay: Replay) -> Path:
         raise FileExistsError(f"{path}: refusing to overwrite an existing replay")
     data = encode_replay(replay)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    umask = os.umask(0)
-    os.umask(umask)
-    os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; a replay is an ordinary file
+    fd, tmp = ordinary_temp_file(path.parent, f".{path.name}.", ".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -386,6 +411,7 @@ __all__ = [
     "SUFFIX",
     "decode_replay",
     "encode_replay",
+    "ordinary_temp_file",
     "read_header",
     "read_replay",
     "replay_summary",

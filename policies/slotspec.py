@@ -6,12 +6,15 @@ team (`A1-A4` or `A1-4`), a whole team (`A*`, `B*`) or every slot (`*`). A wildc
 the slots that earlier items left unassigned (`A0=human,*=random`); a slot named twice by single
 slots or ranges, a single slot after a wildcard that filled it, and a wildcard left with nothing
 to fill are errors. SPEC is `KIND` or `KIND:ARG`: `random`, `scripted:NAME`, `checkpoint:PATH`,
-`human`, `llm:...`. The last three are provided by other modules, which call `register_kind` when
-imported (the registry imports them on first use, see `PROVIDERS`). A SPEC may contain commas;
+`human`. The last two are provided by other modules, which call `register_kind` when imported
+(the registry imports them on first use, see `PROVIDERS`); a provided kind whose module is not
+part of this installation (e.g. `llm`) is neither listed nor accepted. A SPEC may contain commas;
 only a comma followed by `SLOTS=` starts a new item.
 """
 
+import functools
 import importlib
+import importlib.util
 import re
 from collections.abc import Callable, Sequence
 
@@ -57,12 +60,31 @@ def register_kind(name: str, factory: Factory, usage: str | None = None) -> None
         USAGE[name] = usage
 
 
+@functools.cache
+def _module_present(module: str) -> bool:
+    """Whether `module` is part of this installation (found without importing it)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ImportError:  # a parent package is missing
+        return False
+
+
+def available(kind: str) -> bool:
+    """Whether a kind can be used here: registered, or provided by a module that is present."""
+    return kind in _REGISTRY or (kind in PROVIDERS and _module_present(PROVIDERS[kind]))
+
+
+def _unavailable(kind: str) -> str:
+    return f"the {kind} kind is not available in this version"
+
+
 def valid_kinds() -> list[str]:
-    """How each known kind is written, e.g. ["random", "scripted:NAME (brawler, ...)", ...]."""
+    """How each usable kind is written, e.g. ["random", "scripted:NAME (brawler, ...)", ...];
+    kinds whose providing module is absent are left out."""
     from policies.scripted import BOTS
 
     shown = []
-    for name in sorted(set(USAGE) | set(_REGISTRY)):
+    for name in sorted(k for k in set(USAGE) | set(_REGISTRY) if available(k)):
         text = USAGE.get(name, name)
         if name == "scripted":
             text += f" ({', '.join(BOTS)})"
@@ -98,7 +120,9 @@ def _slots_of(token: str, text: str) -> list[int]:
 
 def _check_kind(spec: str, text: str) -> None:
     kind = spec.split(":", 1)[0].strip()
-    if kind not in USAGE and kind not in _REGISTRY:
+    if kind in PROVIDERS and not available(kind):
+        raise ValueError(f"slot spec {text!r}: {_unavailable(kind)}")
+    if not available(kind):
         raise ValueError(
             f"slot spec {text!r}: unknown kind {kind!r}; valid kinds: {', '.join(valid_kinds())}"
         )
@@ -158,9 +182,7 @@ def _factory(kind: str) -> Factory:
         except ModuleNotFoundError as error:
             if error.name is None or not module.startswith(error.name):
                 raise
-            raise ValueError(
-                f"slot spec: kind {kind!r} is not available (module {module} is not installed)"
-            ) from None
+            raise ValueError(f"slot spec: {_unavailable(kind)}") from None
     if kind not in _REGISTRY:
         raise ValueError(
             f"slot spec: kind {kind!r} has no registered factory; valid kinds: "

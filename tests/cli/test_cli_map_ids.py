@@ -5,7 +5,11 @@ import pytest
 from cli.main import main
 from cli.maps import id_ranges, map_ids
 
-VALID = "valid ids: 0-51; splits: curriculum, train, validation, test, all"
+VALID = (
+    "valid ids: 0-51; splits: curriculum, train, validation, test, all; "
+    "or a map file (a path, or NAME.json)"
+)
+SPLIT_VALID = "valid ids: 0-51; splits: curriculum, train, validation, test, custom, all"
 
 
 def error_of(capsys, *argv) -> tuple[int, str]:
@@ -24,7 +28,7 @@ def test_maps_show_and_list_say_the_same(capsys):
     code, err = error_of(capsys, "maps", "show", "52")
     assert code == 2 and f"map 52: unknown map id 52; {VALID}" in err
     code, err = error_of(capsys, "maps", "list", "--split", "tset")
-    assert code == 2 and "--split tset" in err and VALID in err
+    assert code == 2 and "--split tset" in err and SPLIT_VALID in err and "file" not in err
 
 
 def test_map_ids_accepts_ids_ranges_and_splits():

@@ -60,7 +60,9 @@ def test_show_a_map_file(capsys):
 
 def test_show_something_neither_id_nor_file_says_so(capsys):
     code, _, err = run(capsys, "show", "abc")
-    assert code == 2 and "map 'abc': not a map id (0-51) nor an existing map file" in err
+    assert (
+        code == 2 and "map 'abc': not a map id (0-51) nor a map file (a path, or NAME.json)" in err
+    )
 
 
 def test_validate_reports_each_file(capsys, tmp_path):
