@@ -5,6 +5,7 @@ surface, so tests render it offscreen (SDL_VIDEODRIVER=dummy). Never imports JAX
 """
 
 import argparse
+import html
 import os
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ from pygame_gui.elements import (
     UISelectionList,
     UITextEntryLine,
 )
-from pygame_gui.windows import UIFileDialog
+from pygame_gui.windows import UIFileDialog, UIMessageWindow
 
 from evaluation.replay import SUFFIX, ReplayError, read_replay
 from replay_viewer import layout as L
@@ -31,6 +32,8 @@ from replay_viewer.panels import draw_help, draw_lines, draw_tooltip, info_lines
 from replay_viewer.shortcuts import action_for
 from replay_viewer.side_panel import SidePanel
 from ui.arena import ArenaRenderer
+from ui.pacing import FramePacer
+from ui.panels import fit_lines, short_path
 from ui.rules import slot_label
 from ui.scene import parse_view, view_label
 from ui.theme import COLOURS, GUI_THEME
@@ -43,8 +46,11 @@ class App:
         self.size = surface_size
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
         self.manager = pygame_gui.UIManager(surface_size, theme)
+        # the problem window names the file in bold: load that face now, not on first use
+        self.manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold"}])
         self.renderer = ArenaRenderer()
         self.font = self.renderer.font(18)
+        self.status_fonts = (self.font, self.renderer.font(16), self.renderer.font(14))
         self.big_font = self.renderer.font(24)
         self.model: ViewerModel | None = None
         self.entries = []  # folder listing
@@ -56,6 +62,8 @@ class App:
         self.widgets: dict = {}
         self.list_widget = None
         self.dialog = None
+        self.problem_window = None  # the whole reason a file did not open
+        self.problem = ""  # the same reason as one line (for the command line)
         self.last_frame: pygame.Surface | None = None
         self._build_bar()
 
@@ -111,7 +119,11 @@ class App:
             self.folder, self.entries = path, list_replays(path)
             self.model = None
             self._show_list()
-            self.say(f"{len(self.entries)} replays in {path}; click one to open it")
+            bad = sum(e.header is None for e in self.entries)
+            note = f" ({bad} unreadable)" if bad else ""
+            self.say(
+                f"{len(self.entries)} replays{note} in {short_path(path)}; click one to open it"
+            )
             return True
         return self.open_replay(path)
 
@@ -119,8 +131,9 @@ class App:
         try:
             replay = read_replay(path)
         except (ReplayError, OSError) as error:
-            self.say(f"Cannot open {path}: {error}", error=True)
+            self._cannot_open(Path(path), error)
             return False
+        self._close_problem()
         self.model = ViewerModel(replay, Path(path).name)
         self._hide_list()
         self._build_game_widgets()
@@ -129,8 +142,30 @@ class App:
         self.side.set_metrics(
             None if metrics is None else MetricsTable(display_frame(metrics, classes)), note
         )
-        self.say(f"Opened {Path(path).name}: {replay.ticks} ticks. Press ? for shortcuts.")
+        self.say(f"Opened {Path(path).name}: {replay.ticks} ticks. ? lists the keys.")
         return True
+
+    def _cannot_open(self, path: Path, error: Exception) -> None:
+        """A short status line and a message window with the whole reason and the full path."""
+        reason = open_problem(error)
+        self.problem = f"Cannot open {path}: {reason}"
+        self.say(f"Cannot open {path.name}: {reason}", error=True)
+        self._close_problem()
+        text = (
+            f"<b>{html.escape(str(path))}</b><br><br>{html.escape(reason)}<br><br>"
+            "Pick another file with Open (Ctrl+O); Esc closes this message."
+        )
+        self.problem_window = UIMessageWindow(
+            pygame.Rect(L.PROBLEM), text, self.manager, window_title=f"Cannot open {path.name}"
+        )
+
+    def _close_problem(self) -> bool:
+        """Closes the problem window; True if one was open."""
+        window, self.problem_window = self.problem_window, None
+        if window is not None and window.alive():
+            window.kill()
+            return True
+        return False
 
     def _show_list(self) -> None:
         self._hide_list()
@@ -262,6 +297,8 @@ class App:
         if action == "help":
             self.show_help = not self.show_help
         elif action == "escape":
+            if self._close_problem():
+                return
             if self.show_help:
                 self.show_help = False
             elif self.model is not None:
@@ -328,8 +365,7 @@ class App:
                 ["No replay open. Ctrl+O opens a file or a folder."],
                 self.big_font,
             )
-        colour = COLOURS["damage"] if self.message_is_error else COLOURS["muted"]
-        draw_lines(surface, L.STATUS, [self.message], self.font, colour)
+        self._draw_status(surface)
         self.manager.draw_ui(surface)
         if self.model is not None and pygame.Rect(L.ARENA).collidepoint(self.mouse):
             scene = self.model.scene()
@@ -340,20 +376,43 @@ class App:
             draw_help(surface, surface.get_rect(), self.font, self.big_font)
         self.last_frame = surface
 
+    def status_lines(self):
+        """(font, lines) of the status message, wrapped (smaller if need be) to L.STATUS."""
+        width, height = L.STATUS[2] - 8, L.STATUS[3]
+        return fit_lines(self.message, self.status_fonts, width, height)
+
+    def _draw_status(self, surface) -> None:
+        colour = COLOURS["damage"] if self.message_is_error else COLOURS["muted"]
+        font, lines = self.status_lines()
+        draw_lines(surface, L.STATUS, lines, font, colour)
+
     def _draw_game(self, surface) -> None:
         draw_lines(surface, L.INFO, info_lines(self.model), self.font)
         self.renderer.draw(surface, self.model.scene(), L.ARENA)
         self.side.draw_plots(surface)
         self.side.draw(surface)
 
+    def busy(self) -> bool:
+        """True while the picture moves on its own (playback); else the loop waits for input."""
+        return self.model is not None and self.model.timeline.playing
+
     def run(self, screen) -> None:
-        clock = pygame.time.Clock()
+        pacer = FramePacer()
         while self.running:
-            dt = clock.tick(60) / 1000.0
-            self.handle_events(pygame.event.get())
+            events, dt = pacer.next_frame(self.busy())
+            self.handle_events(events)
             self.update(dt)
             self.draw(screen)
             pygame.display.flip()
+
+
+def open_problem(error: Exception) -> str:
+    """Why a replay did not open, in one line without the path (shown next to it)."""
+    if isinstance(error, ReplayError):
+        return f"{error.field}: {error.problem}"
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -386,7 +445,7 @@ def main(argv=None) -> int:
     if args.path:
         opened = app.open_path(args.path)
         if args.screenshot and (not opened or app.model is None):
-            print(f"replay-viewer: {app.message}", file=sys.stderr)
+            print(f"replay-viewer: {app.problem or app.message}", file=sys.stderr)
             return 2
         if app.model is not None:
             if not 0 <= args.tick <= app.model.ticks:  # seek would clamp it silently

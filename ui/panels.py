@@ -38,3 +38,69 @@ def draw_lines(surface, rect, lines, font, colour=None, y=None, indent: str = " 
             surface.blit(font.render(part, True, tint), (rect.x + 4, y))
             y += step
     return y
+
+
+ELLIPSIS = "..."  # three dots: the default pygame font has no single-glyph ellipsis
+
+
+def elide_middle(text: str, font, width: int) -> str:
+    """`text`, or its start and end joined by "..." so it is at most `width` pixels wide.
+
+    Keeps as many characters as fit, one more from the end than from the start (a file name
+    is told apart by its end). Returns "..." alone when even one character each side is too
+    wide."""
+    if font.size(text)[0] <= width:
+        return text
+    best = ELLIPSIS
+    low, high = 1, len(text) - 1
+    while low <= high:  # binary search on the number of characters kept
+        keep = (low + high) // 2
+        head, tail = keep // 2, keep - keep // 2
+        trial = f"{text[:head]}{ELLIPSIS}{text[len(text) - tail :]}"
+        if font.size(trial)[0] <= width:
+            best, low = trial, keep + 1
+        else:
+            high = keep - 1
+    return best
+
+
+def fit_lines(text: str, fonts, width: int, height: int, indent: str = "  "):
+    """(font, lines) to show `text` in a `width` x `height` pixel box.
+
+    Tries `fonts` in order (largest first) with word wrapping; the first whose lines fit both
+    ways wins. Otherwise the last font is used: a line too wide (one long word) and the last
+    line that fits when more follow end in "..." (the rest is cut)."""
+    lines: list[str] = []
+    for font in fonts:
+        lines = wrap(text, font, width, indent)
+        tall = len(lines) * font.get_linesize() > height
+        if not tall and all(font.size(line)[0] <= width for line in lines):
+            return font, lines
+    font = fonts[-1]
+    room = max(1, height // font.get_linesize())
+    kept = lines[:room]
+    if len(lines) > room:
+        kept[-1] += ELLIPSIS
+    return font, [_cut_end(line, font, width) for line in kept]
+
+
+def _cut_end(line: str, font, width: int) -> str:
+    """`line`, or its longest start followed by "..." that is at most `width` pixels wide."""
+    if font.size(line)[0] <= width:
+        return line
+    body = line[: -len(ELLIPSIS)] if line.endswith(ELLIPSIS) else line
+    while body and font.size(body + ELLIPSIS)[0] > width:
+        body = body[:-1]
+    return body.rstrip() + ELLIPSIS
+
+
+def short_path(path, home=None) -> str:
+    """A path as a person reads it: under the home folder it starts with "~"."""
+    from pathlib import Path
+
+    path = Path(path)
+    home = Path.home() if home is None else Path(home)
+    try:
+        return "~/" + str(path.relative_to(home))
+    except ValueError:
+        return str(path)

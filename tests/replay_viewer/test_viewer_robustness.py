@@ -83,7 +83,7 @@ def test_folder_lists_games_and_unreadable_files(viewer, tmp_path):
     entries = list_replays(tmp_path)
     assert [e.path.name for e in entries] == ["a.mbgr", "b.mbgr", "c.mbgr"]
     assert "map 99 synthetic" in entries[0].label() and "in 4 ticks" in entries[0].label()
-    assert entries[2].label().startswith("c.mbgr: cannot open")
+    assert entries[2].label().startswith("c.mbgr  (unreadable: ")
     assert viewer.open_path(tmp_path) and viewer.model is None
     frame(viewer)
     item = viewer.list_widget.item_list_container.elements[1]
