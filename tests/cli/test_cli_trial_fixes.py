@@ -1,0 +1,125 @@
+"""Fixes from a new-user trial of `mbg`: human and llm slots in `mbg play`, replay info/verify
+over folders with bad files, and the mode of PNG and metrics files."""
+
+import os
+import stat
+
+import pytest
+
+from cli.main import main
+from evaluation.replay import ordinary_temp_file, write_replay
+from policies import slotspec
+from tests.helpers.replays import synthetic_replay
+
+
+@pytest.fixture
+def never_plays(monkeypatch):
+    def fail(*args, **kwargs):
+        raise AssertionError("games were played")
+
+    monkeypatch.setattr("cli.play._play", fail)
+
+
+def test_play_refuses_human_slots_in_one_line(capsys, never_plays):
+    assert main(["play", "--map", "47", "--slots", "A*=human,B*=random"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "mbg play: error: human slots need a window: mbg play is headless; "
+        "use battleclient for human play\n"
+    )
+
+
+def test_llm_is_not_advertised_nor_accepted(capsys, never_plays):
+    assert not any(kind.startswith("llm") for kind in slotspec.valid_kinds())
+    assert main(["play", "--map", "47", "--slots", "A*=llm:gpt,B*=random"]) == 2
+    err = capsys.readouterr().err
+    assert err.endswith(": the llm kind is not available in this version\n")
+    assert len(err.splitlines()) == 1
+    with pytest.raises(ValueError) as error:
+        slotspec.parse_slots("A*=dragon,B*=random")
+    assert "unknown kind 'dragon'" in str(error.value) and "llm" not in str(error.value)
+
+
+def test_play_usage_names_only_usable_kinds(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    assert "scripted:NAME" in out and "llm" not in out
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    """A folder of two good replays with a broken and a truncated one between them."""
+    root = tmp_path_factory.mktemp("mixed")
+    write_replay(root / "a_good.mbgr", synthetic_replay(ticks=6, seed=0))
+    (root / "b_broken.mbgr").write_bytes(b"nope")
+    data = (root / "a_good.mbgr").read_bytes()
+    (root / "c_cut.mbgr").write_bytes(data[: len(data) // 2])
+    write_replay(root / "d_good.mbgr", synthetic_replay(ticks=6, seed=1))
+    return root
+
+
+def test_replay_info_goes_through_every_file(mixed, capsys):
+    code = main(["replay", "info", str(mixed), str(mixed / "absent.mbgr")])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert f"== {mixed / 'a_good.mbgr'}" in out and f"== {mixed / 'd_good.mbgr'}" in out
+    lines = err.strip().splitlines()
+    assert len(lines) == 4
+    assert lines[0].startswith(f"mbg replay info: {mixed / 'b_broken.mbgr'}: file: not a replay")
+    assert lines[1].startswith(f"mbg replay info: {mixed / 'c_cut.mbgr'}: ")
+    assert lines[2] == f"mbg replay info: {mixed / 'absent.mbgr'}: no such file or folder"
+    assert lines[3] == "mbg replay info: 3 of 5 failed"
+
+
+def test_replay_verify_goes_through_every_file(mixed, capsys, monkeypatch):
+    # Re-simulation itself is tested in tests/evaluation; here, what verify does with each file.
+    results = {6: None}
+    monkeypatch.setattr("evaluation.record.first_difference", lambda r: results.get(r.ticks))
+    code = main(["replay", "verify", str(mixed)])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert out.splitlines() == [
+        f"{mixed / 'a_good.mbgr'}: ok, 6 ticks reproduce",
+        f"{mixed / 'd_good.mbgr'}: ok, 6 ticks reproduce",
+    ]
+    assert [line.split(": ")[1] for line in err.splitlines()[:2]] == [
+        str(mixed / "b_broken.mbgr"),
+        str(mixed / "c_cut.mbgr"),
+    ]
+    assert err.splitlines()[2] == "mbg replay verify: 2 of 4 failed"
+
+
+def test_replay_info_of_good_files_exits_0(mixed, capsys):
+    assert main(["replay", "info", "--json", str(mixed / "a_good.mbgr")]) == 0
+    assert capsys.readouterr().err == ""
+
+
+@pytest.fixture
+def umask_027():
+    old = os.umask(0o027)
+    yield 0o640
+    os.umask(old)
+
+
+def mode(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def test_new_files_get_the_usual_mode(tmp_path, capsys, umask_027):
+    fd, temp = ordinary_temp_file(tmp_path, ".x.")
+    os.close(fd)
+    assert mode(temp) == umask_027
+    png = tmp_path / "keep.png"
+    assert main(["maps", "show", "47", "--png", str(png), "--scale", "4"]) == 0
+    assert mode(png) == umask_027
+    table = tmp_path / "catalog.csv"
+    assert main(["metrics", "--catalog", "--format", "csv", "--out", str(table)]) == 0
+    assert mode(table) == umask_027
+    os.umask(0o002)
+    atlas = tmp_path / "atlas.png"
+    assert main(["maps", "atlas", "--maps", "47", "--png", str(atlas)]) == 0
+    assert mode(atlas) == 0o664
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == [
+        os.path.basename(temp)
+    ]
