@@ -6,7 +6,8 @@
     mbg maps atlas --png docs/atlas.png [--maps SELECTION] [--force]
 
 A FILE is any map file: a path holding a separator or a name ending in .json. Files added to
-maps/ besides the 52 shipped maps are listed with split "custom". PNGs are drawn with pygame
+maps/ besides the 52 shipped maps are listed with split "custom", and selections take "custom"
+for all of them. PNGs are drawn with pygame
 offscreen (SDL_VIDEODRIVER=dummy) and written atomically; an existing file is only replaced with
 --force.
 """
@@ -166,12 +167,10 @@ def id_ranges(ids: list[int]) -> str:
 
 
 def _valid_text(option: str) -> str:
-    """What a selection may hold; --split takes splits and ids only (and "custom")."""
-    known = id_ranges(shipped_ids())
-    if option == "--split":
-        return f"valid ids: {known}; splits: {', '.join([*M.SPLITS, M.CUSTOM_SPLIT, 'all'])}"
-    splits = ", ".join([*M.SPLITS, "all"])
-    return f"valid ids: {known}; splits: {splits}; or a map file (a path, or NAME.json)"
+    """What a selection may hold (--split: no map files)."""
+    splits = ", ".join([*M.SPLITS, M.CUSTOM_SPLIT, "all"])
+    text = f"valid ids: {id_ranges(shipped_ids())}; splits: {splits}"
+    return text if option == "--split" else f"{text}; or a map file (a path, or NAME.json)"
 
 
 def map_ids(selection: str, option: str = "--map", shown: str | None = None) -> list[int]:
@@ -201,7 +200,7 @@ def map_specs(selection: str, option: str = "--map") -> list[M.MapSpec]:
     ("validation,my_maps/arena.json"). Unknown ids are named before any file is read; a bad
     file raises MapError naming the file, the field and the value."""
     parts = M.selection_parts(selection)
-    ids_text = ",".join(str(p) for p in parts if not M.is_map_path(p))
+    ids_text = ",".join(str(p) for p in parts if not M.is_map_path(p) and p != M.CUSTOM_SPLIT)
     if ids_text:
         map_ids(ids_text, option, shown=selection)
     return list(M.load_maps(parts))
@@ -234,7 +233,7 @@ def _custom_maps() -> tuple[list[M.MapSpec], list[M.MapError]]:
 def cmd_list(args: argparse.Namespace) -> int:
     """The maps of a split ("custom": the files added to maps/; "all": shipped and custom).
     Returns 1 when some file in maps/ could not be loaded (each is named on stderr)."""
-    custom = args.split.strip() == M.CUSTOM_SPLIT
+    custom = args.split.strip() == M.CUSTOM_SPLIT  # listed even when some fail to load
     specs = [] if custom else list(M.load_maps(map_ids(args.split, "--split")))
     errors: list[M.MapError] = []
     if custom or args.split.strip() == "all":

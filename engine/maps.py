@@ -458,14 +458,20 @@ def selection_parts(maps: object) -> list:
 
 
 def load_maps(maps: object) -> tuple[MapSpec, ...]:
-    """Load every map of a selection, in order: anything `resolve_maps` takes, and map file paths
-    (`is_map_path`), e.g. "validation,my_maps/arena.json". Two maps of different layouts may
-    not share an id. Raises ValueError, or MapError naming the file, the field and the reason.
+    """Load every map of a selection, in order: anything `resolve_maps` takes, map file paths
+    (`is_map_path`) and "custom" (the files of `custom_map_files`, by id), e.g.
+    "validation,my_maps/arena.json". Two maps of different layouts may not share an id.
+    Raises ValueError, or MapError naming the file, the field and the reason.
     """
     specs: list[MapSpec] = []
     for part in selection_parts(maps):
         if is_map_path(part):
             specs.append(load_map_path(part))
+        elif part == CUSTOM_SPLIT:
+            found = [load_map_path(path) for path in custom_map_files()]
+            if not found:
+                raise ValueError(f"maps {CUSTOM_SPLIT!r}: no map files added to {MAPS_DIR}")
+            specs.extend(sorted(found, key=lambda s: (s.id, s.source.name)))
         else:
             specs.extend(load_map(i) for i in resolve_maps(part))
     seen: dict[int, MapSpec] = {}
@@ -532,6 +538,8 @@ def resolve_maps(spec: object) -> list[int]:
         raise ValueError(f"maps {str(spec)!r}: a map file; here only ids, ranges and splits")
     elif isinstance(spec, str):
         text = spec.strip()
+        if text == CUSTOM_SPLIT:  # files, whose ids are known once read: load_maps takes them
+            raise ValueError(f"maps {text!r}: the added map files; here only ids, ranges, splits")
         ids = split_ids(text) if text in SPLITS or text == "all" else _ids_from_text(text)
     elif isinstance(spec, Sequence | range | np.ndarray):
         ids = [i for item in spec for i in resolve_maps(item)]

@@ -100,3 +100,15 @@ def test_show_and_validate_a_file_given_by_path(tmp_path, capsys):
     assert f"FAIL  {bad}: field 'pads[4]': pads are the west end's: x must be < 10, got 12" in out
     code, _, err = run(capsys, "show", str(bad))
     assert code == 2 and err.strip().startswith(f"mbg maps: error: {bad}: field 'pads[4]'")
+
+
+def test_custom_selects_the_added_files(folder, capsys):
+    from cli.maps import map_specs
+
+    with pytest.raises(M.MapError, match="broken.json: field 'red_zone'"):
+        map_specs("custom")
+    (folder / "broken.json").unlink()
+    assert [s.id for s in map_specs("47,custom")] == [47, 52, 53]
+    assert [s.source.name for s in M.load_maps("custom")] == ["052_mine.json", "arena.json"]
+    with pytest.raises(ValueError, match="'custom': the added map files; here only ids"):
+        M.resolve_maps("custom")
