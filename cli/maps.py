@@ -249,12 +249,14 @@ def cmd_list(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     table = Table(title=f"MARL-BattleGrounds maps ({args.split}: {len(rows)})")
-    for column in ("id", "name", "split", "team size", "obstacles", "description", "file"):
-        table.add_column(column, overflow="fold")
+    files = any(s.split == M.CUSTOM_SPLIT for s in specs)  # shipped file names say nothing new
+    columns = ("id", "name", "split", "team size", "obstacles", "description", "file")
+    for column in columns[: len(columns) - (not files)]:
+        table.add_column(column, overflow="fold", no_wrap=column == "file")
     for r in rows:
         size = f"{r['team_size']}v{r['team_size']}" if r["team_size"] else "-"
         cells = (r["id"], r["name"], r["split"], size, r["obstacles"], r["description"], r["file"])
-        table.add_row(*map(str, cells))
+        table.add_row(*map(str, cells[: len(columns) - (not files)]))
     Console().print(table)
     return 1 if errors else 0
 

@@ -553,9 +553,10 @@ def resolve_maps(spec: object) -> list[int]:
 def make_pool(
     maps: object = "train", rosters: Sequence = ("MWHRP",), p_east: float = 0.5
 ) -> "Pool":
-    """The auto-reset `Pool` (A10) for a map selection (anything `resolve_maps` takes, or loaded
-    MapSpecs), rosters (strings such as "MWHRP/MWHRP" or (10,) class ids) and the probability
-    that Team A spawns east. At most 64 maps and 64 rosters. Raises ValueError."""
+    """The auto-reset `Pool` (A10) for a map selection (anything `load_maps` takes, map files
+    included, or loaded MapSpecs), rosters (strings such as "MWHRP/MWHRP" or (10,) class ids)
+    and the probability that Team A spawns east. At most 64 maps and 64 rosters. Raises
+    ValueError."""
     specs = (
         tuple(maps)
         if isinstance(maps, Sequence) and maps and all(isinstance(m, MapSpec) for m in maps)
