@@ -17,7 +17,7 @@ from battleclient import layout as L
 from battleclient.cli import parse_args, setup_from_args
 from battleclient.controllers import Progress, Worker, import_runtime, warm_up
 from battleclient.game_setup import ClientSetup
-from battleclient.map_catalog import ids_by_split, read_catalog
+from battleclient.map_catalog import ids_by_split, read_catalog, settle_map
 from battleclient.settings import (
     load_last_setup,
     replay_dir,
@@ -26,6 +26,7 @@ from battleclient.settings import (
     unique_path,
 )
 from replay_viewer.export import save_png
+from ui.pacing import FramePacer
 
 
 class App:
@@ -176,13 +177,22 @@ class App:
         self.screen.draw(surface)
         self.last_frame = surface
 
+    def busy(self) -> bool:
+        """True while the screen animates or plays on its own; else the loop waits for input
+        (or a finished engine job, which posts an event) at a low frame rate."""
+        busy = getattr(self.screen, "busy", None)
+        return bool(busy()) if busy is not None else False
+
     def run(self, display, screenshot=None, after_ticks: int = 0) -> int:
-        """The window loop at 60 frames a second; with `screenshot`, save a PNG once the game
-        reached `after_ticks` (human slots hold still meanwhile) and stop."""
-        clock = pygame.time.Clock()
+        """The window loop: 60 frames a second while something moves, a wait on the event queue
+        when idle (ui.pacing); with `screenshot`, save a PNG once the game reached
+        `after_ticks` (human slots hold still meanwhile) and stop."""
+        pacer = FramePacer()
+        wake = pygame.event.custom_type()
+        self.worker.notify = lambda: pygame.event.post(pygame.event.Event(wake))
         while self.running:
-            dt = clock.tick(60) / 1000.0
-            self.handle_events(pygame.event.get())
+            events, dt = pacer.next_frame(self.busy() or screenshot is not None)
+            self.handle_events(events)
             self.update(dt)
             if screenshot is not None and _screenshot_ready(self, after_ticks):
                 frame = pygame.Surface(L.SIZE)
@@ -256,6 +266,9 @@ def main(argv=None) -> int:
         _fixed_hash_seed()
     args = parse_args(argv)
     last, note = (None, "") if (args.headless or args.screenshot) else load_last_setup()
+    if last is not None:  # a remembered map whose file is gone: the default map, said once
+        last, map_note = settle_map(last, read_catalog())
+        note = f"{note} {map_note}".strip()
     try:
         setup = setup_from_args(args, last)
     except ValueError as error:

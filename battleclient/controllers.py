@@ -39,6 +39,7 @@ class Worker:
         self._results: queue.Queue = queue.Queue()
         self._pending = 0
         self._lock = threading.Lock()
+        self.notify = None  # called on the engine thread after each job (wakes an idle window)
         self._thread = threading.Thread(target=self._run, name="engine", daemon=True)
         self._thread.start()
 
@@ -92,6 +93,11 @@ class Worker:
                 self._results.put((tag, True, fn(*args)))
             except Exception as error:  # reported to the UI, never raised there
                 self._results.put((tag, False, error))
+            if self.notify is not None:
+                try:
+                    self.notify()
+                except Exception:  # a window closing under us: the result is queued anyway
+                    pass
 
 
 def configure_jax() -> None:

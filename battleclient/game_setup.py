@@ -21,6 +21,9 @@ CLASS_LETTER = {"M": C.MAGE, "W": C.WARRIOR, "H": C.HUNTER, "R": C.ROGUE, "P": C
 LETTER_OF = {v: k for k, v in CLASS_LETTER.items()}
 EMPTY = "-"
 DEFAULT_SLOTS = "A0=human,A1-A4=scripted:tactician,B*=scripted:tactician"
+# Whole-number fields -> (lowest, highest) allowed: seeds are 31-bit; score_threshold and
+# horizon follow engine/types.Config's checks (RULES A2), so a setup that passes here plays.
+LIMITS = {"seed": (0, 2**31 - 1), "score_threshold": (1, 2**24), "horizon": (1, 2**24)}
 
 
 @dataclass(frozen=True)
@@ -134,10 +137,10 @@ def check_setup(setup: ClientSetup) -> None:
         raise _field_error("info_regime", setup.info_regime, f"is not one of {REGIMES}")
     if setup.spawn_end not in SPAWN_ENDS:
         raise _field_error("spawn_end", setup.spawn_end, f"is not one of {SPAWN_ENDS}")
-    for field, low in (("seed", 0), ("score_threshold", 1), ("horizon", 1)):
+    for field, (low, high) in LIMITS.items():
         value = getattr(setup, field)
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**31:
-            raise _field_error(field, value, f"must be an integer >= {low}")
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise _field_error(field, value, f"must be an integer from {low} to {high}")
 
 
 def setup_from_dict(doc: dict, source="setup") -> ClientSetup:

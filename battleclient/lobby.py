@@ -27,6 +27,8 @@ from battleclient.game_setup import (
     spawn_end_code,
 )
 from battleclient.lobby_draw import FIELDS, draw_lobby
+from battleclient.map_catalog import settle_map
+from battleclient.wording import number_problem, player_words, team_problem
 from ui.arena import ArenaRenderer
 from ui.rules import C
 from ui.theme import GUI_THEME
@@ -36,6 +38,12 @@ END_OPTIONS = ["Team A west", "Team A east", "random end"]
 PICK_FILE = "checkpoint: pick a file..."
 TYPE_SPEC = "other: type a spec below..."
 TYPED = ": type its spec below..."  # after a kind name, e.g. "llm: type its spec below..."
+
+
+def default_spec(slot: int) -> str:
+    """The controller a slot gets when it has a class and none was chosen: the player for A0,
+    the tactician bot elsewhere."""
+    return "human" if slot == 0 else "scripted:tactician"
 
 
 def parse_specs(text: str) -> tuple[str, ...]:
@@ -49,11 +57,15 @@ class Lobby:
     """The lobby screen; `app` gives catalog, kinds, fonts, submit(), start_game(), quit()."""
 
     def __init__(self, app, setup: ClientSetup, message: str = "", error: bool = False):
+        setup, note = settle_map(setup, app.catalog)
+        if note:  # told once: the App keeps the settled setup for the next lobby
+            app.setup = setup
+            message = f"{message} {note}".strip()
         self.app, self.setup = app, setup
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
         self.manager = pygame_gui.UIManager(L.SIZE, theme)
         self.renderer = ArenaRenderer()
-        self.message, self.error = message, error
+        self.message, self.error = player_words(message), error
         self.roster = list(parse_roster(setup.roster))
         self.specs: list[str] | None = None
         self.spec_problem = False
@@ -137,17 +149,18 @@ class Lobby:
             self.specs = list(value)
             for slot in range(C.NUM_SLOTS):
                 if self.roster[slot] and not self.specs[slot]:
-                    self.specs[slot] = "human" if slot == 0 else "scripted:tactician"
+                    self.specs[slot] = default_spec(slot)
             self.spec_entry.set_text(slots_text(self.specs))
             self._build_rows()
         else:
             self.spec_problem = True
             self._build_rows()
             if not self.error:  # keep the reason a game could not start, if that came first
-                self.say(f"Slot spec not understood: {value}", error=True)
+                self.say(f"The slot spec line is not understood. {value}", error=True)
 
     def say(self, text: str, error: bool = False) -> None:
-        self.message, self.error = text, error
+        """The message line under the slots; internal field names become control labels."""
+        self.message, self.error = player_words(text), error
 
     # --- input -----------------------------------------------------------------------------
     def handle_events(self, events) -> None:
@@ -201,8 +214,18 @@ class Lobby:
         for slot, (cls_menu, ctl_menu) in self.rows.items():
             if element is cls_menu:
                 self.roster[slot] = C.CLASS_NAMES.index(text) if text in C.CLASS_NAMES else 0
+                return self._give_controller(slot)
             elif element is ctl_menu:
                 self._controller(slot, text)
+
+    def _give_controller(self, slot: int) -> None:
+        """A slot that just got a class and has no controller gets the default one, so the
+        setup matches what its menu shows."""
+        if self.specs is None or not self.roster[slot] or self.specs[slot]:
+            return
+        self.specs[slot] = default_spec(slot)
+        self.spec_entry.set_text(slots_text(self.specs))
+        self._build_rows()
 
     def _controller(self, slot: int, text: str) -> None:
         if text == PICK_FILE:
@@ -233,13 +256,18 @@ class Lobby:
 
     # --- start -----------------------------------------------------------------------------
     def current_setup(self) -> ClientSetup:
-        """The setup the widgets show; raises ValueError naming the field at fault."""
+        """The setup the widgets show; raises ValueError naming the control at fault, what is
+        wrong and what is allowed, in a player's words."""
         values = {}
         for field, label in FIELDS:
             text = self.entries[field].get_text().strip()
-            if not text.isdigit():
-                raise ValueError(f"{label}: {text!r} is not a whole number")
+            problem = number_problem(label, field, text)
+            if problem:
+                raise ValueError(problem)
             values[field] = int(text)
+        problem = team_problem(self.roster)
+        if problem:
+            raise ValueError(problem)
         roster = roster_text(self.roster)
         slots = slots_text(self.specs) if self.specs is not None else self.spec_entry.get_text()
         return self.setup.replace(

@@ -66,3 +66,20 @@ def ids_by_split(entries) -> dict[str, list[int]]:
     for entry in entries:
         out.setdefault(entry.split, []).append(entry.id)
     return {k: sorted(v) for k, v in out.items()}
+
+
+def settle_map(setup, catalog):
+    """(setup, note): a setup whose map id has no file any more gets the default map (the
+    ClientSetup default, else the first map) and a note saying so; anything else is kept.
+
+    Splits are kept as they are (they are drawn from whatever maps exist)."""
+    ids = {entry.id for entry in catalog}
+    if not setup.map.isdigit() or int(setup.map) in ids or not catalog:
+        return setup, ""
+    default = type(setup)().map
+    entry = next((e for e in catalog if str(e.id) == default), catalog[0])
+    note = (
+        f"Map {setup.map} of your last game no longer exists; using {entry.label} instead "
+        "(pick another map above)."
+    )
+    return setup.replace(map=str(entry.id)), note

@@ -168,19 +168,43 @@ def ring_points(centre, radius: float) -> list[tuple[int, tuple[int, int]]]:
     return out
 
 
-def draw_ring(surface, centre, radius: float, legal: set, chosen: int, font, inner=24) -> None:
-    """The direction ring: a dot per legal direction, the chosen one filled in accent; spokes
-    start `inner` pixels out so the unit's glyph stays readable."""
-    starts = dict(ring_points(centre, inner))
-    for d, point in ring_points(centre, radius):
+DOT_R = 11  # pixels: radius of a move-ring dot (also its click target)
+
+
+def fitted_ring(centre, radius: float, legal, room, least: float):
+    """[(direction, screen point)] of the legal directions' dots: `radius` pixels out, or
+    nearer along the spoke so the point stays inside the rect `room`; a direction whose dot
+    would come nearer than `least` pixels is left out."""
+    room = pygame.Rect(room)
+    out = []
+    for d in range(1, C.NUM_MOVES):
         if d not in legal:
             continue
+        vx, vy = C.MOVE_VECTORS[d]
+        ux, uy = vx / math.hypot(vx, vy), -vy / math.hypot(vx, vy)  # screen y grows down
+        reach = radius
+        for u, c, low, high in ((ux, centre[0], room.left, room.right - 1),
+                                (uy, centre[1], room.top, room.bottom - 1)):  # fmt: skip
+            if u > 0:
+                reach = min(reach, (high - c) / u)
+            elif u < 0:
+                reach = min(reach, (low - c) / u)
+        if reach >= least:
+            out.append((d, (round(centre[0] + ux * reach), round(centre[1] + uy * reach))))
+    return out
+
+
+def draw_ring(surface, centre, dots, chosen: int, font, inner=24) -> None:
+    """The direction ring: a dot per (direction, point) of `dots`, the chosen one filled in
+    accent; spokes start `inner` pixels out so the unit's glyph stays readable."""
+    starts = dict(ring_points(centre, inner))
+    for d, point in dots:
         start = starts[d]
         spoke = COLOURS["accent"] if d == chosen else COLOURS["panel_line"]
         pygame.draw.line(surface, spoke, start, point, 2 if d == chosen else 1)
         fill = COLOURS["accent"] if d == chosen else (60, 66, 80)
-        pygame.draw.circle(surface, fill, point, 11)
-        pygame.draw.circle(surface, COLOURS["text"], point, 11, 1)
+        pygame.draw.circle(surface, fill, point, DOT_R)
+        pygame.draw.circle(surface, COLOURS["text"], point, DOT_R, 1)
         label = font.render(C.MOVE_NAMES[d], True, (20, 20, 20) if d == chosen else (230, 230, 230))
         surface.blit(label, label.get_rect(center=point))
 

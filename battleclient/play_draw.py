@@ -14,6 +14,7 @@ from battleclient import layout as L
 from battleclient import panels
 from battleclient.controls import SPEEDS
 from battleclient.views import ORACLE, fair_scene, tween, viewer_label
+from ui.panels import elide_middle, short_path
 from ui.rules import C
 from ui.scene import DEFAULT_OVERLAYS
 from ui.theme import COLOURS, TEAM_COLOURS
@@ -35,8 +36,15 @@ class PlayDrawing:
         r = self.s.renderer
         return r.world_to_screen((1, 0), L.ARENA)[0] - r.world_to_screen((0, 0), L.ARENA)[0]
 
+    def ring_inner(self) -> float:
+        """Pixels from a unit's centre to where the ring's spokes start (clear of its glyph)."""
+        return C.BODY_RADIUS * self.scale() + 9
+
     def ring(self, scene, slot):
-        """[(world direction, screen point)] of the selected agent's legal move dots."""
+        """[(world direction, screen point)] of the selected agent's legal move dots, every dot
+        wholly inside the map: one that would stick out is drawn nearer the agent along its
+        spoke, and left out when that leaves no room between the glyph and the edge (the move
+        runs into the map's edge at once; its key still works)."""
         book = self.s.books.get(self.s.team)
         unit = scene.unit(slot)
         if book is None or unit is None or not unit.alive or not book.can_move(slot):
@@ -44,7 +52,9 @@ class PlayDrawing:
         centre = self.s.renderer.world_to_screen(unit.pos, L.ARENA)
         legal = book.legal_moves(slot)
         radius = max(44.0, RING_UNITS * self.scale())
-        return [(d, p) for d, p in panels.ring_points(centre, radius) if d in legal]
+        room = self.s.renderer.map_rect(L.ARENA).inflate(-2 * panels.DOT_R, -2 * panels.DOT_R)
+        least = self.ring_inner() + panels.DOT_R
+        return panels.fitted_ring(centre, radius, legal, room, least)
 
     # --- frame -----------------------------------------------------------------------------
     def draw(self, surface) -> None:
@@ -118,12 +128,13 @@ class PlayDrawing:
             if s.selected is not None:
                 unit = scene.unit(s.selected)
                 chosen = book.orders[s.selected].move
-                legal = {d for d, _ in self.ring(scene, s.selected)}
-                if unit is not None and legal:
+                dots = self.ring(scene, s.selected)
+                if unit is not None and dots:
                     centre = s.renderer.world_to_screen(unit.pos, L.ARENA)
-                    radius = max(44.0, RING_UNITS * self.scale())
-                    inner = C.BODY_RADIUS * self.scale() + 9
-                    panels.draw_ring(surface, centre, radius, legal, chosen, small, inner)
+                    clip = surface.get_clip()
+                    surface.set_clip(pygame.Rect(L.ARENA))  # never over the panels
+                    panels.draw_ring(surface, centre, dots, chosen, small, self.ring_inner())
+                    surface.set_clip(clip)
         right = self._top(surface)
         if s.since < RESOLVE_S and s.snap.events is not None and s.phase != "over":
             self._banner(surface, right)
@@ -215,7 +226,8 @@ class PlayDrawing:
         why = ""
         if events is not None:
             why = " (score threshold)" if events["terminated"] else " (time limit)"
-        saved = f"Replay: {s.replay_path}" if s.replay_path else "Writing the replay..."
+        inner = pygame.Rect(L.OVER_CARD).inflate(-32, -28).width - 8  # panels.draw_card
+        saved = replay_line(s.replay_path, self.fonts[0], inner)
         lines = [f"Final score A {a} : {b} B after {s.snap.tick} ticks{why}.", saved]
         lines.append("R opens it in the Replay Viewer; L or Enter returns to the lobby.")
         rect = pygame.Rect(L.OVER_CARD)
@@ -232,6 +244,21 @@ class PlayDrawing:
         for name, (text, rect) in wanted.items():
             if name not in s.card_buttons:
                 s.card_buttons[name] = UIButton(pygame.Rect(rect), text, s.manager)
+
+
+def replay_line(path, font, width: int) -> str:
+    """The end card's "Replay: PATH" line, at most `width` pixels wide: the path starts with
+    "~" under the home folder and loses characters from its middle if still too long (the
+    file name's end stays readable)."""
+    if path is None:
+        return "Writing the replay..."
+    head, text = "Replay: ", short_path(path)
+    budget = width - font.size(head)[0]
+    line = head + elide_middle(text, font, budget)
+    while font.size(line)[0] > width and budget > 0:  # kerning across the join
+        budget -= font.size(line)[0] - width
+        line = head + elide_middle(text, font, budget)
+    return line
 
 
 def panels_speed(screen) -> str:

@@ -369,6 +369,12 @@ class PlayScreen:
         self.drawing.sync_card_buttons()
 
     # --- frame -----------------------------------------------------------------------------
+    def busy(self) -> bool:
+        """True while the picture moves on its own: a resolution animating (units gliding,
+        numbers, banner) or a spectated game playing."""
+        animating = self.since < RESOLVE_S and self.phase not in ("over", "starting")
+        return animating or (self.phase == "spectate" and not self.paused)
+
     def update(self, dt: float) -> None:
         self.since += dt
         self.message_age += dt

@@ -232,7 +232,10 @@ class ArenaRenderer:
             True,
             COLOURS["muted"] if unit.relayed else COLOURS["text"],
         )
-        surface.blit(label, (centre[0] + radius + 2, centre[1] - radius - 2))
+        x = centre[0] + radius + 2
+        if x + label.get_width() > self._rect.right:  # by the east edge: left of the body
+            x = centre[0] - radius - 2 - label.get_width()
+        surface.blit(label, (x, centre[1] - radius - 2))
 
     def _draw_health(self, surface, unit: UnitView, centre, radius: int) -> None:
         width, height = max(16, radius * 2 + 4), 4

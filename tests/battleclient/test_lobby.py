@@ -74,7 +74,7 @@ def test_bad_input_is_a_message_not_a_crash(apps):
     assert screen.error and "unknown kind 'warp'" in screen.message
     screen.entries["seed"].set_text("abc")
     frame(app, [key(pygame.K_RETURN)])
-    assert screen.error and "Seed: 'abc' is not a whole number" in screen.message
+    assert screen.error and "Seed: type a whole number from 0 to" in screen.message
     assert app.screen is screen
 
 

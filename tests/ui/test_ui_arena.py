@@ -102,3 +102,19 @@ def test_unit_at_picks_the_nearest_unit_within_reach():
     assert renderer.unit_at(sc, (108, 108)) == 1
     assert renderer.unit_at(sc, (131, 108)) == 2  # x = 6.15
     assert renderer.unit_at(sc, (300, 30)) is None
+
+
+def test_slot_label_moves_left_of_a_unit_at_the_east_edge():
+    """A label right of the body would be cut by the arena's edge; it goes on the left."""
+    surface = pygame.Surface(RECT.size)
+    renderer = ArenaRenderer()
+    renderer.draw(surface, scene([unit(5, (19.5, 5.0))]), RECT)
+    cx, cy = renderer.world_to_screen((19.5, 5.0))  # (398, 108); body radius 10 px
+    text = COLOURS["text"]
+    left = pygame.Rect(cx - 10 - 2 - 14, cy - 10 - 2, 14, 10)  # where "B0" goes now
+    right = pygame.Rect(cx + 10 + 2, cy - 10 - 2, RECT.right - cx - 12, 10)
+    lit = [surface.get_at((x, y))[:3] == text for x in range(left.left, left.right)
+           for y in range(left.top, left.bottom)]  # fmt: skip
+    assert any(lit)
+    assert not any(surface.get_at((x, y))[:3] == text for x in range(right.left, right.right)
+                   for y in range(right.top, right.bottom))  # fmt: skip

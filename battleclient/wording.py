@@ -1,0 +1,63 @@
+"""Messages for players: the lobby names its own controls, not config or setup field names.
+
+Errors that reach the lobby from elsewhere (the engine's Config checks, ClientSetup checks,
+the slot-spec parser, a game that could not be built) are rewritten with PLAYER_WORDS; the
+lobby's own checks (`number_problem`, `team_problem`) are worded for players from the start.
+"""
+
+import re
+
+from battleclient.game_setup import LIMITS
+from ui.rules import C
+
+# (pattern, replacement), applied in order: internal names -> the lobby's labels
+PLAYER_WORDS = (
+    (r"\b(ValueError|FileNotFoundError|KeyError|TypeError|OSError): ", ""),
+    (
+        r"Config\.(score_threshold|horizon): (\S+) is out of range",
+        r"Config.\1: \2 is out of"
+        f" range (allowed: 1 to {LIMITS['horizon'][1]:,})",
+    ),  # fmt: skip
+    (r"Config\.score_threshold|setup field 'score_threshold'", "Score to win"),
+    (r"Config\.horizon|setup field 'horizon'", "Max ticks"),
+    (r"setup field 'seed'", "Seed"),
+    (r"setup field 'info_regime'", "Information"),
+    (r"setup field 'spawn_end'", "Team A spawns"),
+    (r"setup field 'slots'", "Slot spec"),
+    (r"setup field 'map'|\bmap '?(\w+)'?: expected", r"Map \1: expected"),
+    (
+        r"roster '[^']*': team ([AB]) needs 1-5 agents",
+        r"Team \1 has no agents: give 1 to 5 of"
+        r" its slots a class",
+    ),  # fmt: skip
+    (r"\bslot spec '[^']*': |\bslot spec: ", "Slot spec: "),
+    (r"active slots ([A-B0-9, ]+) have no System", r"slots \1 have a class but no controller"),
+    (r"\bSystems?\b", "controller"),
+)
+
+
+def player_words(text: str) -> str:
+    """`text` with internal field names replaced by the lobby's control labels."""
+    for pattern, replacement in PLAYER_WORDS:
+        text = re.sub(pattern, replacement, text)
+    return text
+
+
+def number_problem(label: str, field: str, text: str) -> str:
+    """ "" or what is wrong with a whole-number box (Seed, Score to win, Max ticks)."""
+    low, high = LIMITS[field]
+    if text.isdigit() and low <= int(text) <= high:
+        return ""
+    shown = f"'{text}'" if text else "nothing"
+    return f"{label}: type a whole number from {low} to {high:,} (it says {shown})."
+
+
+def team_problem(roster) -> str:
+    """ "" or which team has no agent (every team needs 1 to 5 agents, RULES 2.1)."""
+    for team in range(C.NUM_TEAMS):
+        if not any(roster[team * C.TEAM_SIZE : (team + 1) * C.TEAM_SIZE]):
+            name = C.TEAM_NAMES[team]
+            return (
+                f"Team {name} has no agents: set a class for 1 to 5 of its slots {name}0-{name}4."
+            )
+    return ""

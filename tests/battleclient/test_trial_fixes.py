@@ -1,0 +1,194 @@
+"""What a new-user trial found: move-ring dots past the map, a long replay path on the end
+card, a remembered map that is gone, lobby errors in field names, and a busy idle loop."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pygame
+import pytest
+
+from battleclient import layout as L
+from battleclient import panels
+from battleclient.game_setup import ClientSetup
+from battleclient.map_catalog import read_catalog, settle_map
+from battleclient.orders import OrderBook
+from battleclient.play_draw import PlayDrawing, replay_line
+from battleclient.wording import player_words
+from tests.battleclient.driver import frame, setup
+from ui.arena import ArenaRenderer
+from ui.rules import C
+
+
+def drawing_with_unit_at(pos):
+    """A PlayDrawing over a stand-in screen: Team A's A0 at world `pos`, every move legal."""
+    unit = SimpleNamespace(slot=0, pos=pos, alive=True)
+    book = OrderBook((0,), np.ones((10, 9), bool), np.ones((10, 11, 2), bool), 0)
+    font = pygame.font.Font(None, 18)
+    screen = SimpleNamespace(
+        books={0: book},
+        team=0,
+        renderer=ArenaRenderer(),
+        app=SimpleNamespace(font=font, small=font, big=font),
+    )
+    scene = SimpleNamespace(unit=lambda slot: unit if slot == 0 else None)
+    return PlayDrawing(screen), scene
+
+
+# Map 20 x 10 units in ARENA (0, 40, 880, 450): 43.2 px a unit, map from x 8, y 49.
+@pytest.mark.parametrize(
+    ("pos", "kept"),
+    [
+        ((10.0, 5.0), {"N", "NE", "E", "SE", "S", "SW", "W", "NW"}),  # open ground: all 8
+        ((0.5, 0.5), {"N", "NE", "E"}),  # south-west corner: nothing points off the map
+        ((19.5, 5.0), {"N", "S", "SW", "W", "NW"}),  # east edge, by the side panel
+        ((1.5, 1.5), {"N", "NE", "E", "SE", "SW", "W", "NW", "S"}),  # a pad: pulled in, kept
+    ],
+)
+def test_ring_dots_stay_inside_the_map(display, pos, kept):
+    drawing, scene = drawing_with_unit_at(pos)
+    dots = drawing.ring(scene, 0)
+    assert {C.MOVE_NAMES[d] for d, _ in dots} == kept
+    inside = ArenaRenderer().map_rect(L.ARENA).inflate(-2 * panels.DOT_R, -2 * panels.DOT_R)
+    for _, point in dots:
+        assert inside.collidepoint(point)  # the whole dot is on the map, clear of the panels
+
+
+def test_ring_dots_keep_full_radius_in_the_open_and_come_nearer_at_an_edge(display):
+    drawing, scene = drawing_with_unit_at((10.0, 5.0))
+    centre = (8 + 10 * 43.2, 49 + 5 * 43.2)
+    radius = 1.7 * 43.2  # RING_UNITS
+    north = dict(drawing.ring(scene, 0))[C.MOVE_NAMES.index("N")]
+    assert north == (round(centre[0]), round(centre[1] - radius))
+    drawing, scene = drawing_with_unit_at((1.5, 1.5))
+    west = dict(drawing.ring(scene, 0))[C.MOVE_NAMES.index("W")]
+    left_limit = 8 + panels.DOT_R  # the dot's centre may come this close to the map's edge
+    assert west[0] == left_limit and west[1] == round(49 + 8.5 * 43.2)
+
+
+def test_end_card_replay_path_fits_the_card(display, monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    font = pygame.font.Font(None, 18)
+    width = L.OVER_CARD[2] - 32 - 8
+    deep = tmp_path / ".local/share/marl-battlegrounds/replays/tournament-of-the-long-evening"
+    path = deep / "20261130-053617_map047_seed1234567890.mbgr"
+    line = replay_line(path, font, width)
+    assert font.size(line)[0] <= width
+    assert line.startswith("Replay: ~/.local/") and line.endswith("seed1234567890.mbgr")
+    assert "..." in line
+    short = tmp_path / "g.mbgr"
+    assert replay_line(short, font, width) == "Replay: ~/g.mbgr"
+    assert replay_line("/srv/g.mbgr", font, width) == "Replay: /srv/g.mbgr"
+    assert replay_line(None, font, width) == "Writing the replay..."
+
+
+def test_a_remembered_map_that_is_gone_falls_back_to_the_default(apps):
+    catalog = read_catalog()
+    gone = ClientSetup(map="99", seed=4)
+    settled, note = settle_map(gone, catalog)
+    assert settled.map == "47" and settled.seed == 4
+    assert note.startswith("Map 99 of your last game no longer exists; using 047 ")
+    assert settle_map(ClientSetup(map="test"), catalog) == (ClientSetup(map="test"), "")
+    assert settle_map(ClientSetup(map="3"), catalog) == (ClientSetup(map="3"), "")
+
+    app = apps(setup().replace(map="99"), start=False)
+    frame(app)
+    lobby = app.screen
+    assert lobby.map_menu.selected_option[0].startswith("047 ")
+    assert "Map 99 of your last game no longer exists" in lobby.message
+    assert app.setup.map == "47"  # the next lobby does not say it again
+    app.to_lobby()
+    assert "no longer exists" not in app.screen.message
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "message"),
+    [
+        ("seed", "abc", "Seed: type a whole number from 0 to 2,147,483,647 (it says 'abc')."),
+        ("seed", "", "Seed: type a whole number from 0 to 2,147,483,647 (it says nothing)."),
+        (
+            "score_threshold",
+            "0",
+            "Score to win: type a whole number from 1 to 16,777,216 (it says '0').",
+        ),
+        (
+            "horizon",
+            "99999999",
+            "Max ticks: type a whole number from 1 to 16,777,216 (it says '99999999').",
+        ),
+    ],
+)
+def test_lobby_number_errors_name_the_box_and_the_range(apps, field, text, message):
+    app = apps(setup(), start=False)
+    frame(app)
+    app.screen.entries[field].set_text(text)
+    app.screen.start()
+    assert app.screen.message == message and app.screen.error
+
+
+def test_lobby_says_which_team_has_no_agents(apps):
+    app = apps(setup(), start=False)
+    frame(app)
+    app.screen.roster[5:] = [0] * 5
+    app.screen.start()
+    assert app.screen.message == (
+        "Team B has no agents: set a class for 1 to 5 of its slots B0-B4."
+    )
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        (
+            "Could not start the game: Config.horizon: 99999999 is out of range",
+            "Could not start the game: Max ticks: 99999999 is out of range (allowed: 1 to "
+            "16,777,216)",
+        ),
+        (
+            "Last setup not used: x.json: setup field 'score_threshold': 0 must be an integer "
+            "from 1 to 16777216",
+            "Last setup not used: x.json: Score to win: 0 must be an integer from 1 to 16777216",
+        ),
+        (
+            "Could not start the game: slot spec: active slots B4 have no System",
+            "Could not start the game: Slot spec: slots B4 have a class but no controller",
+        ),
+        (
+            "The current setup cannot be played yet: ValueError: roster 'MWHRP/': team B needs "
+            "1-5 agents",
+            "The current setup cannot be played yet: Team B has no agents: give 1 to 5 of its "
+            "slots a class",
+        ),
+    ],
+)
+def test_messages_from_elsewhere_use_the_lobby_labels(raw, shown):
+    assert player_words(raw) == shown
+
+
+def test_idle_lobby_waits_on_the_event_queue(apps, monkeypatch):
+    app = apps(setup(), start=False)
+    waits = []
+
+    def wait(timeout):
+        waits.append(timeout)
+        kind = pygame.QUIT if len(waits) >= 3 else pygame.NOEVENT
+        return pygame.event.Event(kind)
+
+    monkeypatch.setattr(pygame.event, "wait", wait)
+    monkeypatch.setattr(pygame.event, "get", lambda: [])
+    assert not app.busy()
+    app.run(pygame.display.get_surface())
+    assert waits == [83, 83, 83]  # 1000 ms / 12 frames a second, woken by events at once
+
+
+def test_play_screen_is_busy_only_while_something_moves():
+    from battleclient.play_draw import RESOLVE_S
+    from battleclient.play_screen import PlayScreen
+
+    screen = SimpleNamespace(since=0.2, phase="orders", paused=False)
+    assert PlayScreen.busy(screen)  # the resolution animates
+    screen.since = RESOLVE_S + 0.1
+    assert not PlayScreen.busy(screen)  # orders being thought over: idle
+    screen.phase = "spectate"
+    assert PlayScreen.busy(screen)  # a spectated game plays on
+    screen.paused = True
+    assert not PlayScreen.busy(screen)
