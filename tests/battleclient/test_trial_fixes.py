@@ -174,7 +174,13 @@ def test_idle_lobby_waits_on_the_event_queue(apps, monkeypatch):
         return pygame.event.Event(kind)
 
     monkeypatch.setattr(pygame.event, "wait", wait)
-    monkeypatch.setattr(pygame.event, "get", lambda: [])
+    polls = []
+
+    def get():  # QUIT after 200 polls: a loop that never waits ends (and fails), not hangs
+        polls.append(1)
+        return [pygame.event.Event(pygame.QUIT)] if len(polls) >= 200 else []
+
+    monkeypatch.setattr(pygame.event, "get", get)
     assert not app.busy()
     app.run(pygame.display.get_surface())
     assert waits == [83, 83, 83]  # 1000 ms / 12 frames a second, woken by events at once

@@ -104,7 +104,8 @@ def fake_queue(monkeypatch, quit_after_waits=None, quit_after_gets=None):
 
 
 def test_an_idle_viewer_waits_on_the_event_queue(app, display, monkeypatch):
-    waits = fake_queue(monkeypatch, quit_after_waits=3)
+    # QUIT after 200 polls too, so a loop that never waits ends (and fails) instead of hanging
+    waits = fake_queue(monkeypatch, quit_after_waits=3, quit_after_gets=200)
     app.run(display)  # paused replay, no input: after the linger it blocks in event.wait
     assert waits == [83, 83, 83]  # 1000 ms / 12 frames a second
     assert not app.running
