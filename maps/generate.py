@@ -11,12 +11,12 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import maps as M  # noqa: E402
+from evaluation.replay import ordinary_temp_file  # noqa: E402
 from maps.designs import DESIGNS  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -71,10 +71,16 @@ def dump(doc: dict) -> str:
 
 
 def _write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(tmp, path)
+    """Atomic write (temp file + os.replace) with an ordinary file's mode (0666 & ~umask), not
+    mkstemp's 0600: map files are read by everyone who checks out or installs the project."""
+    fd, tmp = ordinary_temp_file(path.parent, ".tmp-", ".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def main(argv: list[str] | None = None) -> int:
