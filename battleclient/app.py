@@ -17,7 +17,7 @@ from battleclient import layout as L
 from battleclient.cli import parse_args, setup_from_args
 from battleclient.controllers import Progress, Worker, import_runtime, warm_up
 from battleclient.game_setup import ClientSetup
-from battleclient.map_catalog import ids_by_split, read_catalog, settle_map
+from battleclient.map_catalog import load_choice, maps_by_split, read_catalog, settle_map
 from battleclient.settings import (
     load_last_setup,
     replay_dir,
@@ -37,7 +37,7 @@ class App:
         for name, size in (("font", 18), ("small", 15), ("big", 26)):
             setattr(self, name, pygame.font.Font(None, size))
         self.catalog = read_catalog()
-        self.ids_by_split = ids_by_split(self.catalog)
+        self.maps_by_split = maps_by_split(self.catalog)
         self.setup, self.replay_out, self.remember = setup, replay_out, remember
         self.worker, self.jobs, self._next = Worker(), {}, 0
         self.progress = Progress()
@@ -53,7 +53,7 @@ class App:
         self.submit(import_runtime, self.progress, done=self._on_imported)
         self.warming = warm and not start  # a game started at once compiles what it needs
         if self.warming:
-            self.submit(warm_up, self.progress, setup, self.ids_by_split, done=self._on_warm)
+            self.submit(warm_up, self.progress, setup, self.maps_by_split, done=self._on_warm)
         if start:
             self.start_game(setup)
         else:
@@ -96,16 +96,17 @@ class App:
             return p.error
         return p.text if p.done else f"{p.text} ({round(100 * p.fraction)}%)"
 
-    def map_spec(self, map_id: int):
-        """The loaded MapSpec of a map id, or None while the engine thread loads it."""
-        if map_id not in self.maps and self.kinds is not None:
-            self.maps[map_id] = None
+    def map_spec(self, choice: int | str):
+        """The loaded MapSpec of a map id or map file path (a pick_map result), or None while
+        the engine thread loads it (or when it does not load: the game start says why)."""
+        if choice not in self.maps and self.kinds is not None:
+            self.maps[choice] = None
 
-            def store(ok, value, map_id=map_id):
-                self.maps[map_id] = value if ok else None
+            def store(ok, value, choice=choice):
+                self.maps[choice] = value if ok else None
 
-            self.submit(_load_map, map_id, done=store)
-        return self.maps.get(map_id)
+            self.submit(load_choice, choice, done=store)
+        return self.maps.get(choice)
 
     # --- screens ---------------------------------------------------------------------------
     def start_game(self, setup: ClientSetup) -> None:
@@ -117,7 +118,7 @@ class App:
                 save_last_setup(setup)
             except OSError as error:
                 print(f"battleclient: could not remember the setup: {error}", file=sys.stderr)
-        self.screen = PlayScreen(self, setup, self.ids_by_split, self.replay_out)
+        self.screen = PlayScreen(self, setup, self.maps_by_split, self.replay_out)
 
     def to_lobby(self, message: str = "", error: bool = False) -> None:
         from battleclient.lobby import Lobby
@@ -212,12 +213,6 @@ class App:
             if done is not None:
                 done(ok, value)
         self.worker.stop()
-
-
-def _load_map(map_id: int):
-    from engine.maps import load_map
-
-    return load_map(map_id)
 
 
 def _screenshot_ready(app: App, after_ticks: int) -> bool:

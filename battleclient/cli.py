@@ -4,6 +4,7 @@ import argparse
 from pathlib import Path
 
 from battleclient.game_setup import (
+    LIMITS,
     REGIMES,
     SPAWN_ENDS,
     SPLIT_NAMES,
@@ -11,6 +12,7 @@ from battleclient.game_setup import (
     parse_map_choice,
 )
 from battleclient.map_catalog import read_catalog
+from engine.maps import MapError, is_map_path, load_map_path
 
 HEADLESS_SLOTS = "A*=scripted:tactician,B*=scripted:tactician"
 
@@ -18,14 +20,15 @@ HEADLESS_SLOTS = "A*=scripted:tactician,B*=scripted:tactician"
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="battleclient",
-        description="Play Team Deathmatch with people, scripted bots, checkpoints or LLM agents "
+        description="Play Team Deathmatch with people, scripted bots or trained checkpoints "
         "in any of the ten slots; every game is saved as a replay.",
     )
     add = parser.add_argument
-    add("--map", help="map id (0-51) or a split (curriculum, train, validation, test, all: a "
-        "map drawn from it with the seed)")  # fmt: skip
+    add("--map", help="map id (0-51, or 52+ for your own maps/NNN_*.json), a split "
+        "(curriculum, train, validation, test, custom, all: a map drawn from it with the seed), "
+        "or a map file's path (e.g. my_map.json; maps/README.md)")  # fmt: skip
     add("--slots", help='who plays each slot, e.g. "A0=human,A1-A4=scripted:tactician,'
-        'B*=scripted:kiter" (kinds: human, random, scripted:NAME, checkpoint:PATH, llm:...); '
+        'B*=scripted:kiter" (kinds: human, random, scripted:NAME, checkpoint:PATH); '
         "given without --lobby, the game starts at once")  # fmt: skip
     add("--roster", help="classes per slot, Team A/Team B: M W H R P, - for an empty slot "
         "(e.g. MWHRP/MWHRP, MW/HR)")  # fmt: skip
@@ -46,12 +49,20 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 
 def map_option(text: str) -> str:
-    """--map's value as a setup's map field: a split, or the id of a shipped map file.
+    """--map's value as a setup's map field: a split, the id of a map file in the maps folder,
+    or a map file's path (checked now with engine.maps.load_map_path, as `mbg play --map`).
 
     Raises ValueError for an id without a map file, naming it with the valid ids and splits
-    (rather than the engine's file pattern when the game starts)."""
+    (rather than the engine's file pattern when the game starts), or a MapError naming the
+    file, the field and the reason."""
     choice = parse_map_choice(text)
-    ids = sorted({entry.id for entry in read_catalog()})
+    if is_map_path(choice):
+        try:
+            load_map_path(choice)
+        except MapError as error:
+            raise ValueError(f"--map: {error}") from None
+        return choice
+    ids = sorted({entry.id for entry in read_catalog() if entry.by_id})
     if not choice.isdigit() or int(choice) in ids:
         return choice
     whole = bool(ids) and ids == list(range(ids[0], ids[-1] + 1))
@@ -60,6 +71,16 @@ def map_option(text: str) -> str:
         f"--map {text}: unknown map id {choice}; valid ids: {valid}; "
         f"splits: {', '.join(SPLIT_NAMES)}"
     )
+
+
+def _check_number(option: str, field: str, value: int) -> None:
+    """A whole-number option within game_setup.LIMITS, else a ValueError naming the option and
+    the allowed range (rather than the setup field it fills), e.g. "--max-ticks 20000000: must
+    be a whole number from 1 to 16,777,216"."""
+    low, high = LIMITS[field]
+    if not low <= value <= high:
+        flag = "--" + option.replace("_", "-")
+        raise ValueError(f"{flag} {value}: must be a whole number from {low:,} to {high:,}")
 
 
 def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> ClientSetup:
@@ -79,6 +100,8 @@ def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> Clien
     )
     for option, field in options:
         value = getattr(args, option)
+        if value is not None and field in LIMITS:
+            _check_number(option, field, value)
         if value is not None:
             changes[field] = map_option(value) if field == "map" else value
     for path, name in ((args.replay_out, "--replay-out"), (args.screenshot, "--screenshot")):

@@ -135,7 +135,7 @@ def import_runtime(progress: Progress) -> dict:
     return {"kinds": kinds, "scripted": list(BOTS)}
 
 
-def warm_up(progress: Progress, setup, ids_by_split: dict) -> str:
+def warm_up(progress: Progress, setup, maps_by_split: dict) -> str:
     """Start-up job 2: compile the engine and the machine Systems of `setup` by building it and
     playing one throw-away tick. Returns "" or why the setup cannot be built (not fatal: the
     lobby shows it)."""
@@ -150,7 +150,7 @@ def warm_up(progress: Progress, setup, ids_by_split: dict) -> str:
 
     problem = ""
     try:
-        game = GameSession(setup, ids_by_split, progress=say)
+        game = GameSession(setup, maps_by_split, progress=say)
         progress.stage("Compiling in the background: the machine Systems", 0.7)
         game.decide()
         progress.stage("Compiling in the background: the engine step", 0.85)

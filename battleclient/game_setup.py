@@ -1,9 +1,10 @@
 """The setup of one BattleClient game as plain data (no JAX): map, roster, controllers, rules.
 
 `ClientSetup` is what the lobby edits, the command line fills in and `last_setup.json` stores.
-Map choice is a map id ("47") or a split name ("test": a map drawn from that split with the
-game's seed); the roster is written per slot, Team A before the slash, with "-" for an empty
-slot ("MWHRP/MW-RP"); controllers are slot-spec strings (policies/slotspec.py grammar), parsed
+Map choice is a map id ("47"), a split name ("test": a map drawn from that split with the
+game's seed) or a map file's path ("maps/arena.json", "/tmp/my_map.json"); the roster is
+written per slot, Team A before the slash, with "-" for an empty slot ("MWHRP/MW-RP");
+controllers are slot-spec strings (policies/slotspec.py grammar), parsed
 by the engine thread because the parser imports JAX.
 """
 
@@ -12,9 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.maps import CUSTOM_SPLIT, SPLITS, is_map_path  # NumPy/SciPy only, no JAX
 from ui.rules import C
 
-SPLIT_NAMES = ("curriculum", "train", "validation", "test", "all")
+# "all" is the shipped maps (ids 0-51, as in engine.maps); "custom" the maps added to maps/.
+SPLIT_NAMES = (*SPLITS, CUSTOM_SPLIT, "all")
+ADD_MAPS_HINT = "add a map file to maps/ (maps/README.md, 'Your own maps')"
 REGIMES = ("shared_obs", "no_shared_obs")
 SPAWN_ENDS = ("west", "east", "random")  # where Team A starts
 CLASS_LETTER = {"M": C.MAGE, "W": C.WARRIOR, "H": C.HUNTER, "R": C.ROGUE, "P": C.PRIEST}
@@ -51,14 +55,19 @@ class ClientSetup:
 
 
 def parse_map_choice(text) -> str:
-    """A map id ("47", 47) or a split name -> the canonical text. Raises ValueError."""
+    """A map id ("47", 47) or a split name -> the canonical text; a map file's path
+    (`engine.maps.is_map_path`: holds a "/" or ends in ".json") is kept as given, since a path
+    may be case-sensitive. The file is not read here. Raises ValueError."""
+    if is_map_path(text):
+        return str(text).strip()
     value = str(text).strip().lower()
     if value in SPLIT_NAMES:
         return value
     if value.isdigit():
         return str(int(value))
     raise ValueError(
-        f"map {text!r}: expected a map id (0-51) or a split ({', '.join(SPLIT_NAMES)})"
+        f"map {text!r}: expected a map id (0-51), a split ({', '.join(SPLIT_NAMES)}) "
+        "or a map file path (.json)"
     )
 
 
@@ -164,17 +173,23 @@ def spawn_end_code(setup: ClientSetup) -> int:
     return SPAWN_ENDS.index(setup.spawn_end)
 
 
-def pick_map(setup: ClientSetup, ids_by_split: dict) -> int:
-    """The map id to play: the id itself, or one drawn from the split with the seed.
+def pick_map(setup: ClientSetup, maps_by_split: dict) -> int | str:
+    """The map to play: a map id (int), or a map file's path (str, as given), the setup's own or
+    one drawn from the split with the seed (same seed and maps, same draw).
 
-    ids_by_split: split name -> sorted ids (battleclient.map_catalog.ids_by_split()).
+    maps_by_split: split name -> that split's maps, each an id or the path of a file that loads
+    only by path (battleclient.map_catalog.maps_by_split). "all" draws from the shipped splits.
     Raises ValueError for an empty split.
     """
     choice = parse_map_choice(setup.map)
+    if is_map_path(choice):
+        return choice
     if choice.isdigit():
         return int(choice)
-    ids = sorted({i for ids in ids_by_split.values() for i in ids}) if choice == "all" else []
-    ids = ids or list(ids_by_split.get(choice, ()))
-    if not ids:
-        raise ValueError(f"map {choice!r}: that split has no maps")
-    return int(ids[int(np.random.default_rng([setup.seed, 0]).integers(len(ids)))])
+    splits = SPLITS if choice == "all" else (choice,)
+    pool = [m for split in splits for m in maps_by_split.get(split, ())]
+    if not pool:
+        hint = f"; {ADD_MAPS_HINT}" if choice == CUSTOM_SPLIT else ""
+        raise ValueError(f"map {choice!r}: that split has no maps{hint}")
+    picked = pool[int(np.random.default_rng([setup.seed, 0]).integers(len(pool)))]
+    return picked if isinstance(picked, str) else int(picked)

@@ -5,7 +5,7 @@ import time
 
 from battleclient.controllers import configure_jax
 from battleclient.game_setup import ClientSetup
-from battleclient.map_catalog import ids_by_split, read_catalog
+from battleclient.map_catalog import maps_by_split, read_catalog
 from battleclient.settings import new_replay_path, replay_dir
 from ui.rules import C
 
@@ -21,7 +21,7 @@ def run_headless(setup: ClientSetup, replay_out=None, out=sys.stdout) -> int:
 
     started = time.perf_counter()
     try:
-        game = GameSession(setup, ids_by_split(read_catalog()))
+        game = GameSession(setup, maps_by_split(read_catalog()))
     except Exception as error:
         print(f"battleclient: cannot start the game: {error}", file=sys.stderr)
         return 2

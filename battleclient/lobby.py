@@ -1,11 +1,13 @@
-"""The lobby: map (an id, or a split drawn with the seed) with a preview, class and controller per
-slot, information regime, spawn end, seed, score threshold and time limit; Start.
+"""The lobby: map (an id, a map file, or a split drawn with the seed) with a preview, class and
+controller per slot, information regime, spawn end, seed, score threshold and time limit; Start.
 
 Slot specs are parsed by policies.slotspec on the engine thread (it imports JAX), so the
 controller menus fill in once the engine has loaded; until then the lobby is usable and shows
 the stored values. Every problem (bad spec, unknown kind, a checkpoint that does not load) is a
 message here, never a crash.
 """
+
+from pathlib import Path
 
 import numpy as np
 import pygame
@@ -27,8 +29,9 @@ from battleclient.game_setup import (
     spawn_end_code,
 )
 from battleclient.lobby_draw import FIELDS, draw_lobby
-from battleclient.map_catalog import settle_map
+from battleclient.map_catalog import find_entry, read_entry, settle_map
 from battleclient.wording import number_problem, player_words, team_problem
+from engine.maps import is_map_path
 from ui.arena import ArenaRenderer
 from ui.rules import C
 from ui.theme import GUI_THEME
@@ -53,6 +56,25 @@ def parse_specs(text: str) -> tuple[str, ...]:
     return parse_slots(text)
 
 
+RANDOM = "Random map from: "
+
+
+def map_menu_choices(app, setup: ClientSetup) -> tuple[list, dict[str, str]]:
+    """(entries, {menu text: setup map text}) of the map menu: the splits that have maps (and
+    the setup's own split), every map of the catalog (shipped and added to maps/), and a map
+    file given by path (--map FILE) that is not in the maps folder."""
+    splits = [s for s in SPLIT_NAMES if s == "all" or s == setup.map or app.maps_by_split.get(s)]
+    entries = list(app.catalog)
+    if is_map_path(setup.map) and find_entry(entries, setup.map) is None:
+        extra = read_entry(Path(setup.map))
+        entries += [extra] if extra is not None else []
+    choices = {f"{RANDOM}{s}": s for s in splits}
+    choices.update({e.label: e.choice for e in entries})
+    if is_map_path(setup.map) and find_entry(entries, setup.map) is None:
+        choices[setup.map] = setup.map  # unreadable: Start says why
+    return entries, choices
+
+
 class Lobby:
     """The lobby screen; `app` gives catalog, kinds, fonts, submit(), start_game(), quit()."""
 
@@ -74,8 +96,8 @@ class Lobby:
         self.buttons = {
             n: UIButton(pygame.Rect(r), t, self.manager) for n, (t, r) in L.LOBBY_BUTTONS.items()
         }
-        self.map_options = [f"Random map from: {s}" for s in SPLIT_NAMES]
-        self.map_options += [e.label for e in app.catalog]
+        self.map_entries, self.map_choices = map_menu_choices(app, setup)
+        self.map_options = list(self.map_choices)
         self.map_menu = UIDropDownMenu(
             self.map_options, self._map_label(), pygame.Rect(L.MAP_MENU), self.manager
         )
@@ -98,9 +120,11 @@ class Lobby:
     # --- widgets ---------------------------------------------------------------------------
     def _map_label(self) -> str:
         if self.setup.map in SPLIT_NAMES:
-            return f"Random map from: {self.setup.map}"
-        match = [e.label for e in self.app.catalog if str(e.id) == self.setup.map]
-        return match[0] if match else self.map_options[0]
+            return f"{RANDOM}{self.setup.map}"
+        entry = find_entry(self.map_entries, self.setup.map)
+        if entry is not None:
+            return entry.label
+        return self.setup.map if self.setup.map in self.map_choices else self.map_options[0]
 
     def controller_options(self, spec: str) -> list[str]:
         kinds = self.app.kinds
@@ -201,9 +225,7 @@ class Lobby:
 
     def _menu(self, element, text: str) -> None:
         if element is self.map_menu:
-            catalog = {e.label: str(e.id) for e in self.app.catalog}
-            choice = text.split(": ", 1)[1] if text.startswith("Random map") else catalog[text]
-            self.setup = self.setup.replace(map=choice)
+            self.setup = self.setup.replace(map=self.map_choices[text])
             return
         if element is self.regime:
             self.setup = self.setup.replace(info_regime=text)
@@ -284,12 +306,13 @@ class Lobby:
         self.app.start_game(setup)
 
     # --- frame -----------------------------------------------------------------------------
-    def preview_choice(self) -> tuple[int | None, np.ndarray, int]:
-        """(map id that will be played or None, roster, spawn end) for the preview."""
+    def preview_choice(self) -> tuple[int | str | None, np.ndarray, int]:
+        """(map that will be played: id, file path or None; roster, spawn end) for the
+        preview."""
         roster = np.asarray(self.roster, np.int32)
         try:
             setup = self.current_setup()
-            return pick_map(setup, self.app.ids_by_split), roster, spawn_end_code(setup)
+            return pick_map(setup, self.app.maps_by_split), roster, spawn_end_code(setup)
         except ValueError:
             return None, roster, 0
 

@@ -6,6 +6,7 @@ import pygame
 from battleclient import layout as L
 from battleclient import panels
 from battleclient.game_setup import slot_name
+from battleclient.map_catalog import find_entry
 from ui.rules import C
 from ui.scene import scene_from_state
 from ui.theme import COLOURS, TEAM_COLOURS
@@ -52,14 +53,14 @@ def _progress(lobby, surface) -> None:
 
 def _preview(lobby, surface) -> None:
     app = lobby.app
-    map_id, roster, end = lobby.preview_choice()
+    choice, roster, end = lobby.preview_choice()
     rect = pygame.Rect(L.PREVIEW)
-    entry = next((e for e in app.catalog if e.id == map_id), None)
+    entry = find_entry(lobby.map_entries, choice) if choice is not None else None
     text = "Map: choose one" if entry is None else f"{entry.label}: {entry.description}"
     if entry is not None and lobby.setup.map.isalpha():
         text = f"Drawn with seed: {text}"
     panels.draw_lines(surface, L.MAP_TEXT, [text], app.small, COLOURS["muted"])
-    spec = app.map_spec(map_id) if map_id is not None else None
+    spec = app.map_spec(choice) if choice is not None else None
     if spec is not None:
         scene = scene_from_state(preview_state(spec, roster, end))
         lobby.renderer.draw(surface, scene, rect)

@@ -28,7 +28,7 @@ MINUS_KEYS = (pygame.K_MINUS, pygame.K_KP_MINUS)
 class PlayScreen:
     """One game of a ClientSetup; `app` gives submit(), fonts, to_lobby(), quit(), open_viewer()."""
 
-    def __init__(self, app, setup, ids_by_split: dict, replay_out=None):
+    def __init__(self, app, setup, maps_by_split: dict, replay_out=None):
         self.app, self.setup, self.replay_out = app, setup, replay_out
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
         self.manager = pygame_gui.UIManager(L.SIZE, theme)
@@ -52,15 +52,15 @@ class PlayScreen:
         self.show_help = self.show_menu = False
         self.replay_path, self.saved = None, False
         self.drawing = PlayDrawing(self)
-        app.submit(self._build, setup, ids_by_split, done=self._on_built)
+        app.submit(self._build, setup, maps_by_split, done=self._on_built)
         self._sync_buttons()
 
     # --- engine-thread jobs ----------------------------------------------------------------
     @staticmethod
-    def _build(setup, ids_by_split):
+    def _build(setup, maps_by_split):
         from battleclient.session import GameSession  # imported on the engine thread
 
-        return GameSession(setup, ids_by_split)
+        return GameSession(setup, maps_by_split)
 
     def _save(self):
         folder = replay_dir()

@@ -17,8 +17,8 @@ import numpy as np
 
 from battleclient import human
 from battleclient.game_setup import ClientSetup, parse_roster, pick_map, slot_name, spawn_end_code
+from battleclient.map_catalog import load_choice
 from engine import constants as C
-from engine import maps as map_files
 from engine.env import initial_state
 from engine.observation import observe
 from engine.types import Config
@@ -105,14 +105,18 @@ def slots_label(slots) -> str:
 
 class GameSession:
     """A game from a ClientSetup. Raises ValueError (bad map, roster or slot spec, a System
-    that cannot be built: unknown kind, unreadable checkpoint, ...) from the constructor."""
+    that cannot be built: unknown kind, unreadable checkpoint, ...) from the constructor.
 
-    def __init__(self, setup: ClientSetup, ids_by_split: dict, progress: Progress | None = None):
+    The map is a map id or a map file's path (any file in the map format, checked like a
+    shipped map); `map_id` is the loaded map's id, which the replay records along with the
+    obstacles, pads and Red Zones (so a replay re-simulates without the file)."""
+
+    def __init__(self, setup: ClientSetup, maps_by_split: dict, progress: Progress | None = None):
         say = progress or (lambda text: None)
         self.setup = setup
         say("Loading the map")
-        self.map_id = pick_map(setup, ids_by_split)
-        spec = map_files.load_map(self.map_id)
+        spec = load_choice(pick_map(setup, maps_by_split))
+        self.map_id = spec.id
         roster = parse_roster(setup.roster)
         self.config = Config(
             score_threshold=setup.score_threshold,

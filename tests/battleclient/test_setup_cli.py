@@ -16,7 +16,7 @@ from battleclient.game_setup import (
     slots_text,
     spawn_end_code,
 )
-from battleclient.map_catalog import ids_by_split, read_catalog
+from battleclient.map_catalog import maps_by_split, read_catalog
 from battleclient.settings import load_last_setup, new_replay_path, save_last_setup
 
 
@@ -50,7 +50,7 @@ def test_setup_checks_name_the_field():
 
 
 def test_random_map_and_spawn_end_follow_the_seed():
-    ids = ids_by_split(read_catalog())
+    ids = maps_by_split(read_catalog())
     assert ids["test"] == [47, 48, 49, 50, 51] and len(ids["train"]) == 30
     drawn = [pick_map(ClientSetup(map="test", seed=s), ids) for s in range(20)]
     assert set(drawn) <= set(ids["test"]) and len(set(drawn)) > 1
