@@ -164,7 +164,7 @@ def warm_up(progress: Progress, setup, maps_by_split: dict) -> str:
 
 def available_kinds(slotspec) -> list[str]:
     """Kind names that can be built now: the known kinds (slotspec.valid_kinds) less the ones
-    whose providing module does not import (e.g. no checkpoint or LLM support installed)."""
+    whose providing module does not import (e.g. no checkpoint support installed)."""
     import importlib
 
     kinds = {usage.split(":")[0].split()[0] for usage in slotspec.valid_kinds()}

@@ -10,12 +10,14 @@ from battleclient.settings import new_replay_path, replay_dir
 from ui.rules import C
 
 
-def run_headless(setup: ClientSetup, replay_out=None, out=sys.stdout) -> int:
-    """Play `setup` to the end, save the replay, print one result line and the replay path.
+def run_headless(setup: ClientSetup, replay_out=None, out=None) -> int:
+    """Play `setup` to the end, save the replay, print one result line and the replay path to
+    `out` (default: sys.stdout at the time of the call, not of the import).
 
     Returns 0, or 2 when the setup cannot be played (a human slot, a bad spec or map, a
     System that cannot be built), with the reason on stderr.
     """
+    out = out or sys.stdout
     configure_jax()
     from battleclient.session import GameSession
 

@@ -40,7 +40,7 @@ CLASS_OPTIONS = [*C.CLASS_NAMES[1:], "(empty)"]
 END_OPTIONS = ["Team A west", "Team A east", "random end"]
 PICK_FILE = "checkpoint: pick a file..."
 TYPE_SPEC = "other: type a spec below..."
-TYPED = ": type its spec below..."  # after a kind name, e.g. "llm: type its spec below..."
+TYPED = ": type its spec below..."  # after the name of any other kind the registry offers
 
 
 def default_spec(slot: int) -> str:
