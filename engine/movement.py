@@ -39,7 +39,7 @@ def separate(pos: jnp.ndarray, collide: jnp.ndarray, radius: jnp.ndarray) -> jnp
     coincident centres split along x (the lower slot goes +x).
     """
     diff = pos[:, None, :] - pos[None, :, :]  # [a, b] = a - b
-    dist = jnp.sqrt(jnp.sum(diff * diff, axis=-1))
+    dist = jnp.sqrt(geometry.small_sum(diff * diff, -1))
     reach = radius[:, None] + radius[None, :]
     pair = collide[:, None] & collide[None, :] & ~jnp.eye(pos.shape[0], dtype=bool)
     overlap = jnp.where(pair & (dist < reach), reach - dist, 0.0)
@@ -49,7 +49,7 @@ def separate(pos: jnp.ndarray, collide: jnp.ndarray, radius: jnp.ndarray) -> jnp
     direction = jnp.where(
         (dist > C.OVERLAP_EPS)[..., None], diff / jnp.maximum(dist, 1e-12)[..., None], fallback
     )
-    return pos + jnp.sum(0.5 * overlap[..., None] * direction, axis=1)
+    return pos + geometry.small_sum(0.5 * overlap[..., None] * direction, 1)
 
 
 def settle(pos, movers, collide, grid: geometry.ObstacleGrid, radius):
@@ -82,7 +82,7 @@ def charge_endpoints(pos, charging, recipient, radius):
     """
     target = pos[jnp.clip(recipient, 0)]
     offset = target - pos
-    dist = jnp.sqrt(jnp.sum(offset * offset, axis=-1))
+    dist = jnp.sqrt(geometry.small_sum(offset * offset, -1))
     unit = offset / jnp.maximum(dist, 1e-12)[:, None]
     reach = radius + radius[jnp.clip(recipient, 0)]
     landing = target - reach[:, None] * unit
