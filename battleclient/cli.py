@@ -48,6 +48,17 @@ def parse_args(argv=None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def id_ranges(ids: list[int]) -> str:
+    """Sorted ids as runs: [0, 1, 2, 5, 61, 62] -> "0-2, 5, 61-62"."""
+    runs: list[list[int]] = []
+    for i in ids:
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
 def map_option(text: str) -> str:
     """--map's value as a setup's map field: a split, the id of a map file in the maps folder,
     or a map file's path (checked now with engine.maps.load_map_path, as `mbg play --map`).
@@ -65,11 +76,10 @@ def map_option(text: str) -> str:
     ids = sorted({entry.id for entry in read_catalog() if entry.by_id})
     if not choice.isdigit() or int(choice) in ids:
         return choice
-    whole = bool(ids) and ids == list(range(ids[0], ids[-1] + 1))
-    valid = f"{ids[0]}-{ids[-1]}" if whole else ", ".join(map(str, ids))
+    valid = id_ranges(ids)
     raise ValueError(
         f"--map {text}: unknown map id {choice}; valid ids: {valid}; "
-        f"splits: {', '.join(SPLIT_NAMES)}"
+        f"splits: {', '.join(SPLIT_NAMES)}; or a map file's path (.json)"
     )
 
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from battleclient.app import main
-from battleclient.cli import map_option, setup_from_args
+from battleclient.cli import id_ranges, map_option, setup_from_args
 from battleclient.game_setup import ClientSetup, parse_map_choice, pick_map
 from battleclient.map_catalog import (
     find_entry,
@@ -171,3 +171,8 @@ def test_headless_game_on_a_map_file_replays_without_it(my_map, tmp_path, capsys
     header = replay.header["map"]
     assert (header["id"], header["name"], header["split"]) == (60, "My keep", "custom")
     assert replay.ticks == GAME_TICKS and verify_replay(replay) is None
+
+
+def test_id_ranges_are_runs():
+    assert id_ranges([0, 1, 2, 5, 61, 62]) == "0-2, 5, 61-62"
+    assert id_ranges(list(range(52))) == "0-51" and id_ranges([]) == ""

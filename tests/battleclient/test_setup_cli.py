@@ -115,6 +115,6 @@ def test_unknown_map_id_names_the_valid_ids_and_splits():
         setup_from_args(parse_args(["--map", "99"]), None)
     assert str(error.value) == (
         "--map 99: unknown map id 99; valid ids: 0-51; "
-        "splits: curriculum, train, validation, test, all"
+        "splits: curriculum, train, validation, test, custom, all; or a map file's path (.json)"
     )
     assert setup_from_args(parse_args(["--map", "051"]), None).map == "51"
