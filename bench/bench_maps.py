@@ -15,7 +15,7 @@ def main() -> None:
     ids = M.split_ids("all")
     timings = []
     for _ in range(5):
-        M.load_map.cache_clear()
+        M.clear_map_caches()
         start, cpu = time.perf_counter(), time.process_time()
         specs = M.load_maps(ids)
         loaded = time.perf_counter()

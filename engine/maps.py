@@ -362,30 +362,50 @@ def load_map_file(path: str | os.PathLike) -> MapSpec:
     return map_from_dict(doc, path)
 
 
-@functools.lru_cache(maxsize=1)
 def _map_files() -> dict[str, list[Path]]:
-    """MAPS_DIR's map files by their 3-digit id prefix (read once: one directory listing)."""
+    """MAPS_DIR's map files by their 3-digit id prefix (one directory listing per folder)."""
+    return _listing(MAPS_DIR)
+
+
+# Keyed by folder, not read once: a MAPS_DIR swapped (tests, MBG_MAPS_DIR in one process) can
+# never leave another folder's listing or maps behind, even if a thread reads during the swap.
+@functools.lru_cache(maxsize=8)
+def _listing(folder: Path) -> dict[str, list[Path]]:
     index: dict[str, list[Path]] = {}
-    for path in sorted(MAPS_DIR.glob("[0-9][0-9][0-9]_*.json")):
+    for path in sorted(folder.glob("[0-9][0-9][0-9]_*.json")):
         index.setdefault(path.name[:3], []).append(path)
     return index
 
 
+def clear_map_caches() -> None:
+    """Forget every folder listing and loaded map (after map files change on disk)."""
+    _listing.cache_clear()
+    _load_from.cache_clear()
+
+
 def map_path(map_id: int) -> Path:
     """The file of a shipped map id: MAPS_DIR/NNN_<slug>.json. Raises MapError if not one."""
-    files = _map_files().get(f"{map_id:03d}", [])
+    return _file_in(MAPS_DIR, map_id)
+
+
+def _file_in(folder: Path, map_id: int) -> Path:
+    files = _listing(folder).get(f"{map_id:03d}", [])
     if len(files) != 1:
         found = "no file" if not files else f"{len(files)} files"
-        raise MapError(MAPS_DIR / f"{map_id:03d}_*.json", "id", f"{found} for map {map_id}")
+        raise MapError(folder / f"{map_id:03d}_*.json", "id", f"{found} for map {map_id}")
     return files[0]
 
 
-@functools.cache
 def load_map(map_id: int) -> MapSpec:
-    """The validated map with this id from MAPS_DIR (cached; the arrays are read-only)."""
+    """The validated map with this id from MAPS_DIR (cached per folder; arrays read-only)."""
     if isinstance(map_id, bool) or not isinstance(map_id, int | np.integer) or map_id < 0:
         raise ValueError(f"map id must be an integer >= 0, got {map_id!r}")
-    path = map_path(int(map_id))
+    return _load_from(MAPS_DIR, int(map_id))
+
+
+@functools.lru_cache(maxsize=256)
+def _load_from(folder: Path, map_id: int) -> MapSpec:
+    path = _file_in(folder, map_id)
     spec = load_map_file(path)
     if spec.id != map_id:
         raise MapError(path, "id", f"the file name says map {map_id}, the field says {spec.id}")

@@ -47,11 +47,9 @@ def maps_folder(tmp_path, monkeypatch):
     (folder / "arena.json").write_text(json.dumps(_keep_copy(60, name="Arena")), "utf-8")
     (folder / "broken.json").write_text("{", encoding="utf-8")
     monkeypatch.setattr(map_files, "MAPS_DIR", folder)
-    map_files._map_files.cache_clear()
-    map_files.load_map.cache_clear()
+    map_files.clear_map_caches()
     yield folder
-    map_files._map_files.cache_clear()  # the real folder again for later tests
-    map_files.load_map.cache_clear()
+    map_files.clear_map_caches()  # the real folder again for later tests
 
 
 def test_a_map_path_is_kept_as_given():

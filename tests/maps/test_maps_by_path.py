@@ -99,10 +99,10 @@ def test_custom_map_files_are_the_extra_json_files(tmp_path, monkeypatch):
     for name in ("000_a.json", "051_b.json", "052_mine.json", "arena.json", "notes.txt"):
         (tmp_path / name).write_text("{}")
     monkeypatch.setattr(M, "MAPS_DIR", tmp_path)
-    M._map_files.cache_clear()
+    M.clear_map_caches()
     try:
         names = [p.name for p in M.custom_map_files()]
         assert names == ["052_mine.json", "arena.json"]
         assert M.free_id() == 53
     finally:
-        M._map_files.cache_clear()
+        M.clear_map_caches()

@@ -231,13 +231,11 @@ def test_file_name_and_id_must_agree(tmp_path, monkeypatch):
     doc = edited(id=61)
     write(tmp_path, doc, "060_wrong.json")
     monkeypatch.setattr(M, "MAPS_DIR", tmp_path)
-    M._map_files.cache_clear()
-    M.load_map.cache_clear()
+    M.clear_map_caches()
     try:
         with pytest.raises(M.MapError, match="the file name says map 60, the field says 61"):
             M.load_map(60)
         with pytest.raises(M.MapError, match="no file for map 59"):
             M.load_map(59)
     finally:
-        M._map_files.cache_clear()
-        M.load_map.cache_clear()
+        M.clear_map_caches()

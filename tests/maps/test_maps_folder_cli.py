@@ -25,11 +25,9 @@ def folder(tmp_path, monkeypatch):
     (tmp_path / "arena.json").write_text(json.dumps(custom_doc(53, "Arena")))
     (tmp_path / "broken.json").write_text(json.dumps(custom_doc(54, "Broken", red_zone=[0, 0])))
     monkeypatch.setattr(M, "MAPS_DIR", tmp_path)
-    M._map_files.cache_clear()
-    M.load_map.cache_clear()
+    M.clear_map_caches()
     yield tmp_path
-    M._map_files.cache_clear()
-    M.load_map.cache_clear()
+    M.clear_map_caches()
 
 
 def run(capsys, *argv):
