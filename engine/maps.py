@@ -199,6 +199,11 @@ def _check_identity(src, doc: dict) -> None:
     if map_id < 0:
         raise MapError(src, "id", f"must be >= 0, got {map_id}")
     expected = split_of(map_id)
+    if split == CUSTOM_SPLIT and expected != CUSTOM_SPLIT:
+        raise MapError(
+            src, "id", f"{map_id} is a shipped map's id; a map of your own takes an unused id of "
+            f"{NUM_MAPS} or more (e.g. {free_id()})"
+        )  # fmt: skip
     if split != expected:
         raise MapError(src, "split", f"map {map_id} belongs to split {expected!r}, got {split!r}")
     if size is not None and not 1 <= size <= C.TEAM_SIZE:
@@ -250,8 +255,14 @@ def _check_obstacles(src, rows: np.ndarray, names: list[str]) -> None:
         low, high = pts.min(axis=0), pts.max(axis=0)
         if low.min() < -TOL or high[0] > C.MAP_WIDTH + TOL or high[1] > C.MAP_HEIGHT + TOL:
             raise MapError(
-                src, name, f"reaches outside the 20 x 10 map (spans {low.round(3)}-{high.round(3)})"
+                src,
+                name,
+                f"reaches outside the 20 x 10 map (spans {_xy(low)} to {_xy(high)})",
             )
+
+
+def _xy(xy) -> str:
+    return f"({xy[0]:.3g}, {xy[1]:.3g})"
 
 
 def _check_crowding(src, rows: np.ndarray) -> None:
@@ -357,7 +368,7 @@ def load_map_file(path: str | os.PathLike) -> MapSpec:
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as error:
-        reason = f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        reason = f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
         raise MapError(path, "(file)", reason) from None
     return map_from_dict(doc, path)
 

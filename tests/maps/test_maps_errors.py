@@ -118,7 +118,12 @@ def test_a_route_through_the_middle(tmp_path):
 
 def test_wall_outside_the_bounds(tmp_path):
     doc = edited(obstacles=[wall(5, 9.9, 2, 0.5)])
-    fails(tmp_path, doc, "obstacles[0]", "reaches outside the 20 x 10 map")
+    fails(
+        tmp_path,
+        doc,
+        "obstacles[0]",
+        "reaches outside the 20 x 10 map (spans (4, 9.65) to (6, 10.1))",
+    )
 
 
 def test_rotated_wall_outside_the_bounds(tmp_path):
@@ -212,6 +217,8 @@ def test_red_zone(tmp_path):
 
 def test_identity_fields(tmp_path):
     fails(tmp_path, edited(id=47, split="train"), "split", "belongs to split 'test'")
+    # A user's copy that kept a shipped id is told to change the id, not the split.
+    fails(tmp_path, edited(id=12), "id", "12 is a shipped map's id; a map of your own takes an")
     fails(tmp_path, edited(id=-1), "id", "must be >= 0")
     fails(tmp_path, edited(id=3, split="curriculum"), "team_size", "needs its stage's team")
     fails(tmp_path, edited(team_size=6), "team_size", "must be 1-5 or null")
@@ -221,7 +228,12 @@ def test_identity_fields(tmp_path):
 
 
 def test_not_json_and_not_a_file(tmp_path):
-    fails(tmp_path, '{"id": 3,', "(file)", "not valid JSON")
+    fails(
+        tmp_path,
+        '{"id": 3,',
+        "(file)",
+        "not valid JSON: Expecting property name enclosed in double quotes (line 1, column 10)",
+    )
     fails(tmp_path, "[1, 2]", "(top level)", "expected a JSON object")
     with pytest.raises(M.MapError, match="cannot read it"):
         M.load_map_file(tmp_path / "absent.json")
