@@ -70,6 +70,51 @@ def _run_all(paths, action: str, each) -> int:
     return 0
 
 
+def _teams(values, show) -> str:
+    """Per-slot values (10,) -> "A: ... / B: ...", each team's run of equal values as one."""
+    half = len(values) // 2
+    parts = []
+    for name, team in (("A", values[:half]), ("B", values[half:])):
+        shown = [show(v) for v in team]
+        text = f"{shown[0]} x{len(shown)}" if len(set(shown)) == 1 else ", ".join(shown)
+        parts.append(f"{name}: {text}")
+    return " / ".join(parts)
+
+
+def readable_facts(facts: dict) -> dict:
+    """`replay_summary` facts as text for a person: classes by letter, per-team lists, the map
+    by name; keys without a rule here are shown as they are."""
+    from engine import constants as C
+
+    def letter(class_id):
+        return C.CLASS_NAMES[class_id][0] if class_id else "-"
+
+    rules = {
+        "map": lambda m: f"{m['id']} {m['name']} ({m['split']})",
+        "roster": lambda r: " / ".join(
+            "".join(letter(c) for c in team) for team in (r[: len(r) // 2], r[len(r) // 2 :])
+        ),
+        "team_sizes": lambda t: f"{t[0]}v{t[1]}",
+        "systems": lambda s: _teams(s, lambda v: str(v) or "-"),
+        "spawn_end": lambda e: f"Team A {'east' if e else 'west'}",
+        "seeds": lambda d: ", ".join(f"{k} {v}" for k, v in d.items()),
+        "score": lambda s: f"A {s[0]} - B {s[1]}",
+        "deaths": lambda d: f"A {d[0]}, B {d[1]}",
+    }
+    out = {}
+    for key, value in facts.items():
+        if key == "outcome_name":
+            continue  # shown with the outcome code
+        if key == "outcome":
+            out[key] = f"{facts.get('outcome_name', '')} ({value})".strip()
+            continue
+        try:
+            out[key] = rules[key](value) if key in rules else value
+        except (KeyError, IndexError, TypeError):  # an unusual value: shown as stored
+            out[key] = value
+    return out
+
+
 def run_info(args) -> int:
     """Prints `replay_summary` of each file (one JSON line each with --json). Every file is
     tried; each unreadable one is named on stderr. Returns 0, or 1 when some file failed."""
@@ -84,8 +129,9 @@ def run_info(args) -> int:
             return True
         if several:
             print(("\n" if n else "") + f"== {path}")
-        width = max(len(k) for k in facts)
-        for key, value in facts.items():
+        lines = readable_facts(facts)
+        width = max(len(k) for k in lines)
+        for key, value in lines.items():
             print(f"{key:<{width}}  {value}")
         return True
 

@@ -98,7 +98,9 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     p = k / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At k = 0 or k = n the bound is exactly 0 or 1; rounding would give 1e-17 or 0.99999...
+    low = 0.0 if k == 0 else max(0.0, centre - half)
+    return low, 1.0 if k == n else min(1.0, centre + half)
 
 
 def record(wins: int, draws: int, losses: int) -> dict:

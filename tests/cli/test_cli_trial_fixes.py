@@ -123,3 +123,33 @@ def test_new_files_get_the_usual_mode(tmp_path, capsys, umask_027):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == [
         os.path.basename(temp)
     ]
+
+
+def test_replay_info_reads_as_text_for_a_person():
+    from cli.replay import readable_facts
+
+    facts = {
+        "map": {"id": 12, "name": "Open Arena", "split": "train"},
+        "roster": [1, 2, 3, 4, 5, 2, 2, 0, 0, 0],
+        "team_sizes": [5, 2],
+        "systems": ["scripted:kiter"] * 5 + ["random", "human", "", "", ""],
+        "spawn_end": 1,
+        "seeds": {"root": 0, "game": 3},
+        "outcome": 1,
+        "outcome_name": "A wins",
+        "score": [20, 10],
+        "deaths": [10, 19],
+        "ticks": 119,
+    }
+    assert readable_facts(facts) == {
+        "map": "12 Open Arena (train)",
+        "roster": "MWHRP / WW---",
+        "team_sizes": "5v2",
+        "systems": "A: scripted:kiter x5 / B: random, human, -, -, -",
+        "spawn_end": "Team A east",
+        "seeds": "root 0, game 3",
+        "outcome": "A wins (1)",
+        "score": "A 20 - B 10",
+        "deaths": "A 10, B 19",
+        "ticks": 119,
+    }

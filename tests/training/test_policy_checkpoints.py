@@ -117,6 +117,7 @@ def test_wilson_interval_matches_hand_computation():
     assert lo == pytest.approx(0.4902, abs=1e-4) and hi == pytest.approx(0.9433, abs=1e-4)
     assert wilson(0, 0) == (0.0, 1.0)
     assert wilson(0, 20)[0] == 0.0 and wilson(20, 20)[1] == 1.0
+    assert wilson(4, 4)[1] == 1.0 and wilson(0, 4)[0] == 0.0  # exact, not 0.9999999999999999
 
 
 def test_record_rates_and_score():
