@@ -34,6 +34,7 @@ from replay_viewer.side_panel import SidePanel
 from ui.arena import ArenaRenderer
 from ui.pacing import FramePacer
 from ui.panels import fit_lines, short_path
+from ui.paths import screenshot_dir
 from ui.rules import slot_label
 from ui.scene import parse_view, view_label
 from ui.theme import COLOURS, GUI_THEME
@@ -334,17 +335,23 @@ class App:
         self.say(f"View: {view_label(view)}")
 
     def export_png(self) -> Path | None:
-        """Saves the last drawn frame next to the working directory, never over a file."""
+        """Saves the last drawn frame as a new PNG in the screenshots folder under the data
+        directory (ui.paths.screenshot_dir), never over a file; the status line names it."""
         if self.last_frame is None or self.model is None:
             return None
         tag = view_label(self.model.view).replace(" ", "-").lower()
         stem = f"{Path(self.model.name).stem}_t{self.model.tick:04d}_{tag}"
-        path, n = Path(f"{stem}.png"), 1
+        folder = screenshot_dir()
+        path, n = folder / f"{stem}.png", 1
         while path.exists():
             n += 1
-            path = Path(f"{stem}-{n}.png")
-        save_png(self.last_frame, path)
-        self.say(f"Saved {path}")
+            path = folder / f"{stem}-{n}.png"
+        try:
+            save_png(self.last_frame, path)
+        except OSError as error:  # a read-only or full disk: say so, keep the viewer running
+            self.say(f"Screenshot not saved: {error}", error=True)
+            return None
+        self.say(f"Saved {short_path(path)}")
         return path
 
     # --- frame -------------------------------------------------------------------------------

@@ -209,15 +209,32 @@ def test_heat_map_click_jumps_to_the_peak(metrics_app):
     assert app.model.selected == r
 
 
-def test_export_png_never_overwrites(app, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+def test_export_png_goes_to_the_data_folder_never_overwrites(app, tmp_path, monkeypatch):
+    work, data = tmp_path / "work", tmp_path / "home" / ".local" / "share"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
     app.model.timeline.seek(3)
     frame(app)
     first = app.export_png()
+    shots = data / "marl-battlegrounds" / "screenshots"
+    assert first == shots / "game_t0003_oracle.png"
+    assert (
+        app.message == "Saved ~/.local/share/marl-battlegrounds/screenshots/game_t0003_oracle.png"
+    )
     frame(app, [key(pygame.K_p, unicode="p")])
-    assert first.name == "game_t0003_oracle.png"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["game_t0003_oracle-2.png", first.name]
+    assert sorted(p.name for p in shots.iterdir()) == ["game_t0003_oracle-2.png", first.name]
+    assert list(work.iterdir()) == []  # nothing lands in the working folder (git status)
     assert pygame.image.load(str(first)).get_size() == L.SIZE
+
+
+def test_export_png_honours_xdg_data_home(app, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    frame(app)
+    path = app.export_png()
+    assert path == tmp_path / "xdg" / "marl-battlegrounds" / "screenshots" / "game_t0000_oracle.png"
+    assert app.message == f"Saved {path}"  # outside the home folder: the full path as is
 
 
 def test_open_dialog_picks_a_file(app, replay_file):

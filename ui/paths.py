@@ -1,0 +1,22 @@
+"""Where the apps keep their files, following the XDG base-directory variables.
+
+- data: $XDG_DATA_HOME/marl-battlegrounds (default ~/.local/share/marl-battlegrounds), holding
+  replays/ (the BattleClient's games) and screenshots/ (PNGs saved from either app).
+"""
+
+import os
+from pathlib import Path
+
+APP_DIR = "marl-battlegrounds"
+
+
+def data_dir() -> Path:
+    """$XDG_DATA_HOME/marl-battlegrounds, else ~/.local/share/marl-battlegrounds (an empty
+    variable counts as unset, as the XDG specification says)."""
+    value = os.environ.get("XDG_DATA_HOME")
+    return (Path(value) if value else Path.home() / ".local/share") / APP_DIR
+
+
+def screenshot_dir() -> Path:
+    """The folder both apps save screenshots into (made on first save, not here)."""
+    return data_dir() / "screenshots"
