@@ -39,13 +39,27 @@ def panel(surface, rect, title: str | None = None, font=None) -> pygame.Rect:
     return inner
 
 
+def tick_heading(tick: int, horizon: int, over: bool) -> str:
+    """The top bar's tick. State t shows "Tick t/T": the tick being ordered, numbered as the log
+    and banner number them (RULES 0: tick t leads from state t to t+1). A finished game sits in
+    state n after its last tick n-1, so it names tick n-1, as the log's "Game over" line does."""
+    return f"Tick {tick - 1} (last)" if over else f"Tick {tick}/{horizon}"
+
+
+def tick_line(tick: int, horizon: int, over: bool) -> str:
+    """The side panel's tick line; once over, the last tick and how many were played."""
+    if over:
+        return f"Ended on tick {tick - 1}: {tick} of {horizon} ticks played"
+    return f"Tick {tick} / {horizon}   {max(0, horizon - tick)} ticks left"
+
+
 def score_lines(snap, horizon: int) -> list:
     """Score, tick, ticks left and respawn waves (all public, RULES 5.6)."""
     s, tick = snap.state, snap.tick
     waves = snap.state["wave_clock"]
     return [
         (f"Score  A {int(s['score'][0])} : {int(s['score'][1])} B", COLOURS["text"]),
-        f"Tick {tick} / {horizon}   {max(0, horizon - tick)} ticks left",
+        tick_line(tick, horizon, snap.over),
         f"Respawn wave in: A {int(waves[0]) + 1}, B {int(waves[1]) + 1} ticks",
     ]
 

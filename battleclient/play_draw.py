@@ -154,7 +154,7 @@ class PlayDrawing:
         s = self.s
         font, small, big = self.fonts
         score = s.snap.state["score"]
-        head = f"Tick {s.snap.tick}/{s.session.config.horizon}"
+        head = panels.tick_heading(s.snap.tick, s.session.config.horizon, s.snap.over)
         text = {
             "orders": f"Team {C.TEAM_NAMES[s.team] if s.team is not None else ''}: your orders",
             "locked": "Locked in: waiting for the engine",
@@ -228,7 +228,7 @@ class PlayDrawing:
             why = " (score threshold)" if events["terminated"] else " (time limit)"
         inner = pygame.Rect(L.OVER_CARD).inflate(-32, -28).width - 8  # panels.draw_card
         saved = replay_line(s.replay_path, self.fonts[0], inner)
-        lines = [f"Final score A {a} : {b} B after {s.snap.tick} ticks{why}.", saved]
+        lines = [end_score_line(a, b, s.snap.tick, why), saved]
         lines.append("R opens it in the Replay Viewer; L or Enter returns to the lobby.")
         rect = pygame.Rect(L.OVER_CARD)
         title = f"Game over: {C.OUTCOME_NAMES[s.snap.outcome]}"
@@ -244,6 +244,11 @@ class PlayDrawing:
         for name, (text, rect) in wanted.items():
             if name not in s.card_buttons:
                 s.card_buttons[name] = UIButton(pygame.Rect(rect), text, s.manager)
+
+
+def end_score_line(a: int, b: int, ticks: int, why: str) -> str:
+    """The end card's score line; names the last tick (ticks - 1) as the log numbers it."""
+    return f"Final score A {a} : {b} B after {ticks} ticks (last: tick {ticks - 1}){why}."
 
 
 def replay_line(path, font, width: int) -> str:

@@ -12,9 +12,9 @@ from battleclient import panels
 from battleclient.game_setup import ClientSetup
 from battleclient.map_catalog import read_catalog, settle_map
 from battleclient.orders import OrderBook
-from battleclient.play_draw import PlayDrawing, replay_line
+from battleclient.play_draw import PlayDrawing, end_score_line, replay_line
 from battleclient.wording import player_words
-from tests.battleclient.driver import frame, setup
+from tests.battleclient.driver import GAME_TICKS, RANDOM, frame, setup, wait_for
 from ui.arena import ArenaRenderer
 from ui.rules import C
 
@@ -198,3 +198,27 @@ def test_play_screen_is_busy_only_while_something_moves():
     assert PlayScreen.busy(screen)  # a spectated game plays on
     screen.paused = True
     assert not PlayScreen.busy(screen)
+
+
+def test_tick_labels_count_ticks_as_the_rules_do():
+    # RULES 0: tick t leads from state t to t+1, so a horizon-5 game plays ticks 0-4 and ends
+    # in state 5; the log says "t 4 ... Game over", and so must the top bar and the end card.
+    assert panels.tick_heading(3, 5, over=False) == "Tick 3/5"
+    assert panels.tick_heading(5, 5, over=True) == "Tick 4 (last)"
+    assert panels.tick_line(5, 5, over=True) == "Ended on tick 4: 5 of 5 ticks played"
+    assert panels.tick_line(2, 5, over=False) == "Tick 2 / 5   3 ticks left"
+    line = end_score_line(0, 0, 5, " (time limit)")
+    assert line == "Final score A 0 : 0 B after 5 ticks (last: tick 4) (time limit)."
+
+
+def test_game_over_names_the_same_tick_as_the_log(apps):
+    app = apps(setup(RANDOM, seed=4))
+    wait_for(app, lambda: app.screen.replay_path is not None, dt=0.3)
+    screen = app.screen
+    assert screen.phase == "over" and screen.snap.tick == GAME_TICKS
+    (last,) = [t for t, text in screen.logs[None] if "Game over" in text]
+    assert last == GAME_TICKS - 1
+    horizon = screen.session.config.horizon
+    assert panels.tick_heading(screen.snap.tick, horizon, screen.snap.over) == f"Tick {last} (last)"
+    lines = [str(x) for x in panels.score_lines(screen.snap, horizon)]
+    assert any(f"Ended on tick {last}:" in x for x in lines)
