@@ -422,12 +422,27 @@ def open_problem(error: Exception) -> str:
     return str(error)
 
 
+def folder_screenshot_problem(folder: Path, argv=None) -> str:
+    """One line for `--screenshot` given a folder: a frame needs one game, so it names a
+    readable replay in the folder and the command that would draw it (the same options)."""
+    readable = [e.path for e in list_replays(folder) if e.header is not None]
+    if not readable:
+        return f"--screenshot needs a replay file; {folder} holds no readable *{SUFFIX} file"
+    argv = list(sys.argv[1:] if argv is None else argv)
+    options = [a for a in argv if a != str(folder) and Path(a) != folder]
+    command = " ".join(["replay-viewer", str(readable[0]), *options])
+    more = f" (1 of {len(readable)})" if len(readable) > 1 else ""
+    return f"--screenshot needs a replay file, not a folder; try: {command}{more}"
+
+
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="replay-viewer", description=__doc__.splitlines()[0])
     parser.add_argument("path", nargs="?", help="a replay file (*.mbgr) or a folder of replays")
     parser.add_argument("--tick", type=int, default=0, help="tick to show first")
     parser.add_argument("--view", default="oracle", help="oracle | agent:SLOT | team:A|B")
-    parser.add_argument("--screenshot", metavar="PNG", help="render one frame to PNG and exit")
+    parser.add_argument(
+        "--screenshot", metavar="PNG", help="render one frame of a replay file to PNG and exit"
+    )
     return parser.parse_args(argv)
 
 
@@ -438,6 +453,9 @@ def main(argv=None) -> int:
         view = parse_view(args.view)
     except ValueError as error:
         print(f"replay-viewer: {error}", file=sys.stderr)
+        return 2
+    if args.screenshot and args.path and Path(args.path).is_dir():
+        print(f"replay-viewer: {folder_screenshot_problem(Path(args.path), argv)}", file=sys.stderr)
         return 2
     if args.screenshot:
         if Path(args.screenshot).exists():

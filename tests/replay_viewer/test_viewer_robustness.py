@@ -178,6 +178,31 @@ def test_tick_outside_the_replay_is_refused(tmp_path, capsys, display, tick):
     assert main([str(path), "--tick", "40", "--screenshot", str(out)]) == 0  # the last tick
 
 
+def test_screenshot_of_a_folder_names_a_replay_to_use(tmp_path, capsys, display):
+    (tmp_path / "a_bad.mbgr").write_bytes(b"nope")  # unreadable: never suggested
+    write_replay(tmp_path / "b.mbgr", synthetic_replay(3, seed=1))
+    write_replay(tmp_path / "c.mbgr", synthetic_replay(3, seed=2))
+    out = tmp_path / "x.png"
+    assert main([str(tmp_path), "--tick", "2", "--screenshot", str(out)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error == (
+        "replay-viewer: --screenshot needs a replay file, not a folder; try: replay-viewer "
+        f"{tmp_path / 'b.mbgr'} --tick 2 --screenshot {out} (1 of 2)"
+    )
+    assert not out.exists()
+    suggested = error.split("try: replay-viewer ")[1].split(" (")[0].split()
+    assert main(suggested) == 0 and out.exists()  # the suggestion works as printed
+
+
+def test_screenshot_of_a_folder_without_replays_says_so(tmp_path, capsys, display):
+    (tmp_path / "a_bad.mbgr").write_bytes(b"nope")
+    assert main([str(tmp_path), "--screenshot", str(tmp_path / "x.png")]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error == (
+        f"replay-viewer: --screenshot needs a replay file; {tmp_path} holds no readable *.mbgr file"
+    )
+
+
 def test_screenshot_of_an_unreadable_file_fails(tmp_path, capsys, display):
     (tmp_path / "bad.mbgr").write_bytes(b"nope")
     assert main([str(tmp_path / "bad.mbgr"), "--screenshot", str(tmp_path / "x.png")]) == 2
