@@ -28,7 +28,7 @@ def test_window_steps_switches_view_and_saves_a_png(xserver, tmp_path):
     viewer = subprocess.Popen(
         [sys.executable, "-m", "replay_viewer.app", str(replay)],
         cwd=tmp_path,
-        env=window_env(xserver),
+        env=window_env(xserver) | {"XDG_DATA_HOME": str(tmp_path / "data")},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -40,8 +40,11 @@ def test_window_steps_switches_view_and_saves_a_png(xserver, tmp_path):
         for keys in (["Right"], ["Right"], ["Up"], ["3"], ["s"], ["p"]):
             xdo(xserver, "key", "--delay", "80", *keys)
             time.sleep(0.3)
-        shot = tmp_path / "game_t0012_agent-a3.png"
-        assert wait_for(shot.exists), sorted(p.name for p in tmp_path.iterdir())
+        # The PNG goes to the data folder's screenshots/, never the working folder.
+        shots = tmp_path / "data" / "marl-battlegrounds" / "screenshots"
+        shot = shots / "game_t0012_agent-a3.png"
+        assert wait_for(shot.exists), sorted(p.name for p in tmp_path.rglob("*.png"))
+        assert not list(tmp_path.glob("*.png"))
         image = pygame.image.load(str(shot))
         assert image.get_size() == L.SIZE
         xdo(xserver, "key", "ctrl+q")
