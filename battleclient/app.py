@@ -20,13 +20,13 @@ from battleclient.game_setup import ClientSetup
 from battleclient.map_catalog import load_choice, maps_by_split, read_catalog, settle_map
 from battleclient.settings import (
     load_last_setup,
-    replay_dir,
     save_last_setup,
     timestamp,
     unique_path,
 )
 from replay_viewer.export import save_png
 from ui.pacing import FramePacer
+from ui.paths import screenshot_dir
 
 
 class App:
@@ -156,10 +156,10 @@ class App:
         self.screen.handle_events(events)
 
     def save_screenshot(self) -> Path | None:
-        """F12: the last drawn frame as a new PNG next to the replays (…/screenshots/)."""
+        """F12: the last drawn frame as a new PNG in the screenshots folder both apps use."""
         if self.last_frame is None:
             return None
-        folder = replay_dir().parent / "screenshots"
+        folder = screenshot_dir()
         folder.mkdir(parents=True, exist_ok=True)
         path = unique_path(folder, f"client_{timestamp()}", ".png")
         # Write beside, then rename: a reader never sees a half-written PNG.

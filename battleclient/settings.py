@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from battleclient.game_setup import ClientSetup, setup_from_dict
+from ui.paths import data_dir
 
 APP_DIR = "marl-battlegrounds"
 SETUP_FILE = "last_setup.json"
@@ -29,7 +30,7 @@ def config_dir() -> Path:
 
 
 def replay_dir() -> Path:
-    return _xdg("XDG_DATA_HOME", ".local/share") / APP_DIR / "replays"
+    return data_dir() / "replays"  # beside the screenshots both apps save (ui.paths)
 
 
 def jax_cache_dir() -> Path | None:
