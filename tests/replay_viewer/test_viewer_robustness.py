@@ -11,7 +11,8 @@ import pytest
 
 from evaluation.replay import encode_replay, write_replay
 from replay_viewer import layout as L
-from replay_viewer.app import App, main
+from replay_viewer.app import App
+from replay_viewer.cli import main
 from replay_viewer.folder import list_replays
 from replay_viewer.metrics_source import jax_free, replay_metrics
 from tests.helpers.replays import synthetic_replay
