@@ -254,7 +254,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     for column in columns[: len(columns) - (not files)]:
         table.add_column(column, overflow="fold", no_wrap=column == "file")
     for r in rows:
-        size = f"{r['team_size']}v{r['team_size']}" if r["team_size"] else "-"
+        size = f"{r['team_size']}v{r['team_size']}" if r["team_size"] else "any"
         cells = (r["id"], r["name"], r["split"], size, r["obstacles"], r["description"], r["file"])
         table.add_row(*map(str, cells[: len(columns) - (not files)]))
     Console().print(table)

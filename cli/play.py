@@ -17,6 +17,8 @@ import os
 import sys
 from pathlib import Path
 
+from cli.progress import game_progress
+
 INFO_REGIMES = ("shared_obs", "no_shared_obs")
 METRIC_LEVELS = ("none", "priority", "full")
 
@@ -93,18 +95,6 @@ def replay_name(row: dict) -> str:
     return f"game{row['game']:04d}_map{row['map_id']:02d}_A{end}.mbgr"
 
 
-def _progress(total: int, quiet: bool):
-    """A rich progress bar on stderr for runs of more than one game (None otherwise)."""
-    if total < 2 or quiet and not sys.stderr.isatty():
-        return None
-    from rich.console import Console
-    from rich.progress import Progress
-
-    progress = Progress(console=Console(stderr=True), transient=True)
-    progress.start()
-    return progress, progress.add_task("games", total=total)
-
-
 def _check_out(out: Path) -> None:
     """Refuse an --out that cannot take the replays before any game is played. Raises
     FileExistsError or PermissionError naming the folder."""
@@ -127,7 +117,7 @@ def _play(args, lineup, setups, config, out, bar):
 
     def advance(*_):
         if bar:
-            bar[0].advance(bar[1])
+            bar.advance()
 
     def on_replay(setup, row, replay):
         if args.metrics != "none":
@@ -191,12 +181,12 @@ def run(args) -> int:
     repeats = _repeat_note(lineup.specs, setups)
     if repeats:
         print(f"mbg play: note: {repeats}", file=sys.stderr)
-    bar = _progress(len(setups), args.json)
+    bar = game_progress(len(setups), args.json, "mbg play")
     try:
         results, written = _play(args, lineup, setups, config, out, bar)
     finally:
         if bar:
-            bar[0].stop()
+            bar.stop()
     report = {"systems": list(lineup.specs), **summary(results), "replays": written}
     if args.json:
         report["results"] = results.to_dicts()

@@ -115,10 +115,17 @@ def record(wins: int, draws: int, losses: int) -> dict:
 
 
 def evaluate(
-    checkpoint: str, vs: str, maps="validation", games=200, rosters=("MWHRP",), seed=0
+    checkpoint: str,
+    vs: str,
+    maps="validation",
+    games=200,
+    rosters=("MWHRP",),
+    seed=0,
+    on_game=None,
 ) -> dict:
     """Play `games` side-swapped games of slot-spec kind `checkpoint` against `vs`; return the
-    record from the checkpoint's side (see `record`) with per-side records and mean scores."""
+    record from the checkpoint's side (see `record`) with per-side records and mean scores.
+    on_game: called after each game (evaluation.match.play_match's hook), e.g. for progress."""
     from evaluation.match import play_match, schedule
     from policies.slotspec import resolve_slots, team_spec
 
@@ -129,7 +136,7 @@ def evaluate(
     for side, count in halves.items():
         spec = team_spec(checkpoint, vs) if side == "A" else team_spec(vs, checkpoint)
         setups = schedule(maps, list(rosters), games=count, seed=seed)
-        results = play_match(resolve_slots(spec), setups)
+        results = play_match(resolve_slots(spec), setups, on_game=on_game)
         mine, theirs = ("A", "B") if side == "A" else ("B", "A")
         sides[side] = record(
             int((results["winner"] == mine).sum()),
@@ -157,6 +164,7 @@ def evaluate(
 def run_eval(args) -> int:
     """Evaluate and print the record (table or JSON)."""
     from cli.maps import map_specs
+    from cli.progress import game_progress
     from policies.checkpoints import GREEDY_SUFFIX, load_policy
 
     maps = map_specs(args.maps, "--maps")  # an unknown id or a bad file fails before any game
@@ -165,7 +173,13 @@ def run_eval(args) -> int:
     spec = f"checkpoint:{args.checkpoint}" + (GREEDY_SUFFIX if args.greedy else "")
     start = time.perf_counter()
     rosters = [r.strip() for r in args.rosters.split(",") if r.strip()]
-    result = evaluate(spec, args.vs, maps, args.games, rosters, args.seed)
+    bar = game_progress(args.games, args.json, "mbg eval")
+    try:
+        advance = (lambda *_: bar.advance()) if bar else None
+        result = evaluate(spec, args.vs, maps, args.games, rosters, args.seed, advance)
+    finally:
+        if bar:
+            bar.stop()
     result["maps"] = args.maps  # as the user wrote it, not the loaded maps
     result["seconds"] = round(time.perf_counter() - start, 1)
     if args.json:
