@@ -15,7 +15,14 @@ import pygame
 
 from battleclient import layout as L
 from battleclient.cli import parse_args, setup_from_args
-from battleclient.controllers import Progress, Worker, import_runtime, warm_up
+from battleclient.controllers import (
+    Progress,
+    Worker,
+    import_runtime,
+    prepare_rules,
+    rules_key,
+    warm_up,
+)
 from battleclient.game_setup import ClientSetup
 from battleclient.map_catalog import load_choice, maps_by_split, read_catalog, settle_map
 from battleclient.settings import (
@@ -50,8 +57,10 @@ class App:
         self.launch = subprocess.Popen  # replaced in tests
         self.running = True
         self.screen = None
-        self.submit(import_runtime, self.progress, done=self._on_imported)
         self.warming = warm and not start  # a game started at once compiles what it needs
+        self.warm = warm  # False (tests): no background compiles, a game compiles what it needs
+        self.prepared = {rules_key(setup)} if self.warming else set()  # rules sent to compile
+        self.submit(import_runtime, self.progress, not self.warming, done=self._on_imported)
         if self.warming:
             self.submit(warm_up, self.progress, setup, self.maps_by_split, done=self._on_warm)
         if start:
@@ -79,9 +88,6 @@ class App:
             self.progress.done = True
             return
         self.kinds, self.scripted = value["kinds"], value["scripted"]
-        if not self.warming:
-            self.progress.stage("Engine loaded", 1.0)
-            self.progress.done = True
         if hasattr(self.screen, "refresh"):
             self.screen.refresh()
 
@@ -89,6 +95,15 @@ class App:
         problem = value if ok else f"{type(value).__name__}: {value}"
         if problem and hasattr(self.screen, "say"):
             self.screen.say(f"The current setup cannot be played yet: {problem}", error=True)
+
+    def prepare(self, setup: ClientSetup) -> None:
+        """Compile the engine for the rules of `setup` in the background (the lobby calls this
+        when Max ticks, Score to win or Information change), once per rules, so Start does not
+        wait for the compile; the progress bar shows it."""
+        key = rules_key(setup)
+        if self.warm and key not in self.prepared:
+            self.prepared.add(key)
+            self.submit(prepare_rules, self.progress, setup, self.maps_by_split)
 
     def progress_text(self) -> str:
         p = self.progress

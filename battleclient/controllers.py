@@ -13,10 +13,13 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from battleclient.wording import RULE_FIELDS, rules_words
+
 
 @dataclass
 class Progress:
-    """Shared progress of the start-up job: stage text, fraction 0-1, done flag, error text."""
+    """Shared progress of the long engine-thread jobs (start-up, compiles of new rules, a game's
+    set-up), one at a time: stage text, fraction 0-1, done flag, error text."""
 
     text: str = "Starting the engine thread"
     fraction: float = 0.0
@@ -118,9 +121,10 @@ def configure_jax() -> None:
             pass  # no cache: slower start-ups, same games
 
 
-def import_runtime(progress: Progress) -> dict:
+def import_runtime(progress: Progress, last: bool = False) -> dict:
     """Start-up job 1: import JAX, the engine and the Systems; {"kinds": [...], "scripted": [...]}
-    (the kinds a slot spec can use now, the scripted bot names)."""
+    (the kinds a slot spec can use now, the scripted bot names). `last`: no warm-up follows,
+    so the start-up ends here (said here, before any later job takes `progress` over)."""
     progress.stage("Importing JAX", 0.05)
     configure_jax()
     import jax  # noqa: F401
@@ -131,35 +135,86 @@ def import_runtime(progress: Progress) -> dict:
     from policies.scripted import BOTS
 
     kinds = available_kinds(slotspec)
-    progress.stage("Engine loaded", 0.3)
+    progress.stage("Engine loaded", 1.0 if last else 0.3)
+    if last:
+        progress.done = True
     return {"kinds": kinds, "scripted": list(BOTS)}
 
 
-def warm_up(progress: Progress, setup, maps_by_split: dict) -> str:
-    """Start-up job 2: compile the engine and the machine Systems of `setup` by building it and
-    playing one throw-away tick. Returns "" or why the setup cannot be built (not fatal: the
-    lobby shows it)."""
-    from battleclient.session import GameSession
+def rules_key(setup) -> tuple:
+    """The setup fields the engine's static Config is made of (battleclient.session.config_of):
+    a new value means a fresh XLA compile of the engine step."""
+    return tuple(getattr(setup, field) for field, _ in RULE_FIELDS)
 
+
+def warm_up(progress: Progress, setup, maps_by_split: dict) -> str:
+    """Start-up job 2 (and the lobby's, for changed rules): compile the engine and the machine
+    Systems of `setup` by building it and playing one throw-away tick. Returns "" or why the
+    setup cannot be built (not fatal: the lobby shows it)."""
+    from battleclient.session import GameSession, rules_compiled
+
+    rules = rules_words(setup)
     steps = iter([0.4, 0.5, 0.6])
+    progress.done = False
 
     def say(text):
         progress.stage(
-            f"Compiling in the background: {text.lower()}", next(steps, progress.fraction)
+            f"Compiling in the background{rules}: {text.lower()}", next(steps, progress.fraction)
         )
 
     problem = ""
     try:
         game = GameSession(setup, maps_by_split, progress=say)
-        progress.stage("Compiling in the background: the machine Systems", 0.7)
+        progress.stage(f"Compiling in the background{rules}: the machine Systems", 0.7)
         game.decide()
-        progress.stage("Compiling in the background: the engine step", 0.85)
+        progress.stage(f"Compiling in the background{rules}: the engine step", 0.85)
         game.resolve({s: (0, 0, 0) for s in game.human_slots})
     except Exception as error:
         problem = f"{type(error).__name__}: {error}"
-    progress.stage("Ready: the engine is compiled", 1.0)
+    ready = rules_compiled(setup)
+    progress.stage(
+        f"Ready: the engine is compiled{rules}" if ready else "Engine loaded: a game compiles it",
+        1.0,
+    )
     progress.done = True
     return problem
+
+
+def prepare_rules(progress: Progress, setup, maps_by_split: dict) -> str:
+    """Lobby job for rules other than those compiled (Max ticks, Score to win, Information):
+    `warm_up` for them, so Start does not wait; "" at once when they are compiled."""
+    from battleclient.session import rules_compiled
+
+    return "" if rules_compiled(setup) else warm_up(progress, setup, maps_by_split)
+
+
+def build_game(progress: Progress, setup, maps_by_split: dict):
+    """Play-screen job: the GameSession of `setup` with its engine step compiled before the
+    first tick, the stages on `progress` (new rules compile here, up to a minute, never
+    silently at the first tick). Raises what GameSession raises."""
+    from battleclient.session import GameSession, rules_compiled
+
+    rules = rules_words(setup)
+    steps = iter([0.2, 0.4, 0.6])
+    progress.done = False
+    try:
+        game = GameSession(
+            setup,
+            maps_by_split,
+            progress=lambda text: progress.stage(
+                f"Setting up the game: {text.lower()}", next(steps, progress.fraction)
+            ),
+        )
+        if not rules_compiled(setup):
+            progress.stage(f"Compiling the engine{rules} (up to a minute)", 0.8)
+            game.compile_step()
+        progress.stage(f"Ready: the engine is compiled{rules}", 1.0)
+    except Exception:
+        progress.stage("Engine loaded: the game could not start", 1.0)
+        raise
+    finally:
+        progress.done = True
+    return game
 
 
 def available_kinds(slotspec) -> list[str]:

@@ -197,6 +197,8 @@ class Lobby:
                 self._menu(event.ui_element, event.text)
             elif kind == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.spec_entry:
                 self.app.submit(parse_specs, event.text, done=self._on_parsed)
+            elif kind == pygame_gui.UI_TEXT_ENTRY_FINISHED:
+                self._prepare_rules()  # Enter in Max ticks or Score to win
             elif kind == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
                 self._picked(event.text)
             elif kind == pygame_gui.UI_WINDOW_CLOSE and event.ui_element is self.dialog:
@@ -316,8 +318,18 @@ class Lobby:
         except ValueError:
             return None, roster, 0
 
+    def _prepare_rules(self) -> None:
+        """New rules (Max ticks, Score to win, Information) start compiling in the background
+        once entered, so Start does not wait for the compile; unfinished values never do."""
+        try:
+            self.app.prepare(self.current_setup())
+        except ValueError:
+            pass  # Start says what is wrong
+
     def update(self, dt: float) -> None:
         self.manager.update(dt)
+        if not self._typing():
+            self._prepare_rules()
 
     def draw(self, surface) -> None:
         draw_lobby(self, surface)

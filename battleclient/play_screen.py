@@ -1,9 +1,10 @@
 """The play screen: turn-based simultaneous orders, the resolution of each tick, spectating.
 
-Phases: "starting" (the engine thread builds the game), "handover" (hotseat: a card hides the
-screen until the next team's player takes over), "orders" (a team's human agents get orders),
-"locked" (every human locked in; the engine thread resolves the tick), "spectate" (no human
-slot: the game plays itself in the Oracle view, with pause, step and speed) and "over".
+Phases: "starting" (the engine thread builds the game and compiles new rules, said on a card),
+"handover" (hotseat: a card hides the screen until the next team's player takes over), "orders"
+(a team's human agents get orders), "locked" (every human locked in; the engine thread resolves
+the tick), "spectate" (no human slot: the game plays itself in the Oracle view, with pause, step
+and speed) and "over".
 All engine work is submitted to the App's engine thread; this module never imports JAX.
 """
 
@@ -12,6 +13,7 @@ import pygame_gui
 from pygame_gui.elements import UIButton
 
 from battleclient import layout as L
+from battleclient.controllers import build_game
 from battleclient.controls import MOVE_KEYS, SELECT_KEYS, SPEEDS
 from battleclient.orders import OrderBook
 from battleclient.play_draw import RESOLVE_S, TWEEN_S, PlayDrawing
@@ -52,16 +54,11 @@ class PlayScreen:
         self.show_help = self.show_menu = False
         self.replay_path, self.saved = None, False
         self.drawing = PlayDrawing(self)
-        app.submit(self._build, setup, maps_by_split, done=self._on_built)
+        # new rules compile in this job, under the "Setting up the game" card's progress line
+        app.submit(build_game, app.progress, setup, maps_by_split, done=self._on_built)
         self._sync_buttons()
 
     # --- engine-thread jobs ----------------------------------------------------------------
-    @staticmethod
-    def _build(setup, maps_by_split):
-        from battleclient.session import GameSession  # imported on the engine thread
-
-        return GameSession(setup, maps_by_split)
-
     def _save(self):
         folder = replay_dir()
         path = self.replay_out or new_replay_path(folder, self.session.map_id, self.setup.seed)

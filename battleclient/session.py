@@ -72,6 +72,21 @@ class Snapshot:
 
 _FIRST: dict = {}
 _ACTS: dict = {}
+_STEPPED: set = set()  # Configs whose jitted step has run in this process (so is compiled)
+
+
+def config_of(setup: ClientSetup) -> Config:
+    """The engine's static Config of a setup (RULES A2): a new one is a fresh XLA compile."""
+    return Config(
+        score_threshold=setup.score_threshold,
+        horizon=setup.horizon,
+        shared_obs=setup.info_regime == "shared_obs",
+    )
+
+
+def rules_compiled(setup: ClientSetup) -> bool:
+    """Whether a game of this setup's rules has stepped in this process (its step compiled)."""
+    return config_of(setup) in _STEPPED
 
 
 def first_fn(config: Config):
@@ -118,11 +133,7 @@ class GameSession:
         spec = load_choice(pick_map(setup, maps_by_split))
         self.map_id = spec.id
         roster = parse_roster(setup.roster)
-        self.config = Config(
-            score_threshold=setup.score_threshold,
-            horizon=setup.horizon,
-            shared_obs=setup.info_regime == "shared_obs",
-        )
+        self.config = config_of(setup)
         say("Building the Systems")
         self.lineup = resolve_slots(parse_slots(setup.slots), roster)
         self.desks = {}
@@ -153,6 +164,16 @@ class GameSession:
         return tuple(sorted(self.desks))
 
     # --- playing ---------------------------------------------------------------------------
+    def compile_step(self) -> None:
+        """Compile the jitted engine step of this game's Config (20-70 s for new rules on a
+        small CPU) by stepping a throw-away no-op tick; the game itself does not move."""
+        if self.config in _STEPPED:
+            return
+        parts = [as_actions(None) for _ in self.lineup.systems]
+        actions, fallback = merge_actions(parts, self.lineup.owners)
+        jax.block_until_ready(self.step(self.rollout.state, actions, fallback))
+        _STEPPED.add(self.config)
+
     def decide(self) -> None:
         """Machine Systems answer for the current tick (human ones wait for `resolve`)."""
         game, tick = self.rollout, self.snapshot.tick
@@ -201,6 +222,7 @@ class GameSession:
                 parts[i] = as_actions(desk(None, None, None, None)[0])
         actions, fallback = merge_actions(parts, self.lineup.owners)
         obs, state, events = self.step(self.rollout.state, actions, fallback)
+        _STEPPED.add(self.config)
         self.rollout = Rollout(state, obs, tuple(carries), self.rollout.key)
         self.pending = None
         host_obs, host_state, host_events = jax.device_get((obs, state, events))

@@ -7,7 +7,7 @@ lobby's own checks (`number_problem`, `team_problem`) are worded for players fro
 
 import re
 
-from battleclient.game_setup import LIMITS
+from battleclient.game_setup import LIMITS, ClientSetup
 from ui.rules import C
 
 # (pattern, replacement), applied in order: internal names -> the lobby's labels
@@ -61,3 +61,23 @@ def team_problem(roster) -> str:
                 f"Team {name} has no agents: set a class for 1 to 5 of its slots {name}0-{name}4."
             )
     return ""
+
+
+# (setup field, lobby label): the rules that make the engine's static Config (session.config_of)
+RULE_FIELDS = (
+    ("score_threshold", "Score to win"),
+    ("horizon", "Max ticks"),
+    ("info_regime", "Information"),
+)
+
+
+def rules_words(setup) -> str:
+    """ " for Max ticks 50, Score to win 3": the rules of `setup` that differ from the
+    defaults, in the lobby's labels, or "" for the default rules."""
+    default = ClientSetup()
+    parts = [
+        f"{label} {getattr(setup, field)}"
+        for field, label in RULE_FIELDS
+        if getattr(setup, field) != getattr(default, field)
+    ]
+    return f" for {', '.join(parts)}" if parts else ""
