@@ -95,6 +95,17 @@ def replay_name(row: dict) -> str:
     return f"game{row['game']:04d}_map{row['map_id']:02d}_A{end}.mbgr"
 
 
+def print_results(results) -> None:
+    """The per-game table with every column shown (polars hides middle columns as "…" at its
+    default width), long runs cut to their first and last games; `outcome` is left out (the
+    winner says it in words)."""
+    import polars as pl
+
+    options = dict(tbl_cols=-1, tbl_rows=20, tbl_width_chars=160, tbl_hide_column_data_types=True)
+    with pl.Config(**options, tbl_hide_dataframe_shape=True):
+        print(results.drop("outcome", strict=False))
+
+
 def _check_out(out: Path) -> None:
     """Refuse an --out that cannot take the replays before any game is played. Raises
     FileExistsError or PermissionError naming the folder."""
@@ -192,7 +203,7 @@ def run(args) -> int:
         report["results"] = results.to_dicts()
         print(json.dumps(report))
     else:
-        print(results)
+        print_results(results)
         print(
             f"{report['games']} games: A wins {report['a_wins']}, B wins {report['b_wins']}, "
             f"draws {report['draws']}; mean ticks {report['mean_ticks']:.1f}"
