@@ -28,7 +28,7 @@ def parse_args(argv=None) -> argparse.Namespace:
         "(curriculum, train, validation, test, custom, all: a map drawn from it with the seed), "
         "or a map file's path (e.g. my_map.json; maps/README.md)")  # fmt: skip
     add("--slots", help='who plays each slot, e.g. "A0=human,A1-A4=scripted:tactician,'
-        'B*=scripted:kiter" (kinds: human, random, scripted:NAME, checkpoint:PATH); '
+        'B*=scripted:kiter" (kinds: human, random, scripted:NAME, checkpoint:PATH[#greedy]); '
         "given without --lobby, the game starts at once")  # fmt: skip
     add("--roster", help="classes per slot, Team A/Team B: M W H R P, - for an empty slot "
         "(e.g. MWHRP/MWHRP, MW/HR)")  # fmt: skip

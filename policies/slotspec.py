@@ -34,7 +34,7 @@ PROVIDERS = {
 USAGE = {
     "random": "random",
     "scripted": "scripted:NAME",
-    "checkpoint": "checkpoint:PATH",
+    "checkpoint": "checkpoint:PATH[#greedy]",
     "human": "human",
     "llm": "llm:...",
 }
@@ -42,6 +42,9 @@ _REGISTRY: dict[str, Factory] = {}
 
 _SLOT = r"(?:\*|[ABab](?:\*|[0-4](?:-[ABab]?[0-4])?))"
 _ITEM_START = re.compile(rf",(?=\s*{_SLOT}\s*=)")
+# What looks like a further item inside a spec: a "," or ";" then NAME= (a mistyped slot or
+# separator would otherwise read as part of the kind, e.g. "unknown kind 'random,A9=random'").
+_STRAY_ITEM = re.compile(r"([,;])\s*([^,;=:]*?)\s*=")
 _RANGE = re.compile(r"^([AB])([0-4])(?:-([AB])?([0-4]))?$")
 
 
@@ -128,6 +131,21 @@ def _check_kind(spec: str, text: str) -> None:
         )
 
 
+def _check_stray_item(spec: str, text: str) -> None:
+    """Raise ValueError when `spec` holds what was meant as another item: a bad slot name after
+    a comma, or items separated by ";". A checkpoint's path may hold both, so it is let be."""
+    stray = None if spec.startswith("checkpoint:") else _STRAY_ITEM.search(spec)
+    if stray is None:
+        return
+    separator, name = stray.groups()
+    if separator == ";":
+        raise ValueError(f"slot spec {text!r}: separate items with ',' (not ';')")
+    raise ValueError(
+        f"slot spec {text!r}: {name!r} is not a slot; slots are A0-A4 and B0-B4, ranges such "
+        "as A1-A4, and the wildcards A*, B* and *"
+    )
+
+
 def _is_wildcard(slots_text: str) -> bool:
     return slots_text.strip().endswith("*")
 
@@ -150,6 +168,7 @@ def parse_slots(text: str) -> tuple[str, ...]:
         spec = spec.strip()
         if not sep or not spec:
             raise ValueError(f"slot spec {text!r}: item {item.strip()!r} is not SLOTS=SPEC")
+        _check_stray_item(spec, text)
         _check_kind(spec, text)
         slots = _slots_of(slots_text, text)
         if _is_wildcard(slots_text):

@@ -126,3 +126,23 @@ def test_equal_specs_give_equal_lineups():
     two = resolve_slots("A*=scripted:kiter,B*=random")
     assert one == two and hash(one) == hash(two)
     assert one != resolve_slots("A*=random,B*=scripted:kiter")
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("A0=random,A9=random", "'A9' is not a slot; slots are A0-A4 and B0-B4"),
+        ("A0=random,C1=scripted:kiter", "'C1' is not a slot"),
+        ("A0=random;B*=random", "separate items with ',' (not ';')"),
+    ],
+)
+def test_a_mistyped_item_is_named_not_read_as_a_kind(text, message):
+    with pytest.raises(ValueError) as error:
+        parse_slots(text)
+    assert message in str(error.value)
+    assert "unknown kind" not in str(error.value)
+
+
+def test_a_mistyped_slot_after_a_bot_is_named_too():
+    with pytest.raises(ValueError, match="'B9' is not a slot"):
+        parse_slots("A*=scripted:brawler,B9=random")
