@@ -98,12 +98,14 @@ def replay_name(row: dict) -> str:
 def print_results(results) -> None:
     """The per-game table with every column shown (polars hides middle columns as "…" at its
     default width), long runs cut to their first and last games; `outcome` is left out (the
-    winner says it in words)."""
+    winner says it in words) and Team A's spawn end is a word, as `mbg replay info` writes it."""
     import polars as pl
 
     options = dict(tbl_cols=-1, tbl_rows=20, tbl_width_chars=160, tbl_hide_column_data_types=True)
+    ends = pl.col("spawn_end").replace_strict({0: "west", 1: "east"}, return_dtype=pl.String)
+    table = results.drop("outcome", strict=False).with_columns(ends.alias("spawn_end"))
     with pl.Config(**options, tbl_hide_dataframe_shape=True):
-        print(results.drop("outcome", strict=False))
+        print(table.rename({"spawn_end": "A_starts"}))
 
 
 def _check_out(out: Path) -> None:

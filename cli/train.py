@@ -79,6 +79,7 @@ def run_train(args) -> int:
         config = dataclasses.replace(config or ippo.IPPOConfig(), seed=args.seed)
     if args.steps is not None and args.steps < 0:
         raise ValueError(f"--steps {args.steps}: must be 0 or more")
+    runs.check_run_dir(Path(args.out), args.resume)  # before any note about the steps
     used = _run_config(args, config, ippo, common)
     steps = used.total_steps if args.steps is None else args.steps
     note = runs.rounding_note(steps, used.steps_per_update, used.updates_per_log)

@@ -105,22 +105,29 @@ def progress_bar(total: int, done: int):
 
 
 # --- The loop ------------------------------------------------------------------------------------
+def check_run_dir(out: Path, resume: bool) -> Path:
+    """The run's config.json path, once `out` suits the start: a resume needs a run there, a
+    fresh start needs none. Raises FileNotFoundError / FileExistsError naming the path."""
+    path = Path(out) / "config.json"
+    if resume and not path.exists():
+        raise FileNotFoundError(f"{path}: no run to resume (start without --resume)")
+    if not resume and path.exists():
+        raise FileExistsError(f"{path}: a run exists here; pass --resume or choose another --out")
+    return path
+
+
 def run_config(out: Path, cls, config, resume: bool, steps: int | None):
     """The config of a run directory: written on a fresh start, read back (and checked
     against `config`, total_steps aside) on resume; `steps` overrides total_steps.
     Raises FileExistsError / FileNotFoundError / ValueError naming the path."""
-    path = out / "config.json"
+    path = check_run_dir(out, resume)
     if resume:
-        if not path.exists():
-            raise FileNotFoundError(f"{path}: no run to resume (start without --resume)")
         saved = common.config_from_dict(cls, json.loads(path.read_text()), str(path))
         if config is not None and dataclasses.replace(config, total_steps=0) != (
             dataclasses.replace(saved, total_steps=0)
         ):
             raise ValueError(f"{path}: --config differs from the run's saved config")
         config = config or saved
-    elif path.exists():
-        raise FileExistsError(f"{path}: a run exists here; pass --resume or choose another --out")
     config = config or cls()
     if steps is not None:
         config = dataclasses.replace(config, total_steps=steps)
@@ -226,7 +233,8 @@ def train_loop(out: Path, config, trainer, init, chunk, resume: bool, show: bool
                 log.write(done, values)
                 progress.update(task, completed=done, rate=values["perf/env_steps_per_s"])
                 if show:
-                    progress.console.print(f"{done:>10} | {summary_line(values, keys)}")
+                    line = f"{done:>10} | {summary_line(values, keys)}"
+                    progress.console.print(line, soft_wrap=True)  # one line in a log too
                 if (i + 1) % config.logs_per_checkpoint == 0 or i + 1 == chunks:
                     checkpoints.save(int(runner.update), runner)
     finally:

@@ -12,6 +12,7 @@ def test_every_result_column_is_shown_and_outcome_is_left_out(capsys):
     out = capsys.readouterr().out
     header = next(line for line in out.splitlines() if "game" in line)
     names = [cell.strip() for cell in header.strip("│").split("┆")]
-    assert names == [k for k in row if k != "outcome"]
+    assert names == [{"spawn_end": "A_starts"}.get(k, k) for k in row if k != "outcome"]
+    assert "east" in out
     assert "123456789" in out and "Twin Pillars" in out
     assert out.count("MWHRP/MWHRP") == 20  # 25 games: the first and last ten rows

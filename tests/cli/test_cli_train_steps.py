@@ -71,3 +71,14 @@ def test_negative_steps_are_refused(fake_run, tmp_path, capsys):
     assert main(["train", "ippo", "--out", str(tmp_path / "r"), "--steps", "-1"]) == 2
     assert "--steps -1: must be 0 or more" in capsys.readouterr().err
     assert fake_run == []
+
+
+def test_an_existing_run_is_refused_before_any_note_on_steps(fake_run, tmp_path, capsys):
+    (tmp_path / "r").mkdir()
+    (tmp_path / "r" / "config.json").write_text("{}")
+    argv = ["train", "ippo", "--out", str(tmp_path / "r"), "--quiet", "--steps", "64"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "a run exists here; pass --resume or choose another --out" in err
+    assert "less than one update" not in err
+    assert fake_run == []
