@@ -91,6 +91,7 @@ class Lobby:
         self.roster = list(parse_roster(setup.roster))
         self.specs: list[str] | None = None
         self.spec_problem = False
+        self.flagged = ""  # the number-box problem shown on the message line, if any
         self.rows: dict = {}
         self.dialog, self.dialog_slot = None, None
         self.buttons = {
@@ -279,16 +280,25 @@ class Lobby:
         self._build_rows()
 
     # --- start -----------------------------------------------------------------------------
-    def current_setup(self) -> ClientSetup:
-        """The setup the widgets show; raises ValueError naming the control at fault, what is
-        wrong and what is allowed, in a player's words."""
-        values = {}
+    def field_values(self) -> tuple[dict[str, int], str]:
+        """({field: value} of the number boxes that hold a valid number, the first problem in
+        a player's words or "")."""
+        values, problems = {}, []
         for field, label in FIELDS:
             text = self.entries[field].get_text().strip()
             problem = number_problem(label, field, text)
             if problem:
-                raise ValueError(problem)
-            values[field] = int(text)
+                problems.append(problem)
+            else:
+                values[field] = int(text)
+        return values, (problems[0] if problems else "")
+
+    def current_setup(self) -> ClientSetup:
+        """The setup the widgets show; raises ValueError naming the control at fault, what is
+        wrong and what is allowed, in a player's words."""
+        values, problem = self.field_values()
+        if problem:
+            raise ValueError(problem)
         problem = team_problem(self.roster)
         if problem:
             raise ValueError(problem)
@@ -312,11 +322,13 @@ class Lobby:
         """(map that will be played: id, file path or None; roster, spawn end) for the
         preview."""
         roster = np.asarray(self.roster, np.int32)
+        # The map does not depend on the rules boxes: only a valid Seed (a split's draw) is used.
+        seed = self.field_values()[0].get("seed", self.setup.seed)
+        setup = self.setup.replace(seed=seed)
         try:
-            setup = self.current_setup()
             return pick_map(setup, self.app.maps_by_split), roster, spawn_end_code(setup)
         except ValueError:
-            return None, roster, 0
+            return None, roster, spawn_end_code(setup)
 
     def _prepare_rules(self) -> None:
         """New rules (Max ticks, Score to win, Information) start compiling in the background
@@ -326,8 +338,21 @@ class Lobby:
         except ValueError:
             pass  # Start says what is wrong
 
+    def _flag_fields(self) -> None:
+        """A number box that does not hold a valid number is named on the message line at
+        once (Start refuses with the same words); the line clears when the box is fixed."""
+        problem = self.field_values()[1]
+        if problem == self.flagged:
+            return
+        if problem:
+            self.say(problem, error=True)
+        elif self.message == self.flagged:
+            self.say("")
+        self.flagged = problem
+
     def update(self, dt: float) -> None:
         self.manager.update(dt)
+        self._flag_fields()
         if not self._typing():
             self._prepare_rules()
 
