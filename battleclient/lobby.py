@@ -91,6 +91,7 @@ class Lobby:
         self.roster = list(parse_roster(setup.roster))
         self.specs: list[str] | None = None
         self.spec_problem = False
+        self.parse_id = 0  # the latest slot spec sent to the parser
         self.flagged = ""  # the number-box problem shown on the message line, if any
         self.rows: dict = {}
         self.dialog, self.dialog_slot = None, None
@@ -116,7 +117,7 @@ class Lobby:
         self.spec_entry = UITextEntryLine(pygame.Rect(L.SPEC_ENTRY), self.manager)
         self.spec_entry.set_text(setup.slots)
         self._build_rows()
-        app.submit(parse_specs, setup.slots, done=self._on_parsed)
+        self._parse(setup.slots)
 
     # --- widgets ---------------------------------------------------------------------------
     def _map_label(self) -> str:
@@ -165,7 +166,29 @@ class Lobby:
 
     def refresh(self) -> None:
         """The System kinds arrived (or changed): rebuild the controller menus."""
+        if self.specs is None and not self.spec_problem:
+            self._parse(self.spec_entry.get_text())  # at once, not after the start-up compile
         self._build_rows()
+
+    def _parse(self, text: str) -> None:
+        """Apply a slot spec to the controller menus. Once the engine has loaded, the parser
+        (pure text work) runs here at once, so a spec typed while the engine thread compiles
+        is not queued behind the compile; before that it waits for the engine thread."""
+        self.parse_id += 1
+        if self.app.kinds is None:
+            mine = self.parse_id  # a later spec (or the menus) wins over this late answer
+
+            def done(ok, value):
+                if mine == self.parse_id:
+                    self._on_parsed(ok, value)
+
+            self.app.submit(parse_specs, text, done=done)
+            return
+        try:
+            value, ok = parse_specs(text), True
+        except ValueError as error:
+            value, ok = error, False
+        self._on_parsed(ok, value)
 
     # --- engine-thread answers --------------------------------------------------------------
     def _on_parsed(self, ok, value) -> None:
@@ -177,6 +200,8 @@ class Lobby:
                     self.specs[slot] = default_spec(slot)
             self.spec_entry.set_text(slots_text(self.specs))
             self._build_rows()
+            if self.message.startswith("The slot spec"):  # queued or not understood: done
+                self.say("")
         else:
             self.spec_problem = True
             self._build_rows()
@@ -197,7 +222,9 @@ class Lobby:
             elif kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
                 self._menu(event.ui_element, event.text)
             elif kind == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.spec_entry:
-                self.app.submit(parse_specs, event.text, done=self._on_parsed)
+                self._parse(event.text)
+                if self.app.kinds is None:
+                    self.say("The slot spec is applied once the engine has loaded (see the bar)")
             elif kind == pygame_gui.UI_TEXT_ENTRY_FINISHED:
                 self._prepare_rules()  # Enter in Max ticks or Score to win
             elif kind == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:

@@ -1,11 +1,14 @@
 """Second new-user trial: the lobby preview does not hang on the rules boxes, a bad box is named
 at once, slot specs typed during the start-up compile, and the end card, labels and menu."""
 
+import threading
+
 import numpy as np
 import pygame
+import pygame_gui
 
 from battleclient import layout as L
-from tests.battleclient.driver import frame, key, setup
+from tests.battleclient.driver import frame, key, setup, wait_for
 
 HUMAN = "A0=human,A1-A4=random,B*=random"
 
@@ -25,3 +28,26 @@ def test_invalid_max_ticks_keeps_the_preview_and_is_named_at_once(apps):
     screen.entries["horizon"].set_text("40")
     frame(app)
     assert screen.message == "" and not screen.error
+
+
+def loaded(app):
+    return app.kinds is not None and app.screen.specs is not None
+
+
+def test_a_slot_spec_entered_while_the_engine_thread_compiles_applies_at_once(apps):
+    app = apps(setup(HUMAN), start=False)
+    wait_for(app, lambda: loaded(app))
+    screen = app.screen
+    busy = threading.Event()
+    app.submit(busy.wait, 60)  # stands in for the start-up compile holding the engine thread
+    try:
+        spec = "A0=human,A1-A4=scripted:kiter,B*=random"
+        event = pygame.event.Event(
+            pygame_gui.UI_TEXT_ENTRY_FINISHED, ui_element=screen.spec_entry, text=spec
+        )
+        frame(app, [event])
+        assert screen.specs == ["human"] + ["scripted:kiter"] * 4 + ["random"] * 5
+        assert screen.rows[1][1].selected_option[0] == "scripted:kiter"
+        assert screen.rows[5][1].selected_option[0] == "random"
+    finally:
+        busy.set()
