@@ -51,6 +51,7 @@ class App:
         self.font = self.renderer.font(18)
         self.status_fonts = (self.font, self.renderer.font(16), self.renderer.font(14))
         self.big_font = self.renderer.font(24)
+        self.small_fonts = (self.renderer.font(16), self.renderer.font(14))  # cells that are wide
         self.model: ViewerModel | None = None
         self.entries = []  # folder listing
         self.folder: Path | None = None

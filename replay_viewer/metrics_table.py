@@ -2,15 +2,21 @@
 
 Filtering and sorting are polars expressions over the whole table; only the rows that fit the
 panel are turned into Python values and drawn, so tables of thousands of rows stay fast.
+Metric ids are shown whole (the topic is their first part, so it has no column of its own): a
+cell too wide for its column takes a smaller font, then wraps after "_" onto more lines. Coded
+values are shown in words (metric_values.value_text).
 """
+
+import re
 
 import polars as pl
 import pygame
 
+from replay_viewer.metric_values import value_text
 from ui.rules import C, unit_name
 from ui.theme import COLOURS
 
-COLUMNS = (("topic", 0.16), ("metric", 0.40), ("source", 0.15), ("target", 0.15), ("value", 0.14))
+COLUMNS = (("metric", 0.52), ("source", 0.17), ("target", 0.17), ("value", 0.14))
 ROW_HEIGHT = 18
 
 
@@ -49,10 +55,20 @@ def display_frame(metrics: pl.DataFrame, class_ids) -> pl.DataFrame:
     return frame.with_columns(hay.alias("hay"))
 
 
-def _format(value) -> str:
-    if value is None or value != value:
-        return "n/a"
-    return f"{value:.0f}" if abs(value) >= 1000 or float(value).is_integer() else f"{value:.3g}"
+def fit_cell(text: str, fonts, width: int) -> tuple[pygame.font.Font, list[str]]:
+    """(font, lines) showing all of `text` within `width` pixels: the first of `fonts` (largest
+    first) that fits it on one line, else the last font with the text broken after "_" or "."
+    (a piece wider than `width` on its own is still kept whole, never cut)."""
+    for font in fonts:
+        if font.size(text)[0] <= width:
+            return font, [text]
+    font, lines, line = fonts[-1], [], ""
+    for piece in re.findall(r"[^_.]+[_.]?|[_.]", text):
+        if line and font.size(line + piece)[0] > width:
+            lines.append(line)
+            line = ""
+        line += piece
+    return font, lines + [line]
 
 
 class MetricsTable:
@@ -65,6 +81,7 @@ class MetricsTable:
         self.sort: tuple[str, bool] | None = None  # (column, descending)
         self.header_rects: dict[str, pygame.Rect] = {}
         self.row_rects: list[tuple[pygame.Rect, tuple]] = []
+        self.cells: list[list] = []  # per drawn row, (font, lines) per column
 
     def set_query(self, text: str) -> None:
         """Keeps rows containing every whitespace-separated word of `text` (any case)."""
@@ -99,11 +116,23 @@ class MetricsTable:
         """The `count` rows from the scroll position: the only rows turned into Python values."""
         return self.rows.slice(self.scroll, count).select([c for c, _ in COLUMNS]).rows()
 
+    def _cells(self, row: tuple, widths, fonts) -> list:
+        """(font, lines) per column of one row, each fitted to its column."""
+        metric = row[0]
+        texts = [
+            value_text(metric, v) if c == "value" else str(v)
+            for (c, _), v in zip(COLUMNS, row, strict=True)
+        ]
+        return [fit_cell(t, fonts, w - 4) for t, w in zip(texts, widths, strict=True)]
+
     def capacity(self, rect) -> int:
         return max(1, (pygame.Rect(rect).height - 2 * ROW_HEIGHT - 4) // ROW_HEIGHT)
 
-    def draw(self, surface, rect, font) -> None:
+    def draw(self, surface, rect, font, small_fonts=()) -> None:
+        """Header, then rows from the scroll position while they fit; `small_fonts` (largest
+        first) are tried for cells too wide in `font`. Fills header_rects, row_rects, cells."""
         rect = pygame.Rect(rect)
+        fonts = (font, *small_fonts)
         surface.fill(COLOURS["panel"], rect)
         x, widths = rect.x + 4, [int(f * (rect.width - 8)) for _, f in COLUMNS]
         self.header_rects = {}
@@ -121,17 +150,23 @@ class MetricsTable:
             (rect.x, rect.y + ROW_HEIGHT),
             (rect.right, rect.y + ROW_HEIGHT),
         )
-        self.row_rects = []
-        y = rect.y + ROW_HEIGHT + 3
+        self.row_rects, self.cells = [], []
+        y, bottom = rect.y + ROW_HEIGHT + 3, rect.bottom - ROW_HEIGHT
         for row in self.visible_rows(self.capacity(rect)):
+            cells = self._cells(row, widths, fonts)
+            height = max(len(lines) * f.get_linesize() for f, lines in cells)
+            height = max(ROW_HEIGHT, height + 4)
+            if self.row_rects and y + height > bottom:
+                break
             x = rect.x + 4
-            for value, width, (name, _) in zip(row, widths, COLUMNS, strict=True):
-                text = _format(value) if name == "value" else str(value)
-                label = font.render(text, True, COLOURS["text"])
-                surface.blit(label, (x, y), pygame.Rect(0, 0, width - 4, ROW_HEIGHT))
+            for (cell_font, lines), width in zip(cells, widths, strict=True):
+                for k, line in enumerate(lines):
+                    label = cell_font.render(line, True, COLOURS["text"])
+                    surface.blit(label, (x, y + k * cell_font.get_linesize()))
                 x += width
-            self.row_rects.append((pygame.Rect(rect.x, y, rect.width, ROW_HEIGHT), row))
-            y += ROW_HEIGHT
+            self.row_rects.append((pygame.Rect(rect.x, y, rect.width, height), row))
+            self.cells.append(cells)
+            y += height
         shown = f"{self.rows.height} of {self.all.height} rows"
         if self.rows.height > len(self.row_rects):
             shown += f" (from {self.scroll + 1}; scroll for more)"

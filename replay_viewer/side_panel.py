@@ -160,7 +160,7 @@ class SidePanel:
         if self.table is None:
             return
         table_rect = pygame.Rect(0, offset, L.TABLE[2], L.TABLE[3])
-        self.table.draw(body, table_rect, font)
+        self.table.draw(body, table_rect, font, self.app.small_fonts)
         # header rects are in body coordinates; shift them to the window for clicks
         for rect_ in self.table.header_rects.values():
             rect_.move_ip(L.SIDE_BODY[0], L.SIDE_BODY[1])
