@@ -208,6 +208,9 @@ def build_game(progress: Progress, setup, maps_by_split: dict):
         if not rules_compiled(setup):
             progress.stage(f"Compiling the engine{rules} (up to a minute)", 0.8)
             game.compile_step()
+        if game.machine_count:  # their first move compiles their code: here, not at tick 0
+            progress.stage("Compiling the machine players (their first move)", 0.9)
+            game.decide()
         progress.stage(f"Ready: the engine is compiled{rules}", 1.0)
     except Exception:
         progress.stage("Engine loaded: the game could not start", 1.0)

@@ -163,6 +163,11 @@ class GameSession:
     def human_slots(self) -> tuple[int, ...]:
         return tuple(sorted(self.desks))
 
+    @property
+    def machine_count(self) -> int:
+        """How many Systems of the lineup are machine players (not a human's desk)."""
+        return sum(human.desk_of(system) is None for system in self.lineup.systems)
+
     # --- playing ---------------------------------------------------------------------------
     def compile_step(self) -> None:
         """Compile the jitted engine step of this game's Config (20-70 s for new rules on a

@@ -8,7 +8,7 @@ import pygame
 import pygame_gui
 
 from battleclient import layout as L
-from tests.battleclient.driver import frame, key, setup, wait_for
+from tests.battleclient.driver import RANDOM, frame, key, setup, wait_for
 
 HUMAN = "A0=human,A1-A4=random,B*=random"
 
@@ -51,3 +51,16 @@ def test_a_slot_spec_entered_while_the_engine_thread_compiles_applies_at_once(ap
         assert screen.rows[5][1].selected_option[0] == "random"
     finally:
         busy.set()
+
+
+def test_machine_players_compile_during_set_up_with_a_notice():
+    from battleclient.controllers import Progress, build_game
+    from battleclient.map_catalog import maps_by_split, read_catalog
+
+    progress = Progress()
+    game = build_game(progress, setup(RANDOM), maps_by_split(read_catalog()))
+    stages = [text for _, text in progress.log]
+    assert "Compiling the machine players (their first move)" in stages
+    assert stages[-1].startswith("Ready")
+    assert game.pending is not None and game.pending[0] == 0  # tick 0's moves are made
+    assert game.resolve({}).tick == 1
