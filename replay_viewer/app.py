@@ -51,6 +51,7 @@ class App:
         self.font = self.renderer.font(18)
         self.status_fonts = (self.font, self.renderer.font(16), self.renderer.font(14))
         self.big_font = self.renderer.font(24)
+        self.info_font = self.renderer.font(16)  # three lines over the arena (layout.INFO)
         self.small_fonts = (self.renderer.font(16), self.renderer.font(14))  # cells that are wide
         self.model: ViewerModel | None = None
         self.entries = []  # folder listing
@@ -393,7 +394,8 @@ class App:
         draw_lines(surface, L.STATUS, lines, font, colour)
 
     def _draw_game(self, surface) -> None:
-        draw_lines(surface, L.INFO, info_lines(self.model), self.font)
+        width = L.INFO[2] - 8  # draw_lines keeps 4 pixels each side
+        draw_lines(surface, L.INFO, info_lines(self.model, self.info_font, width), self.info_font)
         self.renderer.draw(surface, self.model.scene(), L.ARENA)
         self.side.draw_plots(surface)
         self.side.draw(surface)

@@ -1,11 +1,14 @@
 """Text panels of the viewer: wrapped lines, the info bar, the event log and the help card."""
 
+from collections import Counter
 from functools import partial
+from pathlib import PurePath
 
 import pygame
 
 from replay_viewer.shortcuts import HELP
 from ui.panels import draw_lines as shared_draw_lines
+from ui.panels import elide_middle
 from ui.rules import C
 from ui.scene import view_label
 from ui.theme import COLOURS
@@ -14,33 +17,62 @@ from ui.theme import COLOURS
 draw_lines = partial(shared_draw_lines, indent="  ")
 
 
-def _systems_line(systems) -> str:
-    def team(specs):
-        names = [s for s in specs if s]
-        return names[0] if names and len(set(names)) == 1 else " / ".join(names) or "-"
+def short_spec(spec: str) -> str:
+    """A System spec as the header shows it: `checkpoint:PATH[#greedy]` keeps only the file
+    name of PATH (policies/slotspec.py spec forms); other specs are unchanged."""
+    kind, _, arg = spec.partition(":")
+    if kind != "checkpoint" or not arg:
+        return spec
+    path, mark, flag = arg.partition("#")
+    return f"checkpoint:{PurePath(path).name}{mark}{flag}"
 
-    return f"A: {team(systems[:5])}   B: {team(systems[5:])}"
+
+def team_systems(specs) -> str:
+    """One team's Systems: the one name if all slots share it, else each distinct name in slot
+    order with its slot count ("human / 4x checkpoint:p.msgpack"); "-" for an empty team."""
+    names = [short_spec(s) for s in specs if s]
+    if not names:
+        return "-"
+    counts = Counter(names)
+    if len(counts) == 1:
+        return names[0]
+    return " / ".join(name if n == 1 else f"{n}x {name}" for name, n in counts.items())
 
 
-def info_lines(model) -> list[str]:
-    """Two lines over the arena: file, map, tick, score, view; result and Systems in Oracle."""
+def systems_text(systems, font=None, width: int | None = None) -> str:
+    """ "A: ...   B: ..." for the 10 slot specs; with `font` and `width` (pixels) each team's part
+    is shortened in its middle to half the room, so Team B is never pushed out of sight."""
+    a, b = team_systems(systems[:5]), team_systems(systems[5:])
+    text = f"A: {a}   B: {b}"
+    if font is None or width is None or font.size(text)[0] <= width:
+        return text
+    half = (width - font.size("A:    B: ")[0]) // 2
+    return f"A: {elide_middle(a, font, half)}   B: {elide_middle(b, font, half)}"
+
+
+def info_lines(model, font=None, width: int | None = None) -> list[str]:
+    """The lines over the arena: file, map, tick, score, view; then in the Oracle view the
+    result and regime, and the Systems of both teams on a line of their own, fitted to `width`
+    pixels of `font` when given (checkpoints by file name, long names shortened in the middle)."""
     h, t = model.replay.header, model.tick
     s = model.state(t)
-    first = (
-        f"{model.name}   map {h['map']['id']} {h['map']['name']} ({h['map']['split']})   "
+    rest = (
+        f"   map {h['map']['id']} {h['map']['name']} ({h['map']['split']})   "
         f"tick {t}/{model.ticks}   score A {int(s['score'][0])} : B {int(s['score'][1])}   "
         f"view: {view_label(model.view)}"
     )
-    if model.view == "oracle":
-        r = h["result"]
-        second = (
-            f"result: {r['outcome_name']} {r['score'][0]}-{r['score'][1]} in {r['ticks']} ticks   "
-            + _systems_line(h["systems"])
-            + f"   {h['info_regime']}"
-        )
-    else:
-        second = "point of view: only what this view knew at this tick is shown"
-    return [first, second]
+    name = model.name
+    if font is not None and width is not None:  # a long file name must not wrap the line
+        name = elide_middle(name, font, max(0, width - font.size(rest)[0]))
+    first = name + rest
+    if model.view != "oracle":
+        return [first, "point of view: only what this view knew at this tick is shown"]
+    r = h["result"]
+    second = (
+        f"result: {r['outcome_name']} {r['score'][0]}-{r['score'][1]} in {r['ticks']} ticks   "
+        f"{h['info_regime']}"
+    )
+    return [first, second, systems_text(h["systems"], font, width)]
 
 
 def log_history(model, depth: int = 4) -> list:

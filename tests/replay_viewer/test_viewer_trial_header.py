@@ -1,0 +1,71 @@
+"""Second new-user trial: the header over the arena shows both teams' Systems, whatever their
+checkpoint paths, and a long file name does not push them out."""
+
+import pygame
+import pytest
+
+from evaluation.replay import write_replay
+from replay_viewer import layout as L
+from replay_viewer.app import App
+from replay_viewer.panels import info_lines, short_spec, team_systems
+from tests.helpers.replays import synthetic_replay
+from tests.helpers.viewer import frame, key
+
+DEEP = "/home/someone/experiments/2026-11-29/run-with-a-long-name/checkpoints/step_000480000"
+NAME = "game0001_map47_A-west_ippo-v1-against-scripted-tactician-seed-123456.mbgr"
+
+
+def open_with(display, tmp_path, systems):
+    replay = synthetic_replay(10, seed=5)
+    replay.header["systems"] = systems
+    viewer = App(L.SIZE)
+    assert viewer.open_path(write_replay(tmp_path / NAME, replay))
+    frame(viewer, [key(pygame.K_o, unicode="o")])
+    return viewer
+
+
+def drawn(viewer) -> list[str]:
+    """The info lines as drawn: each must fit the bar on one line, all of them in its height."""
+    font, width = viewer.info_font, L.INFO[2] - 8
+    lines = info_lines(viewer.model, font, width)
+    assert all(font.size(line)[0] <= width for line in lines)
+    assert len(lines) * font.get_linesize() <= L.INFO[3]
+    return lines
+
+
+def test_both_teams_show_with_checkpoints_by_file_name(display, tmp_path):
+    systems = ["human"] + [f"checkpoint:{DEEP}/policy.msgpack"] * 4
+    systems += [f"checkpoint:{DEEP}/rival.msgpack#greedy"] * 5
+    lines = drawn(open_with(display, tmp_path, systems))
+    assert lines[0].startswith("game0001_map47") and "view: Oracle" in lines[0]
+    assert lines[2] == (
+        "A: human / 4x checkpoint:policy.msgpack   B: checkpoint:rival.msgpack#greedy"
+    )
+
+
+def test_five_different_long_names_are_shortened_each_team_in_its_half(display, tmp_path):
+    systems = [f"checkpoint:/x/{'a' * 30}_{k}.msgpack" for k in range(5)]
+    systems += [f"checkpoint:/y/{'b' * 30}_{k}.msgpack" for k in range(5)]
+    line = drawn(open_with(display, tmp_path, systems))[2]
+    a, _, b = line.partition("   B: ")
+    assert a.startswith("A: checkpoint:aaa") and "..." in a and a.endswith("_4.msgpack")
+    assert b.startswith("checkpoint:bbb") and "..." in b and b.endswith("_4.msgpack")
+
+
+@pytest.mark.parametrize(
+    ("spec", "short"),
+    [
+        ("checkpoint:/a/b/c.msgpack", "checkpoint:c.msgpack"),
+        ("checkpoint:c.msgpack#greedy", "checkpoint:c.msgpack#greedy"),
+        ("scripted:tactician", "scripted:tactician"),
+        ("human", "human"),
+    ],
+)
+def test_short_spec(spec, short):
+    assert short_spec(spec) == short
+
+
+def test_team_systems():
+    assert team_systems(["random"] * 5) == "random"
+    assert team_systems(["", "", "", "", ""]) == "-"
+    assert team_systems(["human", "random", "random", "", ""]) == "human / 2x random"
