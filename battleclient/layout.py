@@ -19,10 +19,10 @@ PLAY_BUTTONS = {  # name -> (text, rect, tool tip)
     "help": ("Help (H)", (1100, BUTTON_Y, 84, BUTTON_H), "Controls"),
     "menu": ("Menu (Esc)", (1188, BUTTON_Y, 88, BUTTON_H), "Back to the lobby or quit"),
 }
-OVER_CARD = (140, 300, 600, 220)  # over the arena, clear of the side panel
+OVER_CARD = (140, 190, 600, 250)  # inside the arena: clear of the side and Slots panels
 OVER_BUTTONS = {
-    "viewer": ("Open in Replay Viewer (R)", (190, 470, 260, 36)),
-    "lobby": ("Lobby (L)", (460, 470, 130, 36)),
+    "viewer": ("Open in Replay Viewer (R)", (190, 388, 260, 36)),
+    "lobby": ("Lobby (L)", (460, 388, 130, 36)),
 }
 MENU_BUTTONS = {
     "resume": ("Back to the game (Esc)", (490, 330, 300, 36)),

@@ -6,6 +6,7 @@ are read from the snapshot directly.
 """
 
 import dataclasses
+import re
 
 import pygame
 from pygame_gui.elements import UIButton
@@ -14,7 +15,7 @@ from battleclient import layout as L
 from battleclient import panels
 from battleclient.controls import SPEEDS
 from battleclient.views import ORACLE, fair_scene, tween, viewer_label
-from ui.panels import elide_middle, short_path
+from ui.panels import short_path
 from ui.rules import C
 from ui.scene import DEFAULT_OVERLAYS
 from ui.theme import COLOURS, TEAM_COLOURS
@@ -227,8 +228,8 @@ class PlayDrawing:
         if events is not None:
             why = " (score threshold)" if events["terminated"] else " (time limit)"
         inner = pygame.Rect(L.OVER_CARD).inflate(-32, -28).width - 8  # panels.draw_card
-        saved = replay_line(s.replay_path, self.fonts[0], inner)
-        lines = [end_score_line(a, b, s.snap.tick, why), saved]
+        saved = replay_lines(s.replay_path, self.fonts[0], inner)
+        lines = [end_score_line(a, b, s.snap.tick, why), *saved]
         lines.append("R opens it in the Replay Viewer; L or Enter returns to the lobby.")
         rect = pygame.Rect(L.OVER_CARD)
         title = f"Game over: {C.OUTCOME_NAMES[s.snap.outcome]}"
@@ -251,19 +252,29 @@ def end_score_line(a: int, b: int, ticks: int, why: str) -> str:
     return f"Final score A {a} : {b} B after {ticks} ticks (last: tick {ticks - 1}){why}."
 
 
-def replay_line(path, font, width: int) -> str:
-    """The end card's "Replay: PATH" line, at most `width` pixels wide: the path starts with
-    "~" under the home folder and loses characters from its middle if still too long (the
-    file name's end stays readable)."""
+def replay_lines(path, font, width: int) -> list[str]:
+    """The end card's "Replay: PATH" text as lines of at most `width` pixels, the path whole
+    (so it can be read and typed): "~" for the home folder, broken after a "/" where it must
+    be, inside a folder or file name only when that alone is wider than a line."""
     if path is None:
-        return "Writing the replay..."
-    head, text = "Replay: ", short_path(path)
-    budget = width - font.size(head)[0]
-    line = head + elide_middle(text, font, budget)
-    while font.size(line)[0] > width and budget > 0:  # kerning across the join
-        budget -= font.size(line)[0] - width
-        line = head + elide_middle(text, font, budget)
-    return line
+        return ["Writing the replay..."]
+    lines = [""]
+    for piece in re.findall(r"[^/]*/|[^/]+$", f"Replay: {short_path(path)}"):
+        for char_run in _fit_piece(piece, font, width):
+            if lines[-1] and font.size(lines[-1] + char_run)[0] > width:
+                lines.append("")
+            lines[-1] += char_run
+    return lines
+
+
+def _fit_piece(piece: str, font, width: int) -> list[str]:
+    """`piece`, cut into runs of characters each at most `width` pixels wide."""
+    runs = [""]
+    for char in piece:
+        if runs[-1] and font.size(runs[-1] + char)[0] > width:
+            runs.append("")
+        runs[-1] += char
+    return runs
 
 
 def panels_speed(screen) -> str:

@@ -12,7 +12,7 @@ from battleclient import panels
 from battleclient.game_setup import ClientSetup
 from battleclient.map_catalog import read_catalog, settle_map
 from battleclient.orders import OrderBook
-from battleclient.play_draw import PlayDrawing, end_score_line, replay_line
+from battleclient.play_draw import PlayDrawing, end_score_line, replay_lines
 from battleclient.wording import player_words
 from tests.battleclient.driver import GAME_TICKS, RANDOM, frame, setup, wait_for
 from ui.arena import ArenaRenderer
@@ -65,20 +65,32 @@ def test_ring_dots_keep_full_radius_in_the_open_and_come_nearer_at_an_edge(displ
     assert west[0] == left_limit and west[1] == round(49 + 8.5 * 43.2)
 
 
-def test_end_card_replay_path_fits_the_card(display, monkeypatch, tmp_path):
+def test_end_card_replay_path_is_whole_on_lines_that_fit_the_card(display, monkeypatch, tmp_path):
     monkeypatch.setenv("HOME", str(tmp_path))
     font = pygame.font.Font(None, 18)
     width = L.OVER_CARD[2] - 32 - 8
     deep = tmp_path / ".local/share/marl-battlegrounds/replays/tournament-of-the-long-evening"
     path = deep / "20261130-053617_map047_seed1234567890.mbgr"
-    line = replay_line(path, font, width)
-    assert font.size(line)[0] <= width
-    assert line.startswith("Replay: ~/.local/") and line.endswith("seed1234567890.mbgr")
-    assert "..." in line
-    short = tmp_path / "g.mbgr"
-    assert replay_line(short, font, width) == "Replay: ~/g.mbgr"
-    assert replay_line("/srv/g.mbgr", font, width) == "Replay: /srv/g.mbgr"
-    assert replay_line(None, font, width) == "Writing the replay..."
+    lines = replay_lines(path, font, width)
+    assert all(font.size(line)[0] <= width for line in lines)
+    expected = "Replay: ~/.local/share/marl-battlegrounds/replays/tournament-of-the-long-evening/"
+    assert "".join(lines) == expected + "20261130-053617_map047_seed1234567890.mbgr"
+    assert len(lines) == 2 and lines[1] == "20261130-053617_map047_seed1234567890.mbgr"
+    outside = "/tmp/x/data/marl-battlegrounds/replays/" + "r" * 150 + ".mbgr"
+    lines = replay_lines(outside, font, width)  # a name wider than a line is cut inside it
+    assert "".join(lines) == "Replay: " + outside and len(lines) == 3
+    assert all(font.size(line)[0] <= width for line in lines)
+    assert replay_lines(tmp_path / "g.mbgr", font, width) == ["Replay: ~/g.mbgr"]
+    assert replay_lines("/srv/g.mbgr", font, width) == ["Replay: /srv/g.mbgr"]
+    assert replay_lines(None, font, width) == ["Writing the replay..."]
+
+
+def test_end_card_and_its_buttons_sit_inside_the_arena_clear_of_the_slots_panel():
+    card = pygame.Rect(L.OVER_CARD)
+    assert pygame.Rect(L.ARENA).contains(card)
+    assert not card.colliderect(pygame.Rect(L.ORDERS))
+    for _, rect in L.OVER_BUTTONS.values():
+        assert card.contains(pygame.Rect(rect))
 
 
 def test_a_remembered_map_that_is_gone_falls_back_to_the_default(apps):
