@@ -74,7 +74,8 @@ class PlayDrawing:
         if s.show_help:
             panels.draw_help(surface, (font, big))
         elif s.show_menu:
-            self._card(surface, "Menu", ["The game so far is saved as a replay when you leave."])
+            tick = s.snap.tick if s.snap is not None else 0
+            self._card(surface, "Menu", [menu_line(tick, s.saved)])
             s.manager.draw_ui(surface)
 
     def _card(self, surface, title, lines) -> None:
@@ -245,6 +246,16 @@ class PlayDrawing:
         for name, (text, rect) in wanted.items():
             if name not in s.card_buttons:
                 s.card_buttons[name] = UIButton(pygame.Rect(rect), text, s.manager)
+
+
+def menu_line(tick: int, saved: bool) -> str:
+    """What leaving does to the replay: nothing is written before the first tick resolved
+    (GameSession.save), the game so far after it (PlayScreen.leave), once."""
+    if saved:
+        return "The replay of this game is saved."
+    if tick == 0:
+        return "No tick has been played yet: leaving now saves no replay."
+    return f"The game so far ({tick} ticks) is saved as a replay when you leave."
 
 
 def end_score_line(a: int, b: int, ticks: int, why: str) -> str:

@@ -64,3 +64,11 @@ def test_machine_players_compile_during_set_up_with_a_notice():
     assert stages[-1].startswith("Ready")
     assert game.pending is not None and game.pending[0] == 0  # tick 0's moves are made
     assert game.resolve({}).tick == 1
+
+
+def test_the_menu_says_what_leaving_does_to_the_replay():
+    from battleclient.play_draw import menu_line
+
+    assert menu_line(0, False) == "No tick has been played yet: leaving now saves no replay."
+    assert menu_line(3, False) == "The game so far (3 ticks) is saved as a replay when you leave."
+    assert menu_line(6, True) == "The replay of this game is saved."
