@@ -170,7 +170,7 @@ class ViewerModel:
         """The selected agent's panel: status now, its orders last tick and what changed."""
         t = self.tick
         if slot is None or slot not in self.known(t):
-            return ["Click a unit (or press 0-9) to select it."]
+            return self._selection_hint(slot)
         s, relayed = self.state(t), slot not in np.flatnonzero(self.masks(t)[0])
         if relayed:
             s = self.state(t - 1)
@@ -185,6 +185,21 @@ class ViewerModel:
             )
             lines += self._change_lines(self.state(t - 1), s, slot, t)
         return lines
+
+    def _selection_hint(self, slot: int | None) -> list[str]:
+        """What the Agent panel says with nothing to show, true for the current view: units are
+        selected by clicking only; keys 0-9 switch the point of view (shortcuts.action_for)."""
+        view = self.view
+        who = (
+            "Click a unit" + ("" if view == "oracle" else " shown in this view") + " to select it."
+        )
+        if slot is not None:  # a selection that went out of sight: not named, it is hidden
+            who = "The selected unit is out of this view's sight at this tick. " + who
+        if view == "oracle":
+            keys = "Keys 0-9 switch to that agent's point of view."
+        else:
+            keys = "Keys 0-9 switch to another agent's point of view, o back to the Oracle."
+        return [who, keys]
 
     def _status_lines(self, s: dict, slot: int) -> list[str]:
         cls = int(s["class_id"][slot])

@@ -86,7 +86,11 @@ def test_agent_panel_for_an_unknown_unit_asks_for_a_selection(replay):
     model = ViewerModel(replay)
     model.set_view(("agent", 0))
     hidden = next(s for s in range(10) if s not in model.known(0))
-    assert model.agent_lines(hidden) == ["Click a unit (or press 0-9) to select it."]
+    assert model.agent_lines(hidden) == [
+        "The selected unit is out of this view's sight at this tick. "
+        "Click a unit shown in this view to select it.",
+        "Keys 0-9 switch to another agent's point of view, o back to the Oracle.",
+    ]
 
 
 def test_health_series_hides_unknown_and_future_values(replay):
