@@ -78,6 +78,8 @@ class ArenaRenderer:
         surface.set_clip(self._rect)
         self._draw_map(surface, scene, scale)
         self._draw_overlays(surface, scene, scale)
+        self._labels: list[pygame.Rect] = []  # unit labels placed so far this frame
+        self._room = self.map_rect(self._rect)
         for unit in scene.units:
             self._draw_unit(surface, scene, unit, scale)
         self._draw_floats(surface, scene, scale)
@@ -232,14 +234,26 @@ class ArenaRenderer:
             True,
             COLOURS["muted"] if unit.relayed else COLOURS["text"],
         )
-        x = centre[0] + radius + 2
-        if x + label.get_width() > self._rect.right:  # by the east edge: left of the body
-            x = centre[0] - radius - 2 - label.get_width()
-        surface.blit(label, (x, centre[1] - radius - 2))
+        box = self._place_label(label.get_size(), centre, radius)
+        surface.blit(label, box)
+
+    def _place_label(self, size, centre, radius: int) -> pygame.Rect:
+        """Where a unit's label goes: top right of the body, else top left, bottom right or
+        bottom left, the first spot that stays on the map and clear of the labels already
+        placed this frame (units bunched together); kept on the map in any case."""
+        w, h = size
+        right, left = centre[0] + radius + 2, centre[0] - radius - 2 - w
+        top, bottom = centre[1] - radius - 2, centre[1] + radius + 2 - h
+        spots = [pygame.Rect(x, y, w, h) for y in (top, bottom) for x in (right, left)]
+        fits = [r for r in spots if self._room.contains(r)] or [spots[0].clamp(self._room)]
+        box = next((r for r in fits if r.collidelist(self._labels) < 0), fits[0])
+        self._labels.append(box)
+        return box
 
     def _draw_health(self, surface, unit: UnitView, centre, radius: int) -> None:
         width, height = max(16, radius * 2 + 4), 4
         box = pygame.Rect(centre[0] - width // 2, centre[1] - radius - 8, width, height)
+        box = box.clamp(self._room)  # by the map's edge: on the map, not past it
         surface.fill(COLOURS["health_back"], box)
         frac = 0.0 if unit.max_health <= 0 else max(0.0, min(1.0, unit.health / unit.max_health))
         colour = COLOURS["health"] if frac > 0.35 else COLOURS["health_low"]

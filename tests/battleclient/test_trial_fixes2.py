@@ -72,3 +72,40 @@ def test_the_menu_says_what_leaving_does_to_the_replay():
     assert menu_line(0, False) == "No tick has been played yet: leaving now saves no replay."
     assert menu_line(3, False) == "The game so far (3 ticks) is saved as a replay when you leave."
     assert menu_line(6, True) == "The replay of this game is saved."
+
+
+def arena_scene(positions):
+    """A tick-0 scene of map 47 with Team A's first units at `positions` (world units)."""
+    from battleclient.lobby_draw import preview_state
+    from battleclient.map_catalog import load_choice
+    from ui.scene import scene_from_state
+
+    roster = np.array([1, 2, 3, 4, 5] * 2, np.int32)
+    roster[len(positions) : 5] = 0
+    roster[5:] = 0
+    state = preview_state(load_choice(47), roster, 0)
+    for slot, pos in enumerate(positions):
+        state["pos"][slot] = pos
+    return scene_from_state(state)
+
+
+def test_unit_labels_and_health_bars_stay_on_the_map_and_apart(display):
+    from ui.arena import ArenaRenderer
+
+    renderer = ArenaRenderer()
+    room = renderer.map_rect(L.ARENA)
+    edges = [(0.5, 0.5), (19.5, 0.5), (19.5, 9.5), (0.5, 9.5)]  # the four corners
+    shots = []
+    for positions in (edges, []):
+        surface = pygame.Surface(L.SIZE)
+        scene = arena_scene(positions) if positions else arena_scene([(10.0, 5.0)])
+        renderer.draw(surface, scene, L.ARENA)
+        pixels = pygame.surfarray.array3d(surface).copy()
+        pixels[room.left : room.right, room.top : room.bottom] = 0  # only what is off the map
+        shots.append(pixels)
+    assert np.array_equal(shots[0], shots[1])  # nothing of a corner unit is drawn off the map
+    bunched = arena_scene([(10.0, 5.0), (10.25, 5.05), (9.8, 5.2)])
+    renderer.draw(pygame.Surface(L.SIZE), bunched, L.ARENA)
+    labels = renderer._labels
+    assert len(labels) == 3 and all(room.contains(r) for r in labels)
+    assert all(a.collidelist([b for b in labels if b is not a]) < 0 for a in labels)
