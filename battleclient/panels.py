@@ -9,7 +9,7 @@ import math
 import pygame
 
 from battleclient.controls import HELP
-from ui.panels import draw_lines
+from ui.panels import draw_lines, wrap
 from ui.rules import C, slot_label, unit_name
 from ui.theme import COLOURS, STATUS_COLOURS, TEAM_COLOURS
 
@@ -97,8 +97,23 @@ def draw_unit_card(surface, rect, unit, font, small, locked: bool | None = None)
         if left > 0:
             surface.fill(STATUS_COLOURS[channel], (x, y + 4, 6, 6))
             x += 8
-    text = small.render(unit_lines(unit)[0], True, COLOURS["muted"])
-    surface.blit(text, (x + (4 if x > rect.x else 0), y))
+    x += 4 if x > rect.x else 0
+    for line in status_lines(unit, small, rect.right - x):
+        surface.blit(small.render(line, True, COLOURS["muted"]), (x, y))
+        y += small.get_linesize()
+
+
+def status_lines(unit, small, width: int) -> list[str]:
+    """A unit card's status text (unit_lines) wrapped to `width` pixels, never cut."""
+    return wrap(unit_lines(unit)[0], small, width, indent="")
+
+
+def card_height(unit, width: int, font, small) -> int:
+    """Pixels of a unit card `width` wide: name and bar, then its status lines."""
+    squares = sum(8 for left in unit.status if left > 0)
+    squares += 4 if squares else 0
+    lines = len(status_lines(unit, small, width - squares))
+    return font.get_linesize() + 7 + lines * small.get_linesize() + 6
 
 
 def draw_side(surface, rect, scene, snap, horizon: int, fonts, viewer_text: str) -> None:
@@ -110,8 +125,8 @@ def draw_side(surface, rect, scene, snap, horizon: int, fonts, viewer_text: str)
         surface, inner, score_lines(snap, horizon)[1:] + [f"View: {viewer_text}"], small, y=y
     )
     y += 6
-    card_h = font.get_linesize() + 7 + small.get_linesize() + 6
     for unit in scene.units:
+        card_h = card_height(unit, inner.width - 4, font, small)
         if y + card_h > inner.bottom:
             break
         draw_unit_card(surface, (inner.x + 2, y, inner.width - 4, card_h), unit, font, small)

@@ -109,3 +109,25 @@ def test_unit_labels_and_health_bars_stay_on_the_map_and_apart(display):
     labels = renderer._labels
     assert len(labels) == 3 and all(room.contains(r) for r in labels)
     assert all(a.collidelist([b for b in labels if b is not a]) < 0 for a in labels)
+
+
+def test_a_long_status_line_in_the_side_panel_wraps_and_the_card_grows(display):
+    from types import SimpleNamespace
+
+    from battleclient import panels
+    from ui.rules import C
+
+    small, font = pygame.font.Font(None, 15), pygame.font.Font(None, 18)
+    every = np.full(C.NUM_STATUS, 3, np.int32)
+    unit = SimpleNamespace(alive=True, class_id=C.PRIEST, cooldown=27, shield=20, status=every)
+    text = panels.unit_lines(unit)[0]
+    assert text.endswith("Freedom 3") and small.size(text)[0] > 300
+    lines = panels.status_lines(unit, small, 300)
+    assert len(lines) >= 2 and " ".join(lines) == text  # nothing cut
+    assert all(small.size(line)[0] <= 300 for line in lines)
+    calm = SimpleNamespace(alive=True, class_id=C.PRIEST, cooldown=0, shield=0, status=every * 0)
+    extra = panels.card_height(unit, 360, font, small) - panels.card_height(calm, 360, font, small)
+    squares = 8 * C.NUM_STATUS + 4
+    assert (
+        extra == (len(panels.status_lines(unit, small, 360 - squares)) - 1) * small.get_linesize()
+    )
