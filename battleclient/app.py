@@ -112,15 +112,15 @@ class App:
         return p.text if p.done else f"{p.text} ({round(100 * p.fraction)}%)"
 
     def map_spec(self, choice: int | str):
-        """The loaded MapSpec of a map id or map file path (a pick_map result), or None while
-        the engine thread loads it (or when it does not load: the game start says why)."""
-        if choice not in self.maps and self.kinds is not None:
-            self.maps[choice] = None
-
-            def store(ok, value, choice=choice):
-                self.maps[choice] = value if ok else None
-
-            self.submit(load_choice, choice, done=store)
+        """The loaded MapSpec of a map id or map file path (a pick_map result), or None when it
+        does not load (the game start says why). Loaded here, on the UI thread (NumPy only,
+        milliseconds), so the preview is the same drawing before and after the engine loads
+        and does not wait behind a compile on the engine thread."""
+        if choice not in self.maps:
+            try:
+                self.maps[choice] = load_choice(choice)
+            except (OSError, ValueError):  # MapError is a ValueError
+                self.maps[choice] = None
         return self.maps.get(choice)
 
     # --- screens ---------------------------------------------------------------------------

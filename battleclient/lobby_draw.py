@@ -64,7 +64,7 @@ def _preview(lobby, surface) -> None:
     if spec is not None:
         scene = scene_from_state(preview_state(spec, roster, end))
         lobby.renderer.draw(surface, scene, rect)
-    elif entry is not None and entry.preview:  # the file's ASCII picture until the map loads
+    elif entry is not None and entry.preview:  # a file that does not load: its ASCII picture
         draw_ascii(surface, rect, entry.preview)
 
 

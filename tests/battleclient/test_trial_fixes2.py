@@ -131,3 +131,13 @@ def test_a_long_status_line_in_the_side_panel_wraps_and_the_card_grows(display):
     assert (
         extra == (len(panels.status_lines(unit, small, 360 - squares)) - 1) * small.get_linesize()
     )
+
+
+def test_the_lobby_preview_is_the_same_drawing_before_and_after_the_engine_loads(apps):
+    app = apps(setup(HUMAN), start=False)
+    before = frame(app).subsurface(pygame.Rect(L.PREVIEW)).copy()  # JAX not loaded yet
+    assert app.kinds is None
+    wait_for(app, lambda: loaded(app) and app.maps.get(47) is not None)
+    after = frame(app).subsurface(pygame.Rect(L.PREVIEW))
+    same = pygame.surfarray.array3d(before) == pygame.surfarray.array3d(after)
+    assert same.all()
