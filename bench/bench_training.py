@@ -5,14 +5,22 @@ the update split into its parts.
         [--epochs 4] [--minibatches 4] [--grad-chunk 16] [--embed 32 --torso 64 --hidden 64]
         [--self-play-only] [--repeats 3]
 
-Bare rollout: `num_envs` games stepped with auto-reset for `rollout` ticks inside one jitted
-`lax.scan`, every slot playing a uniformly random legal action. Learner: one full IPPO update
+Bare rollout: the engine's own rollout (`mbg bench engine`'s): `num_envs` games stepped with
+auto-reset for `rollout` ticks inside one jitted `lax.scan`, every slot playing a uniformly random
+legal value of each head (evaluation.engine_bench.random_legal_actions; the Gumbel sampler of the
+`random` System costs twice the engine step, which made an earlier version of this bench report a
+bare rollout 3x too slow). Learner: one full IPPO update
 (the same rollout with the network acting and the configured opponents, then GAE and
 epochs x minibatches of PPO). Both report env-steps per second (one env-step = one tick of one
 game); the target is learner cost < 3x the bare rollout. Parts, each jitted alone on the same
 batch: the learner's rollout (engine + policy + opponents), the policy's forward pass and
 sampling over the rollout, the bot opponents over `rollout` ticks, GAE, and the PPO epochs
 (GRU forward + backward). Wall times are the best of --repeats (the machine is shared).
+
+Arithmetic: XLA's cost analysis of one forward pass gives the network's FLOPs per agent-tick;
+the PPO epochs cost about 3x that per replayed agent-tick (the backward pass about twice the
+forward, the usual estimate). The last lines print the FLOP rate the epochs achieved and the rate
+they would need for the whole learner to cost < 3x the bare rollout.
 """
 
 import argparse
@@ -23,9 +31,11 @@ import jax
 import jax.numpy as jnp
 
 from engine import constants as C
+from evaluation.engine_bench import random_legal_actions
 from policies import networks as nets
-from policies.random_system import random_act
 from training import common, ippo
+
+ROLLOUT, PPO = "learner rollout + GAE", "PPO epochs (GRU fwd + bwd)"
 
 
 def bare_rollout(config: ippo.IPPOConfig):
@@ -37,7 +47,7 @@ def bare_rollout(config: ippo.IPPOConfig):
         obs, state, key = carry
         key, k_act, k_env = jax.random.split(key, 3)
         keys = jax.random.split(k_act, b)
-        actions = jax.vmap(lambda o, k: random_act(o, o.mask, (), k)[0])(obs, keys)
+        actions = jax.vmap(random_legal_actions)(keys, obs.mask)
         obs, state, *_ = jax.vmap(env.step)(jax.random.split(k_env, b), state, actions)
         return (obs, state, key), None
 
@@ -109,7 +119,7 @@ def measure(config: ippo.IPPOConfig, repeats: int):
     trainer = ippo.make_train(config)
     runner = jax.jit(trainer.init)(jax.random.PRNGKey(0))
     collect = jax.jit(trainer.collect)
-    yield "learner rollout + GAE", *timed(collect, runner, repeats=repeats)
+    yield ROLLOUT, *timed(collect, runner, repeats=repeats)
     after, batch, hidden0, _ = collect(runner)
     act = policy_pass(trainer)
     yield "  policy forward + sampling", *timed(act, runner.params, hidden0, batch, repeats=repeats)
@@ -118,9 +128,40 @@ def measure(config: ippo.IPPOConfig, repeats: int):
     gae = jax.jit(lambda b: ippo.gae(b.ret, b.value, b.reset, b.value[0], 0.99, 0.95))
     yield "  GAE", *timed(gae, batch, repeats=repeats)
     learn = jax.jit(trainer.learn)
-    yield "PPO epochs (GRU fwd + bwd)", *timed(learn, after, batch, hidden0, repeats=repeats)
+    yield PPO, *timed(learn, after, batch, hidden0, repeats=repeats)
     update = jax.jit(lambda r: trainer.update(r)[0])
     yield "whole update (one jit)", *timed(update, runner, repeats=repeats)
+
+
+def forward_flops(config: ippo.IPPOConfig) -> float:
+    """FLOPs of one network forward pass per agent-tick, from XLA's cost analysis of a one-tick
+    call on 100 agents (shapes from a fresh runner)."""
+    trainer = ippo.make_train(config)
+    runner = jax.eval_shape(trainer.init, jax.random.PRNGKey(0))
+    n = 100
+    obs = jax.tree.map(lambda x: jax.ShapeDtypeStruct((n,) + x.shape[2:], x.dtype), runner.obs)
+    hidden = jax.ShapeDtypeStruct((n, config.hidden), jnp.float32)
+    reset = jax.ShapeDtypeStruct((n,), jnp.bool_)
+    apply = jax.jit(trainer.network.apply)
+    cost = apply.lower(runner.params, hidden, obs, reset).compile().cost_analysis()
+    return float(cost["flops"]) / n
+
+
+def print_arithmetic(config: ippo.IPPOConfig, seconds: dict) -> None:
+    """The PPO epochs' achieved FLOP rate and the rate a < 3x learner would need."""
+    per_tick = forward_flops(config)
+    replayed = config.epochs * config.num_learners * config.rollout  # agent-ticks, fwd + bwd
+    ppo_flop = 3.0 * per_tick * replayed
+    budget = 3.0 * seconds["bare"] - seconds["rollout"]  # what < 3x leaves for the epochs
+    print(f"network forward: {per_tick / 1e3:.0f} kFLOP per agent-tick (XLA cost analysis)")
+    print(f"PPO epochs: {ppo_flop / 1e9:.1f} GFLOP per update ({replayed} agent-ticks x 3 x "
+          f"forward), achieved {ppo_flop / seconds['ppo'] / 1e9:.0f} GFLOP/s")  # fmt: skip
+    if budget <= 0:
+        print("< 3x is out of reach before any learning: the learner's rollout alone costs "
+              f"{seconds['rollout'] / seconds['bare']:.2f}x the bare rollout")  # fmt: skip
+    else:
+        print(f"< 3x would need the epochs in {budget * 1e3:.0f} ms: "
+              f"{ppo_flop / budget / 1e9:.0f} GFLOP/s")  # fmt: skip
 
 
 def main() -> None:
@@ -153,14 +194,17 @@ def main() -> None:
     print(f"PPO: {config.epochs} epochs x {config.minibatches} minibatches, gradient chunks of "
           f"<= {config.grad_chunk} of {config.num_learners} learner sequences")  # fmt: skip
     bare = None
+    seconds = {}
     for name, first, best in measure(config, args.repeats):
         bare = bare or best
+        seconds[name] = best
         print(
             f"{name:30s} {best * 1e3:7.0f} ms {steps / best:7.0f} env-steps/s "
             f"{best / bare:5.2f}x bare (compile {first:.0f} s)",
             flush=True,
         )
     print(f"learner cost / bare rollout: {best / bare:.2f}x (target < 3x)")
+    print_arithmetic(config, {"bare": bare, "rollout": seconds[ROLLOUT], "ppo": seconds[PPO]})
 
 
 if __name__ == "__main__":

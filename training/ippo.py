@@ -259,39 +259,42 @@ def num_chunks(sequences: int, most: int) -> int:
     return next(k for k in range(1, sequences + 1) if sequences % k == 0 and sequences // k <= most)
 
 
-def _chunked(x, k: int):
-    """(T, n, ...) -> (k, T, n / k, ...): k chunks of consecutive agent sequences."""
-    x = x.reshape(x.shape[:1] + (k, x.shape[1] // k) + x.shape[2:])
-    return jnp.moveaxis(x, 1, 0)
+def swap_leading_axes(tree):
+    """Swap the two leading axes of every leaf: (n, T, ...) <-> (T, n, ...)."""
+    return jax.tree.map(lambda x: jnp.swapaxes(x, 0, 1), tree)
 
 
 def make_grad(config: IPPOConfig, network: nets.ActorCritic):
-    """grad(params, hidden0 (n, H), batch (T, n)) -> ((loss, terms), grads) of `loss_fn`,
-    summed over chunks of at most config.grad_chunk agent sequences (`lax.scan`)."""
-    grad_fn = jax.value_and_grad(functools.partial(chunk_loss, network=network, config=config),
-                                 has_aux=True)  # fmt: skip
+    """grad(params, hidden0 (n, H), batch (n, T), agent-major) -> ((loss, terms), grads) of
+    `loss_fn`, summed over chunks of at most config.grad_chunk agent sequences (`lax.scan`).
+
+    Why agent-major: shuffling sequences and cutting chunks are then reshapes of the leading
+    axis, and only one chunk at a time (small enough for the CPU's caches) is turned time-major
+    for the network; time-major batches made the epochs copy the whole batch several times.
+    """
+
+    def chunk_grad(params, hidden0, seq, share):
+        loss = functools.partial(chunk_loss, network=network, config=config)
+        value_and_grad = jax.value_and_grad(loss, has_aux=True)
+        return value_and_grad(params, hidden0=hidden0, batch=swap_leading_axes(seq), share=share)
 
     def grad(params, hidden0, batch: Batch):
         batch = batch._replace(adv=normalise(batch.adv, batch.mask))
         k = num_chunks(hidden0.shape[0], config.grad_chunk)
-        mask = batch.mask.astype(jnp.float32)
         if k == 1:
-            return grad_fn(params, hidden0=hidden0, batch=batch, share=1.0)
-        parts = hidden0.reshape((k, -1) + hidden0.shape[1:])  # (k, n / k, H)
-        seqs = jax.tree.map(lambda x: _chunked(x, k), batch)  # (k, T, n / k, ...)
-        shares = seqs.mask.astype(jnp.float32).sum((1, 2)) / jnp.maximum(mask.sum(), 1.0)
+            return chunk_grad(params, hidden0, batch, 1.0)
+        parts = jax.tree.map(lambda x: x.reshape((k, -1) + x.shape[1:]), (hidden0, batch))
+        mask = batch.mask.astype(jnp.float32)
+        shares = parts[1].mask.astype(jnp.float32).sum((1, 2)) / jnp.maximum(mask.sum(), 1.0)
 
         def add(total, part):
             h0, seq, share = part
-            out = grad_fn(params, hidden0=h0, batch=seq, share=share)
-            return jax.tree.map(jnp.add, total, out), None
+            return jax.tree.map(jnp.add, total, chunk_grad(params, h0, seq, share)), None
 
-        first = jax.tree.map(lambda x: x[0], (parts, seqs, shares))
-        shapes = jax.eval_shape(
-            lambda: grad_fn(params, hidden0=first[0], batch=first[1], share=1.0)
-        )
+        first = jax.tree.map(lambda x: x[0], parts)
+        shapes = jax.eval_shape(lambda: chunk_grad(params, *first, 1.0))
         zero = jax.tree.map(lambda x: jnp.zeros(x.shape, x.dtype), shapes)
-        return jax.lax.scan(add, zero, (parts, seqs, shares))[0]
+        return jax.lax.scan(add, zero, (*parts, shares))[0]
 
     return grad
 
@@ -337,8 +340,8 @@ def _game_results(groups, done, outcome):
 
 def make_epoch(config: IPPOConfig, network: nets.ActorCritic, tx):
     """One PPO epoch: `epoch((params, opt_state), key, hidden0, batch)` shuffles the agent
-    sequences of `batch` (T, n), cuts them into config.minibatches and takes one optimiser
-    step on each; returns ((params, opt_state), losses stacked over minibatches)."""
+    sequences of `batch` (n, T, agent-major), cuts them into config.minibatches and takes one
+    optimiser step on each; returns ((params, opt_state), losses stacked over minibatches)."""
     grad_fn = make_grad(config, network)
 
     def minibatch_step(carry, part):
@@ -352,13 +355,10 @@ def make_epoch(config: IPPOConfig, network: nets.ActorCritic, tx):
         perm = jax.random.permutation(key, hidden0.shape[0])
         m = config.minibatches
 
-        def split(x, axis):  # shuffle agent sequences, then cut into m minibatches
-            x = jnp.take(x, perm, axis=axis)
-            shape = x.shape[:axis] + (m, x.shape[axis] // m) + x.shape[axis + 1 :]
-            return jnp.moveaxis(x.reshape(shape), axis, 0)
+        def split(x):  # shuffle agent sequences, then cut into m minibatches
+            return jnp.take(x, perm, axis=0).reshape((m, -1) + x.shape[1:])
 
-        parts = (split(hidden0, 0), jax.tree.map(lambda x: split(x, 1), batch))
-        return jax.lax.scan(minibatch_step, carry, parts)
+        return jax.lax.scan(minibatch_step, carry, jax.tree.map(split, (hidden0, batch)))
 
     return epoch
 
@@ -442,7 +442,7 @@ def make_train(config: IPPOConfig) -> Trainer:
     def learn(runner: RunnerState, batch: Batch, hidden0):
         """config.epochs PPO epochs on one batch: (runner, losses (epochs, minibatches))."""
         rng, k_epochs = jax.random.split(runner.rng)
-        epoch = functools.partial(run_epoch, hidden0=hidden0, batch=batch)
+        epoch = functools.partial(run_epoch, hidden0=hidden0, batch=swap_leading_axes(batch))
         carry = (runner.params, runner.opt_state)
         (params, opt_state), losses = jax.lax.scan(
             epoch, carry, jax.random.split(k_epochs, config.epochs)

@@ -103,6 +103,7 @@ def test_chunked_minibatch_gradient_equals_the_whole_minibatch(random_obs):
     hidden0 = jax.random.normal(k[5], (n, config.hidden))
     network = nets.ActorCritic(config.network)
     want = jax.value_and_grad(ippo.loss_fn, has_aux=True)(params, network, config, hidden0, batch)
-    got = ippo.make_grad(config, network)(params, hidden0, batch)  # 3 chunks of 2 sequences
+    agent_major = ippo.swap_leading_axes(batch)  # make_grad takes (n, T) sequences
+    got = ippo.make_grad(config, network)(params, hidden0, agent_major)  # 3 chunks of 2
     for a, b in zip(jax.tree.leaves(want), jax.tree.leaves(got), strict=True):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-4, atol=1e-6)
