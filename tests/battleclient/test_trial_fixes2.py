@@ -135,8 +135,10 @@ def test_a_long_status_line_in_the_side_panel_wraps_and_the_card_grows(display):
 
 def test_the_lobby_preview_is_the_same_drawing_before_and_after_the_engine_loads(apps):
     app = apps(setup(HUMAN), start=False)
-    before = frame(app).subsurface(pygame.Rect(L.PREVIEW)).copy()  # JAX not loaded yet
+    first = pygame.Surface(L.SIZE)
+    app.draw(first)  # the window's first frame: no engine-thread answer taken in yet
     assert app.kinds is None
+    before = first.subsurface(pygame.Rect(L.PREVIEW)).copy()
     wait_for(app, lambda: loaded(app) and app.maps.get(47) is not None)
     after = frame(app).subsurface(pygame.Rect(L.PREVIEW))
     same = pygame.surfarray.array3d(before) == pygame.surfarray.array3d(after)
