@@ -30,6 +30,12 @@ def register(subparsers) -> None:
     train.add_argument("--resume", action="store_true", help="continue the run in --out")
     train.add_argument("--seed", type=int, help="PRNG seed (fresh runs only)")
     train.add_argument("--quiet", action="store_true", help="no progress bar or log lines")
+    train.add_argument(
+        "--devices",
+        type=int,
+        help="CPU cores to split the games and PPO epochs over (fresh runs; default: the "
+        "config's devices, 1): 2 trains about 1.3x faster on two cores, as a different run",
+    )
     train.set_defaults(func=run_train)
 
     ev = subparsers.add_parser("eval", help="evaluate a policy checkpoint against a System")
@@ -56,6 +62,18 @@ def enable_compile_cache() -> None:
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 2.0)
 
 
+def _requested_devices(args, common):
+    """The run's `devices` setting before any config is built: --devices, else the --config
+    file's, else (on --resume) the saved run's; None when none sets it."""
+    if args.devices is not None:
+        return args.devices
+    saved = Path(args.out) / "config.json"
+    for path in (args.config, saved if args.resume and saved.exists() else None):
+        if path:
+            return common.read_config_document(path).get("devices")
+    return None
+
+
 def _run_config(args, config, ippo, common):
     """The config the run will use: --config, else the resumed run's own, else the defaults."""
     saved = Path(args.out) / "config.json"
@@ -69,14 +87,23 @@ def run_train(args) -> int:
     """Train or resume; prints the exported policy file (and on stderr how --steps rounds)."""
     import dataclasses
 
+    from evaluation.engine_bench import set_host_devices
     from training import common, ippo, runs
 
     enable_compile_cache()
+    devices = _requested_devices(args, common)
+    if isinstance(devices, int) and devices > 1:
+        # XLA reads its device count once, when JAX starts; building a config already starts
+        # it (the scripted bots' tables), so the count comes from the raw settings first.
+        set_host_devices(devices)
     config = common.load_config(ippo.IPPOConfig, args.config) if args.config else None
-    if args.seed is not None:
+    for option in ("seed", "devices"):
+        value = getattr(args, option)
+        if value is None:
+            continue
         if args.resume:
-            raise ValueError("--seed: a resumed run keeps its seed")
-        config = dataclasses.replace(config or ippo.IPPOConfig(), seed=args.seed)
+            raise ValueError(f"--{option}: a resumed run keeps its {option}")
+        config = dataclasses.replace(config or ippo.IPPOConfig(), **{option: value})
     if args.steps is not None and args.steps < 0:
         raise ValueError(f"--steps {args.steps}: must be 0 or more")
     runs.check_run_dir(Path(args.out), args.resume)  # before any note about the steps

@@ -210,12 +210,17 @@ def config_from_dict(cls, doc: dict, source: str = "<config>"):
         raise ValueError(f"{source}: {error}") from None
 
 
-def load_config(cls, path: str | Path):
-    """Config from a JSON or TOML file of field values (missing fields keep their defaults)."""
+def read_config_document(path: str | Path) -> dict:
+    """The field values of a JSON or TOML config file, unchecked. Raises ValueError naming the
+    file when it cannot be read or parsed."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-        doc = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+        return tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
     except (OSError, ValueError) as error:
         raise ValueError(f"{path}: cannot read a config: {error}") from None
-    return config_from_dict(cls, doc, str(path))
+
+
+def load_config(cls, path: str | Path):
+    """Config from a JSON or TOML file of field values (missing fields keep their defaults)."""
+    return config_from_dict(cls, read_config_document(path), str(path))

@@ -81,21 +81,31 @@ class IPPOConfig:
     hidden: int = 64
     # run
     seed: int = 0
+    # Host devices (CPU cores) the games and the PPO epochs are split over, each device
+    # collecting num_envs / devices games, gradients summed across them (training.parallel);
+    # `mbg train` asks XLA for that many. 1 keeps everything on one device.
+    devices: int = 1
     updates_per_log: int = 5  # updates per jitted chunk (one progress/log line)
     logs_per_checkpoint: int = 4  # chunks between Orbax checkpoints
 
     def __post_init__(self):
-        positive = ("num_envs", "rollout", "epochs", "minibatches", "updates_per_log")
+        positive = ("num_envs", "rollout", "epochs", "minibatches", "updates_per_log", "devices")
         for name in positive + ("logs_per_checkpoint", "embed", "torso", "hidden", "grad_chunk"):
             if getattr(self, name) < 1:
                 raise ValueError(f"IPPOConfig.{name}: {getattr(self, name)!r} must be >= 1")
         if self.total_steps < 0:
             raise ValueError(f"IPPOConfig.total_steps: {self.total_steps!r} must be >= 0")
         common.check_training_maps(list(self.maps))
-        if self.num_learners % self.minibatches:
+        if self.num_envs % self.devices:
+            raise ValueError(
+                f"IPPOConfig.devices: {self.devices} must divide num_envs ({self.num_envs})"
+            )
+        local = self.local_learners
+        if local % self.minibatches:
+            where = f" of each of the {self.devices} devices" if self.devices > 1 else ""
             raise ValueError(
                 f"IPPOConfig.minibatches: {self.minibatches} must divide the "
-                f"{self.num_learners} learner agent sequences of a rollout"
+                f"{local} learner agent sequences of a rollout{where}"
             )
 
     @property
@@ -107,9 +117,15 @@ class IPPOConfig:
         return self.num_envs * self.rollout
 
     @property
+    def local_learners(self) -> int:
+        """Learner agent sequences collected by one device (all of them when devices is 1)."""
+        games = self.num_envs // self.devices
+        groups = common.opponent_groups(self.opponents, games)
+        return int(common.learner_slots(groups, games).sum())
+
+    @property
     def num_learners(self) -> int:
-        groups = common.opponent_groups(self.opponents, self.num_envs)
-        return int(common.learner_slots(groups, self.num_envs).sum())
+        return self.local_learners * self.devices
 
     @property
     def weights(self) -> np.ndarray:
@@ -200,10 +216,21 @@ def ppo_loss(logp, old_logp, adv, value, old_value, ret, ent, mask, clip_eps, vf
     }
 
 
-def normalise(adv, mask):
-    """Advantages standardised over the masked entries."""
-    mean = masked_mean(adv, mask)
-    std = jnp.sqrt(masked_mean(jnp.square(adv - mean), mask))
+def psum(x, axis_name: str | None):
+    """Sum of x over the devices of `axis_name` (x itself when None)."""
+    return x if axis_name is None else jax.lax.psum(x, axis_name)
+
+
+def normalise(adv, mask, axis_name: str | None = None):
+    """Advantages standardised over the masked entries (of every device of `axis_name`)."""
+    if axis_name is None:
+        mean = masked_mean(adv, mask)
+        std = jnp.sqrt(masked_mean(jnp.square(adv - mean), mask))
+        return (adv - mean) / (std + 1e-8)
+    m = mask.astype(jnp.float32)
+    count = jnp.maximum(psum(jnp.sum(m), axis_name), 1.0)
+    mean = psum(jnp.sum(adv * m), axis_name) / count
+    std = jnp.sqrt(psum(jnp.sum(jnp.square(adv - mean) * m), axis_name) / count)
     return (adv - mean) / (std + 1e-8)
 
 
@@ -264,13 +291,15 @@ def swap_leading_axes(tree):
     return jax.tree.map(lambda x: jnp.swapaxes(x, 0, 1), tree)
 
 
-def make_grad(config: IPPOConfig, network: nets.ActorCritic):
+def make_grad(config: IPPOConfig, network: nets.ActorCritic, axis_name: str | None = None):
     """grad(params, hidden0 (n, H), batch (n, T), agent-major) -> ((loss, terms), grads) of
     `loss_fn`, summed over chunks of at most config.grad_chunk agent sequences (`lax.scan`).
 
     Why agent-major: shuffling sequences and cutting chunks are then reshapes of the leading
     axis, and only one chunk at a time (small enough for the CPU's caches) is turned time-major
     for the network; time-major batches made the epochs copy the whole batch several times.
+    With `axis_name`, each device holds part of the minibatch: advantages are standardised
+    and the loss weighted over all devices' sequences, and the result is summed across them.
     """
 
     def chunk_grad(params, hidden0, seq, share):
@@ -279,13 +308,21 @@ def make_grad(config: IPPOConfig, network: nets.ActorCritic):
         return value_and_grad(params, hidden0=hidden0, batch=swap_leading_axes(seq), share=share)
 
     def grad(params, hidden0, batch: Batch):
-        batch = batch._replace(adv=normalise(batch.adv, batch.mask))
+        out = local_grad(
+            params, hidden0, batch._replace(adv=normalise(batch.adv, batch.mask, axis_name))
+        )
+        return jax.tree.map(lambda x: psum(x, axis_name), out)
+
+    def local_grad(params, hidden0, batch: Batch):
         k = num_chunks(hidden0.shape[0], config.grad_chunk)
-        if k == 1:
-            return chunk_grad(params, hidden0, batch, 1.0)
-        parts = jax.tree.map(lambda x: x.reshape((k, -1) + x.shape[1:]), (hidden0, batch))
         mask = batch.mask.astype(jnp.float32)
-        shares = parts[1].mask.astype(jnp.float32).sum((1, 2)) / jnp.maximum(mask.sum(), 1.0)
+        total = jnp.maximum(psum(mask.sum(), axis_name), 1.0)
+        if k == 1:
+            return chunk_grad(
+                params, hidden0, batch, 1.0 if axis_name is None else mask.sum() / total
+            )
+        parts = jax.tree.map(lambda x: x.reshape((k, -1) + x.shape[1:]), (hidden0, batch))
+        shares = parts[1].mask.astype(jnp.float32).sum((1, 2)) / total
 
         def add(total, part):
             h0, seq, share = part
@@ -338,11 +375,11 @@ def _game_results(groups, done, outcome):
     return jnp.stack([res[g.lo : g.hi].sum(0) for g in groups])
 
 
-def make_epoch(config: IPPOConfig, network: nets.ActorCritic, tx):
+def make_epoch(config: IPPOConfig, network: nets.ActorCritic, tx, axis_name: str | None = None):
     """One PPO epoch: `epoch((params, opt_state), key, hidden0, batch)` shuffles the agent
     sequences of `batch` (n, T, agent-major), cuts them into config.minibatches and takes one
     optimiser step on each; returns ((params, opt_state), losses stacked over minibatches)."""
-    grad_fn = make_grad(config, network)
+    grad_fn = make_grad(config, network, axis_name)
 
     def minibatch_step(carry, part):
         params, opt_state = carry
@@ -363,8 +400,15 @@ def make_epoch(config: IPPOConfig, network: nets.ActorCritic, tx):
     return epoch
 
 
-def make_train(config: IPPOConfig) -> Trainer:
-    """Build the pure, jittable functions of a run (see Trainer)."""
+def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
+    """Build the pure, jittable functions of a run (see Trainer). With config.devices > 1 they
+    run on that many host devices (training.parallel). With `axis_name` (used there), they
+    are one device's part: its own games and random draws, gradients and counts summed
+    across the devices of `axis_name`."""
+    if config.devices > 1 and axis_name is None:
+        from training import parallel
+
+        return parallel.make_parallel_train(config)
     env, network = make_env(config), nets.ActorCritic(config.network)
     tx = make_optimizer(config)
     groups = common.opponent_groups(config.opponents, config.num_envs)
@@ -381,8 +425,12 @@ def make_train(config: IPPOConfig) -> Trainer:
     def per_learner(game_values):  # (b,) -> (n,)
         return game_values[learn_idx // C.NUM_SLOTS]
 
+    def own(key):  # a device's own random draws (the carried rng stays the same everywhere)
+        return key if axis_name is None else jax.random.fold_in(key, jax.lax.axis_index(axis_name))
+
     def init(rng) -> RunnerState:
         rng, k_env, k_net = jax.random.split(rng, 3)
+        k_env = own(k_env)
         obs, state = jax.vmap(env.reset)(jax.random.split(k_env, b))
         params = nets.init_params(config.network, k_net, learners(obs))
         hidden = nets.initial_hidden(config.network, n)
@@ -394,6 +442,7 @@ def make_train(config: IPPOConfig) -> Trainer:
     # ---- ROLLOUT ----
     def env_step(runner: RunnerState, _):
         rng, k_act, k_opp, k_env = jax.random.split(runner.rng, 4)
+        k_act, k_opp, k_env = own(k_act), own(k_opp), own(k_env)
         obs, reset = learners(runner.obs), per_learner(runner.reset)
         hidden, heads = network.apply(runner.params, runner.hidden, obs, reset)
         move, pair = nets.sample_actions(k_act, heads, obs)
@@ -424,7 +473,7 @@ def make_train(config: IPPOConfig) -> Trainer:
         return runner, (tr, stats)
 
     # ---- LEARN ----
-    run_epoch = make_epoch(config, network, tx)
+    run_epoch = make_epoch(config, network, tx, axis_name)
 
     def collect(runner: RunnerState):
         """Rollout and GAE: (runner, Batch (T, n), hidden0 (n, H), per-tick stats)."""
@@ -457,9 +506,9 @@ def make_train(config: IPPOConfig) -> Trainer:
         runner, losses = learn(runner, batch, hidden0)
         metrics = {
             "loss": jax.tree.map(jnp.mean, losses),
-            "terms": stats["terms"].sum(0),
-            "agent_steps": stats["agent_steps"].sum(),
-            "results": stats["results"].sum(0),
+            "terms": psum(stats["terms"].sum(0), axis_name),
+            "agent_steps": psum(stats["agent_steps"].sum(), axis_name),
+            "results": psum(stats["results"].sum(0), axis_name),
         }
         return runner, metrics
 

@@ -76,8 +76,17 @@ class MetricLog:
 
 def summary_line(scalars: dict[str, float], keys: Sequence[str]) -> str:
     """A short terminal line of the named scalars present in `scalars`."""
-    parts = [f"{k.split('/')[-1]} {scalars[k]:.3g}" for k in keys if k in scalars]
+    parts = [f"{_short_label(k)} {scalars[k]:.3g}" for k in keys if k in scalars]
     return " | ".join(parts)
+
+
+def _short_label(key: str) -> str:
+    """ "loss/entropy" -> "entropy"; "games/scripted:brawler/win" -> "brawler win" (each
+    opponent's win rate must stay distinguishable)."""
+    parts = key.split("/")
+    if parts[0] == "games" and len(parts) == 3:
+        return f"{parts[1].split(':')[-1]} {parts[2]}"
+    return parts[-1]
 
 
 def progress_bar(total: int, done: int):

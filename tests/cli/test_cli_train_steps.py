@@ -82,3 +82,33 @@ def test_an_existing_run_is_refused_before_any_note_on_steps(fake_run, tmp_path,
     assert "a run exists here; pass --resume or choose another --out" in err
     assert "less than one update" not in err
     assert fake_run == []
+
+
+def test_devices_are_read_before_any_config_is_built(tmp_path):
+    from argparse import Namespace
+
+    from cli.train import _requested_devices
+    from training import common
+
+    config = tmp_path / "c.json"
+    config.write_text(json.dumps({"devices": 2, "num_envs": 8}))
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "config.json").write_text(json.dumps({"devices": 4}))
+
+    def ask(**kw):
+        args = dict(devices=None, config=None, out=str(run), resume=False) | kw
+        return _requested_devices(Namespace(**args), common)
+
+    assert ask() is None
+    assert ask(devices=3, config=str(config)) == 3  # --devices wins
+    assert ask(config=str(config)) == 2
+    assert ask(resume=True) == 4  # a resumed run keeps its own
+    with pytest.raises(ValueError, match="missing.json: cannot read a config"):
+        ask(config=str(tmp_path / "missing.json"))
+
+
+def test_devices_on_resume_is_refused(fake_run, tmp_path, capsys):
+    argv = ["train", "ippo", "--out", str(tmp_path / "r"), "--resume", "--devices", "2"]
+    assert main(argv) == 2
+    assert "--devices: a resumed run keeps its devices" in capsys.readouterr().err

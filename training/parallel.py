@@ -1,0 +1,72 @@
+"""Data-parallel IPPO over host devices: each CPU device collects its own share of the games
+and replays its own learner sequences; gradients, advantage statistics and counts are summed
+across devices (`jax.shard_map`, psum), so every device holds the same parameters.
+
+Why not let XLA shard one big batch: the PPO epochs gain nothing from XLA's threads on this
+CPU (one pinned core ran an update's epochs as fast as two), and a batch sharded by XLA's
+partitioner ran slower than one device (shuffling sequences across devices became gathers). One
+independent collector per device, whose only exchange is the gradient sum, uses both cores.
+
+A run with `devices` D plays D copies of the opponent layout of num_envs / D games, with its
+own random draws per device (training.ippo.make_train with axis_name); the same seed and D give
+the same run, but a different D is a different run.
+"""
+
+import dataclasses
+
+import jax
+import numpy as np
+from jax.sharding import Mesh
+from jax.sharding import PartitionSpec as P
+
+AXIS = "games"
+
+
+def device_mesh(count: int) -> Mesh:
+    """A 1-D mesh of the first `count` devices. Raises ValueError when JAX has fewer."""
+    devices = jax.devices()
+    if len(devices) < count:
+        raise ValueError(
+            f"IPPOConfig.devices: {count}, but JAX has {len(devices)} device(s); on a CPU, set "
+            f"XLA_FLAGS=--xla_force_host_platform_device_count={count} before JAX starts "
+            "(mbg train does so)"
+        )
+    return Mesh(np.array(devices[:count]), (AXIS,))
+
+
+def _runner_spec(ippo):
+    """Where each RunnerState field lives: per-game state split over devices, the rest
+    (parameters, optimiser state, the carried rng, the update count) the same on all."""
+    split, same = P(AXIS), P()
+    return ippo.RunnerState(
+        params=same, opt_state=same, env_state=split, obs=split, hidden=split, reset=split,
+        opponents=split, rng=same, update=same,
+    )  # fmt: skip
+
+
+def make_parallel_train(config):
+    """training.ippo.Trainer for config.devices > 1: init, update and train run on a device
+    mesh; collect and learn (one device's parts, for benchmarks) are None."""
+    from training import ippo
+
+    local_config = dataclasses.replace(
+        config, num_envs=config.num_envs // config.devices, devices=1
+    )
+    local = ippo.make_train(local_config, axis_name=AXIS)
+    mesh = device_mesh(config.devices)
+    runner = _runner_spec(ippo)
+
+    def on_mesh(fn, in_specs, out_specs):
+        # check_vma off: the engine's scans start from constants that its games then make
+        # device-varying; the outputs declared the same on all devices are (psummed gradients
+        # and counts, the carried rng and update count), as tests/training check.
+        return jax.shard_map(
+            fn, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_vma=False
+        )
+
+    init = on_mesh(local.init, (P(),), runner)
+    update = on_mesh(local.update, (runner,), (runner, P()))
+    train = on_mesh(local.train, (P(),), (runner, P()))
+    return local._replace(
+        config=config, init=init, update=update, train=train, collect=None, learn=None
+    )
