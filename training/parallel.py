@@ -60,9 +60,7 @@ def make_parallel_train(config):
         # check_vma off: the engine's scans start from constants that its games then make
         # device-varying; the outputs declared the same on all devices are (psummed gradients
         # and counts, the carried rng and update count), as tests/training check.
-        return jax.shard_map(
-            fn, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_vma=False
-        )
+        return jax.shard_map(fn, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_vma=False)
 
     init = on_mesh(local.init, (P(),), runner)
     update = on_mesh(local.update, (runner,), (runner, P()))
