@@ -56,8 +56,11 @@ def test_lobby_compiles_entered_rules_in_the_background(monkeypatch, display):
         assert jobs == []  # still typing: "5" may become "50"
         entry.set_text(str(NEW_TICKS))
         entry.unfocus()
-        frame(app)
-        frame(app)
-        assert jobs == [NEW_TICKS]  # once per rules
+        # The job runs on the engine thread after the start-up import of JAX (seconds when
+        # cold): wait for it. Jobs run in order, so a job sent for "5" would come first.
+        wait_for(app, lambda: NEW_TICKS in jobs, seconds=300)
+        for _ in range(5):
+            frame(app)
+        assert jobs == [NEW_TICKS]  # only once the value is entered, and once per rules
     finally:
         app.close()
