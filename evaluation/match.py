@@ -9,6 +9,7 @@ Games run with `engine.step_env` (no auto-reset) until the outcome is decided (R
 """
 
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
@@ -268,7 +269,15 @@ def _host_decide(config, lineup, game: Rollout, jitted):
 
 
 def play_host_game(config: Config, lineup: Lineup, setup: GameSetup, record: bool = False):
-    """Play one game stepping from the host; returns (final State, trace dict or None)."""
+    """Play one game stepping from the host; returns (final State, trace dict or None). With
+    record, a System's decision records (System.report) are in trace["decisions"]."""
+    state, trace, _ = host_game(config, lineup, setup, record)
+    return state, trace
+
+
+def host_game(config: Config, lineup: Lineup, setup: GameSetup, record: bool = False):
+    """`play_host_game` plus the Systems' reports: (final State, trace or None, result
+    columns of `report_columns`)."""
     jitted = [None if s.host else jax.jit(s.act) for s in lineup.systems]
     step = jit_step(config)
     game = start(config, lineup, setup)
@@ -282,11 +291,41 @@ def play_host_game(config: Config, lineup: Lineup, setup: GameSetup, record: boo
                 (events, _dynamic(state), global_rows(obs.visible), global_rows(obs.relayed))
             )
         game = Rollout(state, obs, carries, game.key)
+    columns, records = report_columns(lineup, game.carries)
     if not record:
-        return game.state, None
+        return game.state, None, columns
     stacked = jax.tree.map(lambda *xs: np.stack(xs), *jax.device_get(traces))
     played = int(game.state.tick) - int(first.state.tick)
-    return game.state, game_trace(first, stacked, None, played)
+    trace = game_trace(first, stacked, None, played)
+    if records is not None:
+        trace["decisions"] = records
+    return game.state, trace, columns
+
+
+def report_columns(lineup: Lineup, carries) -> tuple[dict, list | None]:
+    """The reports of a finished game's Systems (System.report on each final carry): result
+    columns and decision records (None when no System reports). With several reporting
+    Systems each one's columns get the prefix of the teams it plays ("A_", "B_", "AB_")."""
+    reports = [
+        (i, system.report(carries[i]))
+        for i, system in enumerate(lineup.systems)
+        if system.report is not None
+    ]
+    if not reports:
+        return {}, None
+    columns, records = {}, []
+    for i, report in reports:
+        teams = "".join(
+            C.TEAM_NAMES[t]
+            for t in range(C.NUM_TEAMS)
+            if lineup.owners[i, t * C.TEAM_SIZE : (t + 1) * C.TEAM_SIZE].any()
+        )
+        prefix = "" if len(reports) == 1 else f"{teams}_"
+        while any(k.startswith(prefix) for k in columns) and prefix:
+            prefix = f"{prefix[:-1]}{i}_"
+        columns.update({f"{prefix}{k}": v for k, v in report.get("stats", {}).items()})
+        records += list(report.get("records", ()))
+    return columns, sorted(records, key=lambda r: (r.get("tick", 0), r.get("slot", 0)))
 
 
 STEP_CACHE: dict = {}
@@ -314,6 +353,7 @@ def play_match(
     mode: str = "auto",
     batch: int | None = None,
     on_game: OnGame | None = None,
+    host_workers: int = 1,
 ) -> pl.DataFrame:
     """Play every setup with `lineup`; return one result row a game (see `result_row`).
 
@@ -323,7 +363,10 @@ def play_match(
     from the host) or "auto": batch for JAX lineups with at least BATCH_MIN games (the batch
     compiles longer but runs several times faster), host otherwise. batch: games per vmapped
     batch (default 64, 16 when recording). on_game is called as each game finishes, in order.
-    Both modes play identical games. Raises ValueError for a bad mode.
+    host_workers: host-stepped games played at once on threads (a host System that waits on
+    a server, such as an LLM, then overlaps games). Columns that Systems report (System.report,
+    e.g. the LLM call statistics) join each game's row. Both modes play identical games.
+    Raises ValueError for a bad mode or host_workers < 1.
     """
     config = config or Config()
     rows: list[dict] = []
@@ -333,6 +376,8 @@ def play_match(
         if on_game is not None:
             on_game(setup, row, trace)
 
+    if host_workers < 1:
+        raise ValueError(f"host_workers: {host_workers} must be at least 1")
     if mode not in ("auto", "batch", "host"):
         raise ValueError(f"mode {mode!r}: use auto, batch or host")
     if mode == "batch" and not lineup.all_jax:
@@ -344,9 +389,11 @@ def play_match(
         size = batch or (16 if record else 64)
         _play_jax(config, lineup, list(setups), record, min(size, len(setups)), collect)
     else:
-        for setup in setups:
-            state, trace = play_host_game(config, lineup, setup, record)
-            collect(setup, result_row(setup, jax.device_get(state)), trace)
+        play = partial(host_game, config, lineup, record=record)
+        with ThreadPoolExecutor(host_workers, thread_name_prefix="game") as pool:
+            games = pool.map(play, setups) if host_workers > 1 else map(play, setups)
+            for setup, (state, trace, columns) in zip(setups, games, strict=True):
+                collect(setup, result_row(setup, jax.device_get(state)) | columns, trace)
     return pl.DataFrame(rows)
 
 

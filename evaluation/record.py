@@ -96,6 +96,7 @@ def build_replay(
         events=trace["events"],
         visible=trace["visible"],
         relayed=trace["relayed"],
+        decisions=trace.get("decisions"),
     )
 
 

@@ -7,7 +7,10 @@ A file is two msgpack objects written one after the other:
 2. the *body*, a zlib-compressed msgpack map ``{"states", "events", "visible", "relayed",
    "static", "metrics"}``. Every array is ``{"dtype", "shape", "bytes"}`` (C order, little
    endian); layout fields that never change are stored once and broadcast on read; metrics are a
-   polars DataFrame in Arrow IPC form.
+   polars DataFrame in Arrow IPC form. An optional ``"decisions"`` list (what host Systems such
+   as an LLM said and why a slot fell back: plain maps with at least ``tick`` and ``slot``) is
+   written only when present; readers that predate it ignore the key, so it needs no new
+   format version.
 
 A CRC-32 of the header and zlib's own checksum of the body catch corruption; a short file is
 reported as truncated. Field
@@ -30,6 +33,7 @@ from evaluation.replay_schema import (
     HEADER_FIELDS,
     LAYOUT_FIELDS,
     METRIC_COLUMNS,
+    NUM_SLOTS,
     STATE_FIELDS,
     ReplayError,
     check_header,
@@ -54,6 +58,9 @@ class Replay:
     events: field -> array with a leading axis T; events[t] explains states[t] -> states[t+1].
     visible, relayed: (T+1, 10, 10) bool [observer slot, seen slot] at each tick.
     metrics: long-form polars DataFrame (game, topic, metric, source, target, value) or None.
+    decisions: None, or a list of plain dicts from host Systems (System.report records), each
+    with int "tick" (the state's tick the decision was made in, `states["tick"]`) and "slot"
+    (0-9): an LLM agent's fallbacks with their reason and, when kept, its prompts and replies.
     """
 
     header: dict
@@ -62,6 +69,7 @@ class Replay:
     visible: np.ndarray
     relayed: np.ndarray
     metrics: pl.DataFrame | None = None
+    decisions: list | None = None
 
     @property
     def ticks(self) -> int:
@@ -151,7 +159,25 @@ def validate_replay(replay: Replay, source="<replay>") -> Replay:
         missing = [c for c in METRIC_COLUMNS if c not in replay.metrics.columns]
         if missing:
             raise ReplayError(source, "metrics", f"missing columns {missing}")
-    return Replay(dict(replay.header), states, events, visible, relayed, replay.metrics)
+    decisions = _check_decisions(replay.decisions, source)
+    return Replay(dict(replay.header), states, events, visible, relayed, replay.metrics, decisions)
+
+
+def _check_decisions(decisions, source) -> list | None:
+    if decisions is None:
+        return None
+    if not isinstance(decisions, list | tuple):
+        raise ReplayError(source, "decisions", f"expected a list, got {type(decisions).__name__}")
+    for i, record in enumerate(decisions):
+        if not isinstance(record, dict):
+            raise ReplayError(source, f"decisions[{i}]", "not a map")
+        for key, top in (("tick", 1 << 31), ("slot", NUM_SLOTS)):
+            value = record.get(key)
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < top:
+                raise ReplayError(
+                    source, f"decisions[{i}].{key}", f"{value!r} is not an int in 0-{top - 1}"
+                )
+    return list(decisions)
 
 
 # --- files ---------------------------------------------------------------------------------------
@@ -169,6 +195,10 @@ def encode_replay(replay: Replay) -> bytes:
         "static": static,
         "metrics": metrics_bytes(replay.metrics),
     }
+    if replay.decisions is not None:
+        body["decisions"] = [
+            msgpack.unpackb(msgpack.packb(r, default=plain), raw=False) for r in replay.decisions
+        ]
     packed = zlib.compress(msgpack.packb(body, use_bin_type=True), 6)
     header = msgpack.packb(
         dict(replay.header, format_version=FORMAT_VERSION), use_bin_type=True, default=plain
@@ -342,6 +372,7 @@ def _decode(unpacker, source) -> Replay:
         states[name] = np.broadcast_to(states[name], (visible.shape[0], *states[name].shape))
     replay = Replay(header, states, _arrays(body, "events", source), visible, relayed, None)
     replay.metrics = metrics_frame(body.get("metrics"), source)
+    replay.decisions = body.get("decisions")
     return validate_replay(replay, source)
 
 

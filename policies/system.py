@@ -39,13 +39,16 @@ class System:
 
     name: the slot-spec string it was built from ("scripted:tactician") or a free label;
     host: True when `act` is host Python (stepped from the host, NumPy inputs), False when it is
-    a pure JAX function (jit, vmap and lax.scan safe).
+    a pure JAX function (jit, vmap and lax.scan safe); report: optional, for host Systems,
+    `report(final carry) -> {"stats": {column: value}, "records": [plain dicts]}`, what the
+    System tells about a finished game (result columns, replay decision records).
     """
 
     act: Callable[[Obs, Masks, Any, jax.Array], tuple[Actions | None, Any]]
     initial_carry: Callable[[], Any] = field(default=_empty_carry)
     host: bool = False
     name: str = ""
+    report: Callable[[Any], dict] | None = None
 
 
 def as_system(
@@ -54,19 +57,23 @@ def as_system(
     host: bool = False,
     initial_carry: Callable[[], Any] | None = None,
     name: str = "",
+    report: Callable[[Any], dict] | None = None,
 ) -> System:
     """Wrap a function with the `act` signature into a System.
 
     fn: `(obs, masks, carry, key) -> (actions, carry)`; a jittable JAX function (host=False) or
     any Python callable (host=True). initial_carry: returns the carry at the start of a game
-    (default: the empty tuple, for stateless Systems). Raises TypeError if fn is not callable.
+    (default: the empty tuple, for stateless Systems); report: see `System`. Raises TypeError
+    if fn is not callable.
     """
     if not callable(fn):
         raise TypeError(f"as_system: {fn!r} is not callable")
     if initial_carry is not None and not callable(initial_carry):
         raise TypeError(f"as_system: initial_carry {initial_carry!r} is not callable")
     label = name or getattr(fn, "__name__", "system")
-    return System(act=fn, initial_carry=initial_carry or _empty_carry, host=host, name=label)
+    return System(
+        act=fn, initial_carry=initial_carry or _empty_carry, host=host, name=label, report=report
+    )
 
 
 def noop_actions(batch: Sequence[int] = ()) -> Actions:

@@ -1,0 +1,442 @@
+"""The `llm` System kind: a language model behind any Chat Completions endpoint plays slots.
+
+`llm:CONFIG.json` or `llm:MODEL@URL` in a slot spec (policies.llm_config lists the settings).
+A host System (policies.system): each tick it sends, per agent (or per team, `"per": "team"`),
+the text view of that agent's observation (policies.llm_view) through the official `openai`
+client to the configured base URL (a hosted API, vLLM, llama.cpp's server, Ollama), all of a
+tick's calls at once on a thread pool shared by every game the System plays, so agents and
+games overlap. The paper's LLM-agent API is the model (seed 000, section 6 and S7).
+
+Failure handling, in order:
+
+1. a network error, timeout, 429 or 5xx is re-sent up to `max_retries` times with exponential
+   backoff (other HTTP errors are not retried);
+2. a reply that is not valid JSON or names an illegal action gets ONE corrective re-prompt that
+   says what was wrong;
+3. anything still without a legal action plays the documented fallback: `NO_ANSWER`, which the
+   match turns into the no-op (Stay, no target, no Ultimate; RULES 3.5) with `Events.fallback`
+   set, and the reason is kept in the game's decision records (replay field `decisions`).
+
+Every decision ends within `decision_budget_s` (each request's timeout is cut to what is left),
+so an endpoint that never answers slows a game but never hangs it. An agent whose only legal
+action is the no-op (dead, stunned and shielded-or-dead agents) is answered without a call. The
+API key is read from the environment variable `api_key_env` when the client is built and is
+scrubbed from every recorded error text. The carry is a per-game `LLMGame` (history, counters,
+records); `game_stats(carry)` gives the result columns.
+"""
+
+import threading
+import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine import constants as C
+from engine.types import Actions
+from policies import llm_view
+from policies.llm_config import LLMConfig, parse_spec
+from policies.slotspec import register_kind, slot_name
+from policies.system import NO_ANSWER, System, as_system
+
+MAX_BACKOFF_S = 8.0
+
+
+def _retryable(openai) -> tuple:
+    """The client's errors worth re-sending: network and timeout, 429, 5xx."""
+    return (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError)
+
+
+STAT_FIELDS = (
+    "llm_decisions",
+    "llm_calls",
+    "llm_legal_replies",
+    "llm_legal_rate",
+    "llm_fallbacks",
+    "llm_retries",
+    "llm_reprompts",
+    "llm_tokens_in",
+    "llm_tokens_out",
+    "llm_latency_p50_s",
+    "llm_latency_p90_s",
+    "llm_latency_p99_s",
+)
+
+
+@dataclass
+class Decision:
+    """The outcome of one decision (one agent, or one team's agents, at one tick)."""
+
+    actions: dict  # slot -> (move, target, ult) for the slots with a legal answer
+    reasons: dict  # slot -> why it plays the fallback
+    replies: list = field(default_factory=list)  # reply texts, in order
+    prompt: list = field(default_factory=list)  # the messages of the first request
+    calls: int = 0
+    legal: int = 0  # replies that gave every slot asked a legal action
+    retries: int = 0
+    reprompts: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    latencies: list = field(default_factory=list)  # seconds per answered request
+
+
+class LLMGame:
+    """Per-game carry: each slot's (user text, reply) history, counters and decision records."""
+
+    def __init__(self, history: int):
+        self.history: dict = {}
+        self.keep = history
+        self.records: list = []
+        self.totals = dict.fromkeys(("decisions", "calls", "legal", "fallbacks", "retries"), 0)
+        self.totals.update(reprompts=0, tokens_in=0, tokens_out=0)
+        self.latencies: list = []
+        self.lock = threading.Lock()
+
+    def add(self, decision: Decision, slots: tuple) -> None:
+        with self.lock:
+            self.totals["decisions"] += len(slots)
+            self.totals["fallbacks"] += len(decision.reasons)
+            for name in ("calls", "legal", "retries", "reprompts", "tokens_in", "tokens_out"):
+                self.totals[name] += getattr(decision, name)
+            self.latencies += decision.latencies
+
+
+def game_stats(carry) -> dict:
+    """The result columns of one game (`STAT_FIELDS`): decisions (agent-ticks asked), calls
+    (answered requests), legal replies and their rate, fallbacks, retries, re-prompts, input
+    and output tokens, request latency percentiles in seconds (NaN without calls)."""
+    if not isinstance(carry, LLMGame):
+        return {}
+    t = carry.totals
+    lat = np.asarray(carry.latencies, float)
+    pct = np.percentile(lat, [50, 90, 99]) if lat.size else [float("nan")] * 3
+    return {
+        "llm_decisions": t["decisions"],
+        "llm_calls": t["calls"],
+        "llm_legal_replies": t["legal"],
+        "llm_legal_rate": t["legal"] / t["calls"] if t["calls"] else float("nan"),
+        "llm_fallbacks": t["fallbacks"],
+        "llm_retries": t["retries"],
+        "llm_reprompts": t["reprompts"],
+        "llm_tokens_in": t["tokens_in"],
+        "llm_tokens_out": t["tokens_out"],
+        "llm_latency_p50_s": float(pct[0]),
+        "llm_latency_p90_s": float(pct[1]),
+        "llm_latency_p99_s": float(pct[2]),
+    }
+
+
+def game_report(carry) -> dict:
+    """What the System tells about a finished game (policies.system.System.report): its
+    `game_stats` and the decision records, in tick and slot order."""
+    if not isinstance(carry, LLMGame):
+        return {"stats": {}, "records": []}
+    with carry.lock:
+        records = sorted(carry.records, key=lambda r: (r["tick"], r["slot"]))
+    return {"stats": game_stats(carry), "records": records}
+
+
+class Monitor:
+    """What a UI shows while an LLM System thinks (thread-safe): slots thinking since when, the
+    last reply text and outcome per slot, the last endpoint error; and a cancel switch."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self.thinking: dict = {}  # slot -> monotonic start time
+        self.replies: dict = {}  # slot -> (tick, reply text, outcome words)
+        self.error = ""
+        self._cancel = threading.Event()
+
+    def cancel(self) -> None:
+        """Stop waiting for the current tick's calls: waiting slots play the fallback."""
+        self._cancel.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def begin(self, slots) -> None:
+        with self._lock:
+            self._cancel.clear()
+            now = time.monotonic()
+            self.thinking = {int(s): now for s in slots}
+
+    def end(self, slots, tick: int, decision: Decision) -> None:
+        with self._lock:
+            for slot in slots:
+                self.thinking.pop(int(slot), None)
+                text = decision.replies[-1] if decision.replies else ""
+                words = decision.reasons.get(slot, "legal")
+                self.replies[int(slot)] = (tick, text, words)
+            failed = [r for r in decision.reasons.values() if "endpoint" in r]
+            if failed:
+                self.error = failed[0]
+
+    def view(self) -> dict:
+        """A copy: {"thinking": {slot: seconds}, "replies": {...}, "error": str}."""
+        with self._lock:
+            now = time.monotonic()
+            return {
+                "thinking": {s: now - t for s, t in self.thinking.items()},
+                "replies": dict(self.replies),
+                "error": self.error,
+            }
+
+
+class LLMSystem:
+    """The `act` of an llm System: `(obs, masks, carry, key) -> (Actions, carry)`; obs NumPy."""
+
+    def __init__(self, config: LLMConfig, slots: tuple, client=None, name: str = "llm"):
+        self.config = config
+        self.slots = tuple(int(s) for s in slots)
+        self.name = name
+        self.options = llm_view.ViewOptions(
+            history=config.history, thinking=config.thinking, system_prompt=config.system_prompt()
+        )
+        self._key = config.api_key()
+        self.client = client or _client(config, self._key)
+        self.pool = ThreadPoolExecutor(config.concurrency, thread_name_prefix="llm")
+        self.monitor = Monitor()
+
+    def initial_carry(self) -> LLMGame:
+        return LLMGame(self.config.history)
+
+    # --- one tick --------------------------------------------------------------------------
+    def __call__(self, obs, masks, carry, key):
+        del masks, key  # the masks are obs.mask; an LLM's randomness is the endpoint's
+        game = carry if isinstance(carry, LLMGame) else self.initial_carry()
+        tick = int(np.asarray(obs.context)[self.slots[0], 0]) if self.slots else 0
+        heads = np.zeros((3, C.NUM_SLOTS), np.int32)
+        asked = [s for s in self.slots if _has_choice(obs, s)]
+        groups = _groups(asked, self.config.per)
+        self.monitor.begin(asked)
+        deadline = time.monotonic() + self.config.decision_budget_s
+        futures = {
+            self.pool.submit(self._decide, obs, group, game, deadline): group for group in groups
+        }
+        pending = set(futures)
+        while pending and not self.monitor.cancelled:
+            left = deadline + 1.0 - time.monotonic()  # requests end by the deadline; 1 s spare
+            if left <= 0:
+                break
+            _, pending = wait(pending, timeout=min(0.05, left))
+        for future, group in futures.items():
+            if future in pending:
+                why = "cancelled" if self.monitor.cancelled else "no reply within the budget"
+                decision = Decision({}, {s: why for s in group})
+            else:
+                decision = future.result()
+            self._finish(game, tick, group, decision, heads)
+        return Actions(move=heads[0], target=heads[1], ult=heads[2]), game
+
+    def _finish(self, game, tick, group, decision, heads) -> None:
+        game.add(decision, group)
+        self.monitor.end(group, tick, decision)
+        for slot in group:
+            action = decision.actions.get(slot)
+            heads[:, slot] = action if action is not None else (NO_ANSWER, 0, 0)
+            record = _record(tick, slot, decision, self.config.record_prompts)
+            if record is not None:
+                with game.lock:
+                    game.records.append(dict(record, system=self.name))
+
+    def _decide(self, obs, group: tuple, game: LLMGame, deadline: float) -> Decision:
+        masks = {s: (np.asarray(obs.mask.move[s]), np.asarray(obs.mask.pair[s])) for s in group}
+        if self.config.per == "team":
+            user = llm_view.team_user_text(obs, group, self.options)
+            chat = [
+                {"role": "system", "content": llm_view.system_text(obs, group[0], self.options)},
+                {"role": "user", "content": user},
+            ]
+        else:
+            with game.lock:
+                past = list(game.history.get(group[0], ()))
+            chat = llm_view.messages(obs, group[0], self.options, past)
+            user = chat[-1]["content"]
+        decision = Decision({}, {}, prompt=chat)
+        problems = self._ask(chat, group, masks, decision, deadline)
+        if problems and not any("endpoint" in p for p in problems.values()):
+            decision.reprompts += 1
+            again = chat + [
+                {"role": "assistant", "content": decision.replies[-1]},
+                {"role": "user", "content": _correction(problems)},
+            ]
+            problems = self._ask(
+                again, [s for s in group if s in problems], masks, decision, deadline
+            )
+        decision.reasons = problems
+        if self.config.history and decision.replies and self.config.per == "agent":
+            with game.lock:
+                kept = game.history.setdefault(group[0], deque(maxlen=self.config.history))
+                kept.append((user, decision.replies[-1]))
+        return decision
+
+    def _ask(self, chat, slots, masks, decision: Decision, deadline: float) -> dict:
+        """One request (with retries) and the check of its reply; fills decision; returns the
+        slots still without a legal action -> reason."""
+        text, problem = self._request(chat, decision, deadline)
+        if problem:
+            return {s: problem for s in slots}
+        decision.replies.append(text)
+        try:
+            if self.config.per == "team":
+                found, problems = llm_view.parse_team_reply(text, slots, masks)
+            else:
+                found, problems = {slots[0]: llm_view.parse_reply(text, *masks[slots[0]])}, {}
+        except llm_view.ReplyError as error:
+            found, problems = {}, {s: str(error) for s in slots}
+        decision.actions.update(found)
+        decision.legal += not problems
+        return problems
+
+    def _request(self, chat, decision: Decision, deadline: float) -> tuple[str, str]:
+        """(reply text, "") or ("", why the endpoint gave none), retrying retryable errors."""
+        import openai
+
+        attempt = 0
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0.01 or self.monitor.cancelled:
+                return "", "cancelled" if self.monitor.cancelled else "no reply within the budget"
+            start = time.monotonic()
+            try:
+                reply = self.client.chat.completions.create(
+                    **self._request_args(chat), timeout=min(self.config.timeout_s, left)
+                )
+            except (
+                openai.APIConnectionError,
+                openai.RateLimitError,
+                openai.InternalServerError,
+            ) as error:
+                retry = attempt < self.config.max_retries
+                if not retry:
+                    return "", self._endpoint_failure(error, attempt)
+                attempt += 1
+                decision.retries += 1
+                pause = min(self.config.backoff_s * 2 ** (attempt - 1), MAX_BACKOFF_S)
+                time.sleep(max(0.0, min(pause, deadline - time.monotonic())))
+                continue
+            except openai.APIError as error:
+                return "", self._endpoint_failure(error, attempt)
+            decision.calls += 1
+            decision.latencies.append(time.monotonic() - start)
+            usage = getattr(reply, "usage", None)
+            decision.tokens_in += int(getattr(usage, "prompt_tokens", 0) or 0)
+            decision.tokens_out += int(getattr(usage, "completion_tokens", 0) or 0)
+            choices = getattr(reply, "choices", None) or []
+            message = choices[0].message if choices else None
+            return (getattr(message, "content", None) or ""), ""
+
+    def _request_args(self, chat) -> dict:
+        config = self.config
+        extra = dict(config.extra_body)
+        if config.thinking is not None:
+            kwargs = dict(extra.get("chat_template_kwargs") or {})
+            kwargs.setdefault("enable_thinking", bool(config.thinking))
+            extra["chat_template_kwargs"] = kwargs
+        args = {"model": config.model, "messages": chat, "max_tokens": config.max_tokens}
+        for name in ("temperature", "top_p", "seed"):
+            if getattr(config, name) is not None:
+                args[name] = getattr(config, name)
+        if extra:
+            args["extra_body"] = extra
+        return args
+
+    def _endpoint_failure(self, error, retries: int) -> str:
+        status = getattr(error, "status_code", None)
+        what = f"HTTP {status}" if status else type(error).__name__
+        detail = scrub(str(error), self._key)[:200]
+        tries = f" after {retries} retries" if retries else ""
+        return f"endpoint {self.config.base_url} failed{tries}: {what}: {detail}"
+
+
+def scrub(text: str, key: str) -> str:
+    """`text` with the API key replaced by ***, so no error text ever carries it."""
+    return text.replace(key, "***") if key and len(key) >= 4 else text
+
+
+def _correction(problems: dict) -> str:
+    why = "; ".join(problems.values())
+    return (
+        f"Your reply could not be used: {why}. Reply again with only the JSON object, choosing "
+        "from the legal choices listed above."
+    )
+
+
+def _record(tick: int, slot: int, decision: Decision, keep_text: bool) -> dict | None:
+    """The replay's decision record of one slot: always for a fallback (with its reason), for
+    every decision when prompts are kept. Plain values only (msgpack)."""
+    reason = decision.reasons.get(slot)
+    if reason is None and not keep_text:
+        return None
+    action = decision.actions.get(slot)
+    record = {
+        "tick": int(tick),
+        "slot": int(slot),
+        "status": "fallback" if reason is not None else "ok",
+        "reason": reason or "",
+        "action": [int(v) for v in action] if action is not None else None,
+        "calls": decision.calls,
+        "retries": decision.retries,
+        "latency_s": float(sum(decision.latencies)),
+    }
+    if keep_text:
+        record["reply"] = decision.replies[-1] if decision.replies else ""
+        record["prompt"] = [dict(m) for m in decision.prompt]
+    return record
+
+
+def _has_choice(obs, slot: int) -> bool:
+    """Whether the slot has a legal action besides the no-op (else it is answered without a
+    call: dead, stunned, or shielded and unable to move)."""
+    moves = np.asarray(obs.mask.move[slot], bool)
+    pairs = np.asarray(obs.mask.pair[slot], bool)
+    return bool(moves[1:].any() or pairs.sum() > 1)
+
+
+def _groups(slots, per: str) -> list[tuple]:
+    if per == "agent":
+        return [(s,) for s in slots]
+    teams = {}
+    for slot in slots:
+        teams.setdefault(slot // C.TEAM_SIZE, []).append(slot)
+    return [tuple(t) for t in teams.values()]
+
+
+def _client(config: LLMConfig, key: str):
+    """The official client; its own retries are off so that ours are counted and bounded."""
+    import openai
+
+    return openai.OpenAI(
+        base_url=config.base_url, api_key=key, timeout=config.timeout_s, max_retries=0
+    )
+
+
+def monitor_of(system: System) -> Monitor | None:
+    """The Monitor of an llm System, or None for any other System."""
+    return system.act.monitor if isinstance(system.act, LLMSystem) else None
+
+
+def llm_system(config: LLMConfig, slots: tuple, client=None, name: str = "") -> System:
+    """A host System playing `slots` (global 0-9) with `config`; client: an `openai.OpenAI`
+    (or anything with its `chat.completions.create`), built from the config when None."""
+    label = name or f"llm:{config.model}@{config.base_url}"
+    act = LLMSystem(config, slots, client, label)
+    return as_system(
+        act, host=True, initial_carry=act.initial_carry, name=label, report=game_report
+    )
+
+
+def _factory(arg: str, slots: tuple[int, ...]) -> System:
+    if not arg:
+        raise ValueError("slot spec: 'llm' needs llm:CONFIG.json or llm:MODEL@URL")
+    names = ", ".join(slot_name(s) for s in slots)
+    try:
+        config = parse_spec(arg)
+    except ValueError as error:
+        raise ValueError(f"{error} (slots {names})") from None
+    return llm_system(config, slots, name=f"llm:{arg}")
+
+
+register_kind("llm", _factory, "llm:CONFIG.json|MODEL@URL")
