@@ -7,8 +7,9 @@ mbg play --map my_maps/arena.json --team-a scripted:kiter --team-b random
 
 Games come in pairs on the same map, roster and seed with the spawn ends swapped (--no-swap
 turns that off); maps cycle over the selection, which may name map files (a path, or NAME.json).
-Slot kinds: random, scripted:NAME, checkpoint:PATH (see policies/slotspec.py). Games here are
-headless: for human players use `battleclient`.
+Slot kinds: random, scripted:NAME, checkpoint:PATH, llm:CONFIG.json or llm:MODEL@URL (see
+policies/slotspec.py); --workers N plays N host-stepped games at once (LLM games overlap their
+calls). Games here are headless: for human players use `battleclient`.
 """
 
 import argparse
@@ -54,6 +55,9 @@ def register(subparsers) -> None:
     parser.add_argument("--no-swap", action="store_true", help="do not swap spawn ends in pairs")
     parser.add_argument(
         "--mode", choices=("auto", "batch", "host"), default="auto", help="see evaluation.match"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="host-stepped games at once (1; LLM Systems)"
     )
     parser.set_defaults(func=run)
 
@@ -141,10 +145,13 @@ def _play(args, lineup, setups, config, out, bar):
         advance()
 
     if out is None:
-        return play_match(lineup, setups, config, mode=args.mode, on_game=advance), written
+        results = play_match(
+            lineup, setups, config, mode=args.mode, on_game=advance, host_workers=args.workers
+        )
+        return results, written
     results, _ = record_games(
         lineup, setups, config, on_replay=on_replay, metrics_level=args.metrics,
-        seeds={"root": args.seed}, mode=args.mode,
+        seeds={"root": args.seed}, mode=args.mode, host_workers=args.workers,
     )  # fmt: skip
     return results, written
 
@@ -172,6 +179,8 @@ def run(args) -> int:
 
     if args.games < 1:
         raise ValueError(f"--games {args.games}: must be at least 1")
+    if args.workers < 1:
+        raise ValueError(f"--workers {args.workers}: must be at least 1")
     if args.seed < 0:
         raise ValueError(f"--seed {args.seed}: must be 0 or more")
     if args.metrics != "none" and not args.out:

@@ -110,8 +110,10 @@ def record_games(
     seeds: dict | None = None,
     mode: str = "auto",
     batch: int | None = None,
+    host_workers: int = 1,
 ):
-    """Play `setups` and build a Replay of each game (mode and batch: see match.play_match).
+    """Play `setups` and build a Replay of each game (mode, batch, host_workers: see
+    match.play_match).
 
     on_replay(setup, row, replay) is called as each game finishes (write it, add metrics);
     without it the replays are returned in a list. Returns (results DataFrame, replays).
@@ -129,7 +131,14 @@ def record_games(
             on_replay(setup, row, replay)
 
     results = play_match(
-        lineup, setups, config, record=True, mode=mode, batch=batch, on_game=on_game
+        lineup,
+        setups,
+        config,
+        record=True,
+        mode=mode,
+        batch=batch,
+        on_game=on_game,
+        host_workers=host_workers,
     )
     return results, kept
 
@@ -146,13 +155,21 @@ def replay_config(header: dict) -> Config:
 
 
 def _initial_state(replay: Replay) -> State:
+    return state_at(replay, 0)
+
+
+def state_at(replay: Replay, index: int) -> State:
+    """The engine State recorded at index `index` (0..T) of `replay`, derived fields rebuilt.
+    Raises ValueError for a missing field or an index outside the replay."""
+    if not 0 <= index <= replay.ticks:
+        raise ValueError(f"replay: tick index {index} is outside 0-{replay.ticks}")
     values = {}
     for field in dataclasses.fields(State):
         if field.name in DERIVED_STATE_FIELDS:
             continue
         if field.name not in replay.states:
             raise ValueError(f"replay: states.{field.name} is missing; cannot re-simulate")
-        values[field.name] = jnp.asarray(np.asarray(replay.states[field.name][0]))
+        values[field.name] = jnp.asarray(np.asarray(replay.states[field.name][index]))
     cells = validation.cell_obstacles(values["obstacles"], "replay: states.obstacles")
     return State(**values, cell_obstacles=jnp.asarray(cells))
 

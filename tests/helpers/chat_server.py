@@ -33,7 +33,8 @@ def legal_reply(prompt: str) -> str:
     moves = [int(line.split(",")[-1].split()[0]) for line in LEGAL_MOVES.findall(prompt)]
     agents = AGENT.findall(prompt)
     if agents:
-        return json.dumps({a: {"move": m, "target": 0, "ultimate": 0} for a, m in zip(agents, moves)})
+        pairs = zip(agents, moves, strict=True)
+        return json.dumps({a: {"move": m, "target": 0, "ultimate": 0} for a, m in pairs})
     return json.dumps({"move": moves[-1] if moves else 0, "target": 0, "ultimate": 0})
 
 
