@@ -47,10 +47,13 @@ def _slot(text: str) -> int:
 
 def _observation(args):
     """(Config, host Obs) of the chosen game state."""
+    import jax
+
     import engine
     from engine.types import Config
     from policies.system import to_host
 
+    observe = jax.jit(engine.observe, static_argnums=0)  # eager, it costs seconds of dispatch
     if args.replay:
         from evaluation.record import replay_config, state_at
         from evaluation.replay import read_replay
@@ -64,7 +67,7 @@ def _observation(args):
                 f"--tick {args.tick}: {args.replay} holds ticks {first}-{first + replay.ticks}"
             )
         previous = state_at(replay, index - 1) if index > 0 else None
-        return config, to_host(engine.observe(config, state_at(replay, index), previous))
+        return config, to_host(observe(config, state_at(replay, index), previous))
     if args.tick != 0:
         raise ValueError(f"--tick {args.tick}: ticks after 0 need --replay FILE")
     from cli.maps import map_specs
@@ -74,7 +77,7 @@ def _observation(args):
     config = Config(shared_obs=args.info_regime != "no_shared_obs")
     spec = map_specs(args.map, "--map")[0]
     setup = GameSetup(map=spec, roster=parse_roster(args.roster), spawn_end=args.spawn_end, seed=0)
-    return config, to_host(engine.observe(config, initial_state(config, setup)))
+    return config, to_host(observe(config, initial_state(config, setup)))
 
 
 def run_prompt(args) -> int:

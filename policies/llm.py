@@ -169,7 +169,9 @@ class Monitor:
                 text = decision.replies[-1] if decision.replies else ""
                 words = decision.reasons.get(slot, "legal")
                 self.replies[int(slot)] = (tick, text, words)
-            failed = [r for r in decision.reasons.values() if "endpoint" in r]
+            failed = [
+                r for r in decision.reasons.values() if r.startswith(("endpoint", "no reply"))
+            ]
             if failed:
                 self.error = failed[0]
 
@@ -256,7 +258,7 @@ class LLMSystem:
             user = chat[-1]["content"]
         decision = Decision({}, {}, prompt=chat)
         problems = self._ask(chat, group, masks, decision, deadline)
-        if problems and not any("endpoint" in p for p in problems.values()):
+        if problems and decision.replies:  # a reply came and was unusable: say why, once
             decision.reprompts += 1
             again = chat + [
                 {"role": "assistant", "content": decision.replies[-1]},

@@ -124,6 +124,8 @@ def from_mapping(values: dict, source: str = "llm config", base: Path | None = N
     `source`. base: folder that a relative system_prompt_file is read from."""
     if not isinstance(values, dict):
         raise ValueError(f"{source}: expected a JSON object, got {type(values).__name__}")
+    if any("key" in k and k != "api_key_env" for k in values):  # the value is never echoed
+        raise ValueError(f"{source}: put the key in an environment variable named by api_key_env")
     known = {f.name for f in fields(LLMConfig)}
     unknown = sorted(set(values) - known)
     if unknown:
@@ -133,8 +135,6 @@ def from_mapping(values: dict, source: str = "llm config", base: Path | None = N
     for name in ("model", "base_url"):
         if name not in values:
             raise ValueError(f"{source}: field {name!r} is missing")
-    if "api_key" in values or any("key" in k and k != "api_key_env" for k in values):
-        raise ValueError(f"{source}: put the key in an environment variable named by api_key_env")
     config = _check(LLMConfig(**values), source)
     prompt = config.system_prompt_file
     if prompt is not None and base is not None and not Path(prompt).is_absolute():
