@@ -441,4 +441,4 @@ def _factory(arg: str, slots: tuple[int, ...]) -> System:
     return llm_system(config, slots, name=f"llm:{arg}")
 
 
-register_kind("llm", _factory, "llm:CONFIG.json|MODEL@URL")
+register_kind("llm", _factory)  # its usage text is slotspec.USAGE["llm"]

@@ -6,9 +6,10 @@ team (`A1-A4` or `A1-4`), a whole team (`A*`, `B*`) or every slot (`*`). A wildc
 the slots that earlier items left unassigned (`A0=human,*=random`); a slot named twice by single
 slots or ranges, a single slot after a wildcard that filled it, and a wildcard left with nothing
 to fill are errors. SPEC is `KIND` or `KIND:ARG`: `random`, `scripted:NAME`, `checkpoint:PATH`,
-`human`. The last two are provided by other modules, which call `register_kind` when imported
-(the registry imports them on first use, see `PROVIDERS`); a provided kind whose module is not
-part of this installation (e.g. `llm`) is neither listed nor accepted. A SPEC may contain commas;
+`human`, `llm:CONFIG.json` or `llm:MODEL@URL`. The last three are provided by other modules,
+which call `register_kind` when imported (the registry imports them on first use, see
+`PROVIDERS`); a provided kind whose module is not part of this installation is neither listed
+nor accepted. A SPEC may contain commas;
 only a comma followed by `SLOTS=` starts a new item.
 """
 
@@ -36,7 +37,7 @@ USAGE = {
     "scripted": "scripted:NAME",
     "checkpoint": "checkpoint:PATH[#greedy]",
     "human": "human",
-    "llm": "llm:...",
+    "llm": "llm:CONFIG.json|MODEL@URL",
 }
 _REGISTRY: dict[str, Factory] = {}
 

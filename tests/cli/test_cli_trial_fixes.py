@@ -29,22 +29,23 @@ def test_play_refuses_human_slots_in_one_line(capsys, never_plays):
     )
 
 
-def test_llm_is_not_advertised_nor_accepted(capsys, never_plays):
-    assert not any(kind.startswith("llm") for kind in slotspec.valid_kinds())
+def test_llm_is_advertised_and_a_bad_llm_spec_is_one_line(capsys, never_plays):
+    assert "llm:CONFIG.json|MODEL@URL" in slotspec.valid_kinds()
     assert main(["play", "--map", "47", "--slots", "A*=llm:gpt,B*=random"]) == 2
     err = capsys.readouterr().err
-    assert err.endswith(": the llm kind is not available in this version\n")
-    assert len(err.splitlines()) == 1
+    assert "'llm:gpt' is neither llm:CONFIG.json nor llm:MODEL@URL" in err
+    assert err.rstrip().endswith("(slots A0, A1, A2, A3, A4)") and len(err.splitlines()) == 1
     with pytest.raises(ValueError) as error:
         slotspec.parse_slots("A*=dragon,B*=random")
-    assert "unknown kind 'dragon'" in str(error.value) and "llm" not in str(error.value)
+    assert "unknown kind 'dragon'" in str(error.value)
+    assert "llm:CONFIG.json|MODEL@URL" in str(error.value)
 
 
 def test_play_usage_names_only_usable_kinds(capsys):
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     out = capsys.readouterr().out
-    assert "scripted:NAME" in out and "llm" not in out
+    assert "scripted:NAME" in out and "llm:CONFIG.json" in out and "human" in out
 
 
 @pytest.fixture(scope="module")
