@@ -43,6 +43,7 @@ HELP = (
     ("Anywhere", ""),
     ("H or F1", "this help"),
     ("Esc", "menu: back to the game, leave to the lobby, quit"),
+    ("K", "stop waiting for LLM slots (they play the no-op this tick)"),
     ("R (game over)", "open the replay in the Replay Viewer"),
     ("F12", "save a screenshot (PNG)"),
 )

@@ -12,7 +12,7 @@ import pygame
 from pygame_gui.elements import UIButton
 
 from battleclient import layout as L
-from battleclient import panels
+from battleclient import llm_panel, panels
 from battleclient.controls import SPEEDS
 from battleclient.views import ORACLE, fair_scene, tween, viewer_label
 from ui.panels import short_path
@@ -141,11 +141,17 @@ class PlayDrawing:
         if s.since < RESOLVE_S and s.snap.events is not None and s.phase != "over":
             self._banner(surface, right)
         label = viewer_label(viewer)
-        panels.draw_side(
-            surface, L.SIDE, scene, s.snap, s.session.config.horizon, self.fonts, label
-        )
+        status = s.session.llm_status()
+        replies = llm_panel.reply_lines(status, s.viewer_key)
+        side, replies_rect = llm_panel.side_rects(bool(replies))
+        panels.draw_side(surface, side, scene, s.snap, s.session.config.horizon, self.fonts, label)
+        if replies_rect is not None:
+            llm_panel.draw_replies(surface, replies_rect, replies, small)
         self._bottom(surface)
         panels.draw_log(surface, L.LOG, s.logs.get(s.viewer_key, []), font, small)
+        thinking = llm_panel.thinking_text(status)
+        if thinking and s.phase != "over":
+            llm_panel.draw_thinking(surface, thinking, font)
         if s.message and s.message_age < 4.0 and s.phase != "over":  # the card says it
             self._toast(surface, s.message)
         if s.phase == "over":

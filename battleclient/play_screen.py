@@ -15,6 +15,7 @@ from pygame_gui.elements import UIButton
 from battleclient import layout as L
 from battleclient.controllers import build_game
 from battleclient.controls import MOVE_KEYS, SELECT_KEYS, SPEEDS
+from battleclient.llm_panel import CANCEL_KEY
 from battleclient.orders import OrderBook
 from battleclient.play_draw import RESOLVE_S, TWEEN_S, PlayDrawing
 from battleclient.settings import new_replay_path, replay_dir
@@ -53,6 +54,7 @@ class PlayScreen:
         self.paused, self.speed_index, self.timer, self.waiting = False, 2, 0.0, False
         self.show_help = self.show_menu = False
         self.replay_path, self.saved = None, False
+        self.llm_error = ""  # the last LLM endpoint failure already said
         self.drawing = PlayDrawing(self)
         # new rules compile in this job, under the "Setting up the game" card's progress line
         app.submit(build_game, app.progress, setup, maps_by_split, done=self._on_built)
@@ -142,6 +144,7 @@ class PlayScreen:
     def _on_tick(self, ok, value) -> None:
         if ok:
             self._accept(value)
+            self._say_llm_failure()
         else:
             self.waiting = False
             self.say(f"The engine failed on this tick: {value}")
@@ -149,6 +152,19 @@ class PlayScreen:
     def _on_decided(self, ok, value) -> None:
         if not ok:
             self.say(f"Machine slots could not decide: {value}")
+        self._say_llm_failure()
+
+    def _say_llm_failure(self) -> None:
+        """A failed LLM endpoint is said once (until it fails differently); play goes on."""
+        error = self.session.llm_status()["error"] if self.session is not None else ""
+        if error and error != self.llm_error:
+            self.llm_error = error
+            self.say(f"LLM: {error[:90]}; its agents play the no-op", error=True)
+
+    def cancel_thinking(self) -> None:
+        """K: stop waiting for the LLM slots; they play the no-op this tick."""
+        if self.session is not None and self.session.cancel_thinking():
+            self.say("Stopped waiting for the LLM: its agents play the no-op this tick")
 
     def _on_saved(self, ok, value) -> None:
         if ok and value is not None:
@@ -222,6 +238,8 @@ class PlayScreen:
             return self.toggle_help()
         if key == pygame.K_ESCAPE:
             return self.toggle_menu()
+        if key == CANCEL_KEY and self.phase != "over":
+            return self.cancel_thinking()
         handler = {
             "handover": self._key_handover,
             "orders": self._key_orders,
@@ -368,9 +386,10 @@ class PlayScreen:
     # --- frame -----------------------------------------------------------------------------
     def busy(self) -> bool:
         """True while the picture moves on its own: a resolution animating (units gliding,
-        numbers, banner) or a spectated game playing."""
+        numbers, banner), a spectated game playing, or LLM slots thinking (the clock runs)."""
         animating = self.since < RESOLVE_S and self.phase not in ("over", "starting")
-        return animating or (self.phase == "spectate" and not self.paused)
+        thinking = self.session is not None and bool(self.session.llm_status()["thinking"])
+        return animating or thinking or (self.phase == "spectate" and not self.paused)
 
     def update(self, dt: float) -> None:
         self.since += dt

@@ -29,6 +29,7 @@ from evaluation.match import (
     Rollout,
     game_trace,
     jit_step,
+    report_columns,
     result_row,
     system_keys,
 )
@@ -157,6 +158,11 @@ class GameSession:
         self.trace: list = []
         self.pending: tuple | None = None  # (tick, parts, carries, notes) of machine Systems
         self.step = jit_step(self.config)
+        # LLM Systems' live status (policies.llm.Monitor: thread-safe, plain Python), read by
+        # the UI thread while the engine thread waits on the endpoint
+        self.monitors = [
+            m for m in (getattr(s.act, "monitor", None) for s in self.lineup.systems) if m
+        ]
         self.snapshot = self._snapshot(jax.device_get(state), jax.device_get(obs), None, None, ())
 
     @property
@@ -167,6 +173,26 @@ class GameSession:
     def machine_count(self) -> int:
         """How many Systems of the lineup are machine players (not a human's desk)."""
         return sum(human.desk_of(system) is None for system in self.lineup.systems)
+
+    def llm_status(self) -> dict:
+        """What the LLM slots are doing, safe to call from the UI thread: {"thinking": {slot:
+        seconds}, "replies": {slot: (tick, reply text, outcome)}, "error": last endpoint
+        failure or ""}."""
+        merged = {"thinking": {}, "replies": {}, "error": ""}
+        for monitor in self.monitors:
+            view = monitor.view()
+            merged["thinking"].update(view["thinking"])
+            merged["replies"].update(view["replies"])
+            merged["error"] = merged["error"] or view["error"]
+        return merged
+
+    def cancel_thinking(self) -> bool:
+        """Stop waiting for the LLM slots' current calls (they play the no-op this tick);
+        True when some slot was thinking. Safe from the UI thread."""
+        busy = [m for m in self.monitors if m.view()["thinking"]]
+        for monitor in busy:
+            monitor.cancel()
+        return bool(busy)
 
     # --- playing ---------------------------------------------------------------------------
     def compile_step(self) -> None:
@@ -267,6 +293,9 @@ class GameSession:
         final = jax.device_get(self.rollout.state)
         row = result_row(self.game, final)
         seeds = {"client": int(self.setup.seed)}
+        _, records = report_columns(self.lineup, self.rollout.carries)
+        if records is not None:
+            trace["decisions"] = records
         return build_replay(self.config, self.game, self.lineup.specs, row, trace, seeds=seeds)
 
     def save(self, path) -> Path | None:
