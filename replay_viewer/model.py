@@ -10,6 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from evaluation.replay import Replay
+from replay_viewer.llm_lines import decision_lines
 from ui.explain import explain_tick, num
 from ui.rules import C, slot_label, team_of, unit_name
 from ui.scene import DEFAULT_OVERLAYS, Scene, known_masks, scene_from_state, view_trails
@@ -180,9 +181,11 @@ class ViewerModel:
             lines.append(f"System: {self.replay.header['systems'][slot] or '-'}")
         lines += self._status_lines(s, slot)
         if t > 0 and not relayed:
-            lines += self._order_lines(
-                t - 1, slot, full=own or self.view == ("team", team_of(slot))
-            )
+            full = own or self.view == ("team", team_of(slot))
+            lines += self._order_lines(t - 1, slot, full=full)
+            if full:  # an LLM's reply is as private as its submitted order
+                before = int(self.state(t - 1)["tick"])
+                lines += decision_lines(self.replay.decisions, before, slot)
             lines += self._change_lines(self.state(t - 1), s, slot, t)
         return lines
 
