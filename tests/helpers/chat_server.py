@@ -38,6 +38,11 @@ def legal_reply(prompt: str) -> str:
     return json.dumps({"move": moves[-1] if moves else 0, "target": 0, "ultimate": 0})
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # ten agents connect at once; the default 5 drops SYNs (1 s stalls)
+
+
 class ChatServer:
     """Start with `with ChatServer() as server:`; `server.url` is the base URL (…/v1)."""
 
@@ -45,8 +50,7 @@ class ChatServer:
         self.slow_s = slow_s
         self.requests: list[dict] = []
         self.lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._httpd.daemon_threads = True
+        self._httpd = _Server(("127.0.0.1", 0), self._handler())
         self.url = f"http://127.0.0.1:{self._httpd.server_port}/v1"
 
     def __enter__(self):
@@ -61,6 +65,8 @@ class ChatServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive, as vLLM and hosted APIs do
+
             def log_message(self, *args):  # keep test output clean
                 pass
 
