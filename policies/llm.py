@@ -139,7 +139,9 @@ def game_report(carry) -> dict:
 
 class Monitor:
     """What a UI shows while an LLM System thinks (thread-safe): slots thinking since when, the
-    last reply text and outcome per slot, the last endpoint error; and a cancel switch."""
+    last reply text and outcome per slot, the last endpoint error; and a cancel switch, which
+    applies to the tick being decided (each act() starts with it off). Meant for one game at a
+    time (the BattleClient); games played at once share it."""
 
     def __init__(self):
         self._lock = threading.Lock()

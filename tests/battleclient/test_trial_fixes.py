@@ -202,10 +202,14 @@ def test_play_screen_is_busy_only_while_something_moves():
     from battleclient.play_draw import RESOLVE_S
     from battleclient.play_screen import PlayScreen
 
-    screen = SimpleNamespace(since=0.2, phase="orders", paused=False)
+    screen = SimpleNamespace(since=0.2, phase="orders", paused=False, session=None)
     assert PlayScreen.busy(screen)  # the resolution animates
     screen.since = RESOLVE_S + 0.1
     assert not PlayScreen.busy(screen)  # orders being thought over: idle
+    screen.session = SimpleNamespace(llm_status=lambda: {"thinking": {1: 0.5}})
+    assert PlayScreen.busy(screen)  # an LLM slot thinking: its clock runs on screen
+    screen.session = SimpleNamespace(llm_status=lambda: {"thinking": {}})
+    assert not PlayScreen.busy(screen)
     screen.phase = "spectate"
     assert PlayScreen.busy(screen)  # a spectated game plays on
     screen.paused = True

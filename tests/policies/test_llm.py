@@ -15,7 +15,7 @@ import pytest
 
 from engine.types import Config
 from evaluation.match import play_match, schedule
-from evaluation.record import record_games
+from evaluation.record import record_games, verify_replay
 from evaluation.replay import read_replay, write_replay
 from policies.slotspec import resolve_slots
 from tests.helpers.chat_server import ChatServer
@@ -174,6 +174,7 @@ def test_decisions_survive_the_replay_file(server, tmp_path):
     path = write_replay(tmp_path / "g.mbgr", replays[0])
     again = read_replay(path)
     assert again.decisions == replays[0].decisions
+    assert verify_replay(again) is None  # the fallbacks' no-ops re-simulate exactly
     assert again.decisions[0]["tick"] == 0 and again.decisions[0]["slot"] == 0
 
 
@@ -184,9 +185,10 @@ def test_cancel_stops_waiting_at_once(server):
 
     config = LLMConfig(model="slow", base_url=server.url, decision_budget_s=20, timeout_s=20)
     act = llm.LLMSystem(config, (0, 1, 2))
-    threading.Timer(0.3, act.monitor.cancel).start()
+    obs = tick0_obs()
+    threading.Timer(0.5, act.monitor.cancel).start()  # a cancel before act() began would not count
     start = time.monotonic()
-    actions, game = act(tick0_obs(), None, act.initial_carry(), None)
+    actions, game = act(obs, None, act.initial_carry(), None)
     assert time.monotonic() - start < 3.0
     assert np.asarray(actions.move)[:3].tolist() == [-1, -1, -1]  # NO_ANSWER: the fallback
     assert [r["reason"] for r in game.records] == ["cancelled"] * 3
