@@ -20,6 +20,12 @@ def server():
         yield running
 
 
+def press(app, k):
+    """A key through SDL's event queue, as a person's key press arrives."""
+    pygame.event.post(key(k))
+    frame(app)
+
+
 def _orders_at(app, tick):
     wait_for(app, lambda: orders_ready(app) and app.screen.snap.tick >= tick, seconds=300)
 
@@ -31,16 +37,16 @@ def test_thinking_shows_and_k_cancels_it(display, server, tmp_path):
     _orders_at(app, 0)  # tick 0's decision ran out its 4 s budget while the game was built
     session = app.screen.session
     assert session.llm_status()["replies"][1][2] == "no reply within the budget"
-    frame(app, [key(pygame.K_SPACE)])
+    press(app, pygame.K_SPACE)
     _orders_at(app, 1)
     wait_for(app, lambda: session.llm_status()["thinking"], seconds=30)  # tick 1's call
     text = llm_panel.thinking_text(session.llm_status())
     assert text.startswith("LLM thinking: A1 (") and "K cancels" in text
     assert app.screen.busy()  # the window keeps drawing while the LLM thinks
-    frame(app, [key(llm_panel.CANCEL_KEY)])
+    press(app, llm_panel.CANCEL_KEY)
     wait_for(app, lambda: not session.llm_status()["thinking"], seconds=2)  # at once, not 4 s
     assert "Stopped waiting for the LLM" in app.screen.message
-    frame(app, [key(pygame.K_SPACE)])
+    press(app, pygame.K_SPACE)
     _orders_at(app, 2)
     wait_for(app, lambda: not app.worker.busy, seconds=30)
     records = {(r["tick"], r["slot"]): r["reason"] for r in session.replay().decisions}
@@ -58,7 +64,7 @@ def test_replies_show_for_the_own_team_and_a_failure_is_one_message(display, ser
     _orders_at(app, 0)
     wait_for(app, lambda: app.screen.message.startswith("LLM: endpoint"), seconds=10)
     assert "HTTP 500" in app.screen.message and "play the no-op" in app.screen.message
-    frame(app, [key(pygame.K_SPACE)])
+    press(app, pygame.K_SPACE)
     _orders_at(app, 1)
     wait_for(app, lambda: not app.worker.busy, seconds=30)
     assert not app.screen.message.startswith("LLM")  # said once, not every tick
