@@ -166,7 +166,7 @@ def warm_up(progress: Progress, setup, maps_by_split: dict) -> str:
     try:
         game = GameSession(setup, maps_by_split, progress=say)
         progress.stage(f"Compiling in the background{rules}: the machine Systems", 0.7)
-        game.decide()
+        game.decide(ask_hosts=False)  # a throw-away game: no LLM endpoint is called
         progress.stage(f"Compiling in the background{rules}: the engine step", 0.85)
         game.resolve({s: (0, 0, 0) for s in game.human_slots})
     except Exception as error:
@@ -210,7 +210,9 @@ def build_game(progress: Progress, setup, maps_by_split: dict):
             game.compile_step()
         if game.machine_count:  # their first move compiles their code: here, not at tick 0
             progress.stage("Compiling the machine players (their first move)", 0.9)
-            game.decide()
+            game.decide(ask_hosts=False)
+            if game.host_machines:  # an LLM thinks on screen (thinking strip, K), not here
+                game.pending = None
         progress.stage(f"Ready: the engine is compiled{rules}", 1.0)
     except Exception:
         progress.stage("Engine loaded: the game could not start", 1.0)

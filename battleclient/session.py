@@ -205,16 +205,23 @@ class GameSession:
         jax.block_until_ready(self.step(self.rollout.state, actions, fallback))
         _STEPPED.add(self.config)
 
-    def decide(self) -> None:
-        """Machine Systems answer for the current tick (human ones wait for `resolve`)."""
+    @property
+    def host_machines(self) -> bool:
+        """Whether a machine System is host Python (an LLM waiting on its endpoint)."""
+        return any(s.host and human.desk_of(s) is None for s in self.lineup.systems)
+
+    def decide(self, ask_hosts: bool = True) -> None:
+        """Machine Systems answer for the current tick (human ones wait for `resolve`).
+        ask_hosts False: host machine Systems are not asked and give no answer (compiling the
+        JAX ones without calling an LLM endpoint, for throw-away and warm-up ticks)."""
         game, tick = self.rollout, self.snapshot.tick
         if self.pending is not None and self.pending[0] == tick:
             return
         keys = system_keys(game.key, game.state.tick, len(self.lineup.systems))
         host_obs, parts, carries, notes = None, [], [], []
         for i, system in enumerate(self.lineup.systems):
-            if human.desk_of(system) is not None:
-                parts.append(None)
+            if human.desk_of(system) is not None or (system.host and not ask_hosts):
+                parts.append(None if human.desk_of(system) is not None else as_actions(None))
                 carries.append(game.carries[i])
                 continue
             try:

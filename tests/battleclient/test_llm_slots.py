@@ -34,8 +34,9 @@ def test_thinking_shows_and_k_cancels_it(display, server, tmp_path):
     spec = tmp_path / "slow.json"
     spec.write_text(f'{{"model": "slow", "base_url": "{server.url}", "decision_budget_s": 4}}')
     app = make_app(setup(f"A0=human,A1=llm:{spec},A2-A4=random,B*=random"))
-    _orders_at(app, 0)  # tick 0's decision ran out its 4 s budget while the game was built
+    _orders_at(app, 0)  # the game shows at once: the LLM thinks on screen, not at set-up
     session = app.screen.session
+    wait_for(app, lambda: 1 in session.llm_status()["replies"], seconds=30)  # its 4 s budget
     assert session.llm_status()["replies"][1][2] == "no reply within the budget"
     press(app, pygame.K_SPACE)
     _orders_at(app, 1)
