@@ -77,7 +77,8 @@ class LLMSystem:
     def __call__(self, obs, masks, carry, key):
         del masks, key  # the masks are obs.mask; an LLM's randomness is the endpoint's
         game = carry if isinstance(carry, LLMGame) else self.initial_carry()
-        tick = int(np.asarray(obs.context)[self.slots[0], 0]) if self.slots else 0
+        # the state's tick (context column 0); max: an unused slot's context is all zeros
+        tick = int(np.asarray(obs.context)[list(self.slots), 0].max()) if self.slots else 0
         heads = np.zeros((3, C.NUM_SLOTS), np.int32)
         asked = [s for s in self.slots if _has_choice(obs, s)]
         groups = _groups(asked, self.config.per)
@@ -97,7 +98,7 @@ class LLMSystem:
                 why = "cancelled" if self.monitor.cancelled else "no reply within the budget"
                 decision = Decision({}, {s: why for s in group})
             else:
-                decision = future.result()
+                decision = _result(future, group)
             self._finish(game, tick, group, decision, heads)
         return Actions(move=heads[0], target=heads[1], ult=heads[2]), game
 
@@ -233,6 +234,15 @@ def _correction(problems: dict) -> str:
         f"Your reply could not be used: {why}. Reply again with only the JSON object, choosing "
         "from the legal choices listed above."
     )
+
+
+def _result(future, group) -> Decision:
+    """A finished decision; one that raised (a client or view bug) becomes the fallback with
+    the error as its reason, so a failing call never ends the game."""
+    try:
+        return future.result()
+    except Exception as error:  # reported in the replay, never raised into the match
+        return Decision({}, {s: f"internal error: {type(error).__name__}: {error}" for s in group})
 
 
 def _has_choice(obs, slot: int) -> bool:

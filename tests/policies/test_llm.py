@@ -211,3 +211,22 @@ def test_the_recorded_prompt_is_what_mbg_llm_prompt_rebuilds(server, tmp_path, c
     args = ["llm", "prompt", "--replay", str(path), "--slot", "A3", "--tick", "2", "--json"]
     assert main(args) == 0
     assert json.loads(capsys.readouterr().out) == sent  # tick 2 holds relayed rows (RULES 5.7)
+
+
+def test_a_client_that_raises_is_a_recorded_fallback():
+    from types import SimpleNamespace
+
+    from policies import llm
+    from policies.llm_config import LLMConfig
+    from tests.policies.test_llm_view import tick0_obs
+
+    def create(**request):
+        raise RuntimeError("client bug")
+
+    client = SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(create=create)))
+    config = LLMConfig(model="m", base_url="http://127.0.0.1:9/v1")
+    act = llm.LLMSystem(config, (5, 6), client=client)
+    actions, game = act(tick0_obs(), None, act.initial_carry(), None)
+    assert np.asarray(actions.move)[5:7].tolist() == [-1, -1]
+    assert [r["reason"] for r in game.records] == ["internal error: RuntimeError: client bug"] * 2
+    assert llm.game_stats(game)["llm_fallbacks"] == 2
