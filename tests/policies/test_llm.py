@@ -194,9 +194,10 @@ def test_cancel_stops_waiting_at_once(server):
     assert [r["reason"] for r in game.records] == ["cancelled"] * 3
 
 
-def test_a_failing_team_does_not_touch_the_other(server):
+def test_a_failing_team_does_not_touch_the_other(server, tmp_path):
     setups = schedule(47, ["MWHRP"], games=1)
-    lineup = resolve_slots(f"A*=llm:500@{server.url},B*=llm:legal@{server.url}", setups[0].roster)
+    failing = _config_file(tmp_path, server, "500", max_retries=0)
+    lineup = resolve_slots(f"A*=llm:{failing},B*=llm:legal@{server.url}", setups[0].roster)
     row = play_match(lineup, setups, CONFIG).to_dicts()[0]
     assert row["A_llm_fallbacks"] == 5 * TICKS and row["B_llm_fallbacks"] == 0
 
