@@ -25,9 +25,11 @@ scrubbed from every recorded error text. The carry is a per-game `LLMGame` (hist
 records, policies.llm_stats); `game_stats(carry)` gives the result columns.
 """
 
+import queue
+import threading
 import time
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, wait
 
 import numpy as np
 
@@ -55,6 +57,40 @@ def _retryable(openai) -> tuple:
     return (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError)
 
 
+class DaemonPool:
+    """Up to `workers` daemon threads, started as calls need them, running submitted calls.
+    Unlike ThreadPoolExecutor, whose threads the interpreter joins at exit, a call still
+    waiting on a hung endpoint never holds up the end of the program (closing the window)."""
+
+    def __init__(self, workers: int):
+        self.workers = int(workers)
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._started = self._idle = 0
+
+    def submit(self, fn, *args) -> Future:
+        future: Future = Future()
+        self._jobs.put((future, fn, args))
+        with self._lock:  # a thread more while jobs outnumber the idle threads
+            if self._jobs.qsize() > self._idle and self._started < self.workers:
+                self._started += 1
+                threading.Thread(target=self._run, name=f"llm-{self._started}", daemon=True).start()
+        return future
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                self._idle += 1
+            future, fn, args = self._jobs.get()
+            with self._lock:
+                self._idle -= 1
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(fn(*args))
+                except BaseException as error:  # handed to the waiting act(), never lost
+                    future.set_exception(error)
+
+
 class LLMSystem:
     """The `act` of an llm System: `(obs, masks, carry, key) -> (Actions, carry)`; obs NumPy."""
 
@@ -67,7 +103,7 @@ class LLMSystem:
         )
         self._key = config.api_key()
         self.client = client or _client(config, self._key)
-        self.pool = ThreadPoolExecutor(config.concurrency, thread_name_prefix="llm")
+        self.pool = DaemonPool(config.concurrency)
         self.monitor = Monitor()
 
     def initial_carry(self) -> LLMGame:

@@ -231,3 +231,25 @@ def test_a_client_that_raises_is_a_recorded_fallback():
     assert np.asarray(actions.move)[5:7].tolist() == [-1, -1]
     assert [r["reason"] for r in game.records] == ["internal error: RuntimeError: client bug"] * 2
     assert llm.game_stats(game)["llm_fallbacks"] == 2
+
+
+def test_a_call_waiting_on_a_hung_endpoint_does_not_hold_up_the_exit():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[2])
+    code = (
+        "import time; from policies.llm import DaemonPool; pool = DaemonPool(2); "
+        "[pool.submit(time.sleep, 60) for _ in range(3)]; time.sleep(0.2); "
+        "print(pool._started)"
+    )
+    start = time.monotonic()
+    env = dict(os.environ, PYTHONPATH=root)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=root, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "2"  # never more threads than workers
+    assert time.monotonic() - start < 30  # the sleeping calls did not keep it alive 60 s
