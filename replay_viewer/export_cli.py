@@ -14,7 +14,8 @@ from replay_viewer.video_writers import VideoError
 
 
 def add_export_options(parser, view: bool = True) -> None:
-    """--from --to --view --fps --ticks-per-second --captions/--no-captions --size --no-animation."""
+    """The export options: --from --to [--view] --fps --ticks-per-second --captions/
+    --no-captions --size --no-animation."""
     parser.add_argument("--from", dest="start", type=int, metavar="T", help="first tick (0)")
     parser.add_argument("--to", dest="end", type=int, metavar="T", help="last tick (the end)")
     if view:
