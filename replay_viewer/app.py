@@ -27,6 +27,7 @@ from replay_viewer.metrics_source import replay_metrics
 from replay_viewer.metrics_table import MetricsTable, display_frame
 from replay_viewer.model import SPEEDS, ViewerModel, view_from_label, view_options
 from replay_viewer.panels import draw_help, draw_lines, draw_tooltip, info_lines, tooltip_lines
+from replay_viewer.playback import SmoothArena, VideoJob
 from replay_viewer.shortcuts import action_for
 from replay_viewer.side_panel import SidePanel
 from ui.arena import ArenaRenderer
@@ -41,7 +42,7 @@ from ui.theme import COLOURS, GUI_THEME
 class App:
     """The viewer window's logic; `surface_size` is the size of the surface `draw` gets."""
 
-    def __init__(self, surface_size=L.SIZE):
+    def __init__(self, surface_size=L.SIZE, animate: bool = True):
         self.size = surface_size
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
         self.manager = pygame_gui.UIManager(surface_size, theme)
@@ -66,6 +67,9 @@ class App:
         self.problem_window = None  # the whole reason a file did not open
         self.problem = ""  # the same reason as one line (for the command line)
         self.last_frame: pygame.Surface | None = None
+        self.arena = SmoothArena(self.renderer, self.info_font, animate)
+        self.replay_path: Path | None = None
+        self.video: VideoJob | None = None  # an export running in the window's loop
         self._build_bar()
 
     # --- widgets -----------------------------------------------------------------------------
@@ -135,7 +139,9 @@ class App:
             self._cannot_open(Path(path), error)
             return False
         self._close_problem()
+        self.cancel_video()
         self.model = ViewerModel(replay, Path(path).name)
+        self.replay_path = Path(path)
         self._hide_list()
         self._build_game_widgets()
         metrics, note = replay_metrics(replay)
@@ -293,12 +299,17 @@ class App:
             self.side.act(action, arg)
         elif action == "export":
             self.export_png()
+        elif action == "video":
+            self.export_video()
+        elif action == "animation":
+            self.arena.animate = not self.arena.animate
+            self.say(f"Smooth playback: {'on' if self.arena.animate else 'off'}")
 
     def _app_action(self, action: str) -> None:
         if action == "help":
             self.show_help = not self.show_help
         elif action == "escape":
-            if self._close_problem():
+            if self._close_problem() or self.cancel_video():
                 return
             if self.show_help:
                 self.show_help = False
@@ -354,8 +365,43 @@ class App:
         self.say(f"Saved {short_path(path)}")
         return path
 
+    def export_video(self) -> None:
+        """Starts exporting the game in the current view (playback.VideoJob); the status line
+        follows it and names the file when it is done."""
+        if self.model is None or self.video is not None:
+            return
+        try:
+            self.video = VideoJob(self.replay_path, self.model)
+        except (OSError, ValueError) as error:
+            return self.say(f"Video not exported: {error}", error=True)
+        self.say(self.video.progress_text())
+
+    def cancel_video(self) -> bool:
+        """Stops a running export (its partial file removed); True if one was running."""
+        job, self.video = self.video, None
+        if job is None:
+            return False
+        job.cancel()
+        self.say(f"Video export stopped; {job.out.name} was not written")
+        return True
+
+    def _run_video(self) -> None:
+        job = self.video
+        try:
+            finished = job.step()
+        except (OSError, ValueError) as error:
+            self.video = None
+            return self.say(f"Video not exported: {error}", error=True)
+        if finished:
+            self.video = None
+            self.say(job.finished_text())
+        else:
+            self.say(job.progress_text())
+
     # --- frame -------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
+        if self.video is not None:
+            self._run_video()
         if self.model is not None:
             self.model.timeline.advance(dt)
             self._sync_widgets()
@@ -396,13 +442,13 @@ class App:
     def _draw_game(self, surface) -> None:
         width = L.INFO[2] - 8  # draw_lines keeps 4 pixels each side
         draw_lines(surface, L.INFO, info_lines(self.model, self.info_font, width), self.info_font)
-        self.renderer.draw(surface, self.model.scene(), L.ARENA)
+        self.arena.draw(surface, self.model, L.ARENA)
         self.side.draw_plots(surface)
         self.side.draw(surface)
 
     def busy(self) -> bool:
         """True while the picture moves on its own (playback); else the loop waits for input."""
-        return self.model is not None and self.model.timeline.playing
+        return self.video is not None or (self.model is not None and self.model.timeline.playing)
 
     def run(self, screen) -> None:
         pacer = FramePacer()

@@ -70,7 +70,7 @@ def main(argv=None) -> int:
     pygame.font.init()
     screen = pygame.display.set_mode(L.SIZE)
     pygame.display.set_caption("MARL-BattleGrounds Replay Viewer")
-    app = App(L.SIZE)
+    app = App(L.SIZE, animate=args.animate)
     if args.path:
         opened = app.open_path(args.path)
         if args.screenshot and (not opened or app.model is None):
