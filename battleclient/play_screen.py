@@ -18,6 +18,7 @@ from battleclient.controls import MOVE_KEYS, SELECT_KEYS, SPEEDS
 from battleclient.orders import OrderBook
 from battleclient.play_draw import RESOLVE_S, TWEEN_S, PlayDrawing
 from battleclient.settings import new_replay_path, replay_dir
+from battleclient.video_export import EndCardVideo
 from battleclient.views import ORACLE, fair_scene, log_lines
 from ui.arena import ArenaRenderer
 from ui.rules import C, slot_label
@@ -53,6 +54,7 @@ class PlayScreen:
         self.paused, self.speed_index, self.timer, self.waiting = False, 2, 0.0, False
         self.show_help = self.show_menu = False
         self.replay_path, self.saved = None, False
+        self.video = EndCardVideo()  # the game-over card's "Export video"
         self.drawing = PlayDrawing(self)
         # new rules compile in this job, under the "Setting up the game" card's progress line
         app.submit(build_game, app.progress, setup, maps_by_split, done=self._on_built)
@@ -201,6 +203,7 @@ class PlayScreen:
             "leave": self.leave,
             "quit": lambda: self.leave(self.app.quit),
             "viewer": self.open_viewer,
+            "video": self.export_video,
             "lobby": self.app.to_lobby,
         }.get(names.get(element))
         if action is not None:
@@ -273,6 +276,8 @@ class PlayScreen:
     def _key_over(self, event) -> None:
         if event.key == pygame.K_r:
             self.open_viewer()
+        elif event.key == pygame.K_v:
+            self.export_video()
         elif event.key in (pygame.K_l, pygame.K_RETURN, pygame.K_KP_ENTER):
             self.app.to_lobby()
         elif event.key == pygame.K_q:
@@ -344,6 +349,12 @@ class PlayScreen:
             return self.say("The replay is still being written")
         self.say(self.app.open_viewer(self.replay_path))
 
+    def export_video(self) -> None:
+        """The game-over card's "Export video" (V): the replay as a GIF (video_export.py)."""
+        if self.replay_path is None:
+            return self.say("The replay is still being written")
+        self.video.start(self.replay_path)
+
     def _sync_buttons(self) -> None:
         orders = self.phase == "orders"
         spectate = self.phase == "spectate"
@@ -370,11 +381,13 @@ class PlayScreen:
         """True while the picture moves on its own: a resolution animating (units gliding,
         numbers, banner) or a spectated game playing."""
         animating = self.since < RESOLVE_S and self.phase not in ("over", "starting")
-        return animating or (self.phase == "spectate" and not self.paused)
+        spectating = self.phase == "spectate" and not self.paused
+        return animating or spectating or self.video.running
 
     def update(self, dt: float) -> None:
         self.since += dt
         self.message_age += dt
+        self.video.step()
         if self.phase == "orders" and self.since > RESOLVE_S and not self.show_menu:
             book = self.books[self.team]
             if not any(book.can_act(s) for s in book.slots):  # all dead or stunned: no orders
