@@ -12,8 +12,8 @@ from pathlib import Path
 
 from replay_viewer.video import VideoExport, VideoOptions, default_name
 from ui.animation import caption_lines, draw_caption, draw_effects, tick_effects, tween_scene
-from ui.paths import video_dir
 from ui.panels import short_path
+from ui.paths import video_dir
 
 FRAME_BUDGET_S = 0.03  # seconds of export work per window frame
 
@@ -75,12 +75,14 @@ class VideoJob:
 
     def progress_text(self) -> str:
         share = 100 * self.done // max(1, self.export.total)
-        return f"Exporting {self.out.name}: {share}% ({self.done}/{self.export.total} frames); Esc stops"
+        done = f"{self.done}/{self.export.total} frames"
+        return f"Exporting {self.out.name}: {share}% ({done}); Esc stops"
 
     def step(self, budget_s: float = FRAME_BUDGET_S) -> bool:
         """Writes frames for about `budget_s` seconds; True once the file is complete."""
         until = time.perf_counter() + budget_s
-        for self.done in self.steps:
+        for done in self.steps:
+            self.done = done
             if time.perf_counter() >= until:
                 return False
         return True
