@@ -22,7 +22,7 @@ from evaluation.replay import ordinary_temp_file, read_replay
 from replay_viewer.export import publish
 from replay_viewer.model import ViewerModel
 from replay_viewer.panels import team_systems
-from replay_viewer.video_frames import FrameMaker
+from replay_viewer.video_frames import FRAME_MASKS, FrameMaker
 from replay_viewer.video_writers import GifWriter, Mp4Writer, VideoError, check_format
 from ui.animation import phase_of
 from ui.rules import C
@@ -161,14 +161,14 @@ class VideoExport:
             yield (tick, u) if self.options.animate else (tick, 0.0)
 
     def frames(self, maker: FrameMaker):
-        """Every frame in order as a (height, width, 3) uint8 array."""
-        title = to_rgb(maker.title_card(title_lines(self.model, self.options, self.start,
-                                                    self.end)))  # fmt: skip
+        """Every frame in order as raw pixels (bytes in FRAME_LAYOUT, rows top to bottom)."""
+        title = frame_bytes(maker.title_card(title_lines(self.model, self.options, self.start,
+                                                         self.end)))  # fmt: skip
         for _ in range(self.title_frames):
             yield title
         for tick, u in self.frame_times():
-            yield to_rgb(maker.game_frame(tick, u))
-        closing = to_rgb(maker.end_card(self.end))
+            yield frame_bytes(maker.game_frame(tick, u))
+        closing = frame_bytes(maker.end_card(self.end))
         for _ in range(self.end_frames):
             yield closing
 
@@ -212,6 +212,14 @@ class VideoExport:
             if progress is not None:
                 progress(done, self.total)
         return self.out
+
+
+def frame_bytes(surface: pygame.Surface) -> bytes:
+    """The pixels of a FrameMaker surface (32 bits, masks of FRAME_MASKS) as BGRX bytes, a copy
+    of its buffer: no per-pixel conversion here (Pillow and ffmpeg read the layout)."""
+    if surface.get_bitsize() != 32 or surface.get_masks()[:3] != FRAME_MASKS:
+        raise ValueError(f"frame surface: 32 bits with masks {FRAME_MASKS} expected")
+    return surface.get_buffer().raw
 
 
 def to_rgb(surface: pygame.Surface) -> np.ndarray:

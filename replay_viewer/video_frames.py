@@ -22,6 +22,7 @@ from ui.scene import view_label
 from ui.theme import COLOURS, TEAM_COLOURS
 
 CAPTION_LINES = 2
+FRAME_MASKS = (0xFF0000, 0xFF00, 0xFF)  # 32-bit pixels, little endian: bytes B, G, R, unused
 
 
 class FrameMaker:
@@ -40,7 +41,7 @@ class FrameMaker:
         self.header = pygame.Rect(0, 0, width, header)
         self.arena = pygame.Rect(0, header, width, height - header - caption)
         self.caption = pygame.Rect(0, height - caption, width, caption)
-        self.surface = pygame.Surface(self.size)
+        self.surface = pygame.Surface(self.size, 0, 32, (*FRAME_MASKS, 0))
         self._key, self._parts = None, None
 
     def _transition(self, tick: int):

@@ -92,7 +92,7 @@ class GifWriter:
     """Writes an endless-loop GIF89a to an open binary `handle`, one RGB frame at a time.
 
     `start(sample)` fixes the palette (see fixed_palette) and writes the header with `comment`
-    (the replay's identity as JSON); `write(rgb)` takes (height, width, 3) uint8; `close()`
+    (the replay's identity as JSON); `write(pixels)` takes one frame's BGRX bytes; `close()`
     writes the last frame and the trailer. Durations: frame k ends at round(100 (k+1) / fps)
     hundredths.
     """
@@ -114,12 +114,14 @@ class GifWriter:
         for chunk in header:
             self.handle.write(chunk)
 
-    def write(self, rgb: np.ndarray) -> None:
+    def write(self, pixels: bytes) -> None:
+        """One frame: raw BGRX bytes, width x height pixels, rows top to bottom."""
         from PIL import Image
 
+        image = Image.frombuffer("RGB", self.size, pixels, "raw", "BGRX", 0, 1)
         if self.palette is None:
-            self.start(Image.fromarray(rgb))
-        indexed = Image.fromarray(rgb).quantize(palette=self.palette, dither=Image.Dither.NONE)
+            self.start(image)
+        indexed = image.quantize(palette=self.palette, dither=Image.Dither.NONE)
         index = np.asarray(indexed)
         start_cs = self._cs(self.frames)
         self.frames += 1
@@ -169,7 +171,7 @@ class Mp4Writer:
             tuple(size),
             fps=fps,
             codec="libx264",
-            pix_fmt_in="rgb24",
+            pix_fmt_in="bgr0",  # the frames' BGRX bytes as they are; ffmpeg converts
             pix_fmt_out="yuv420p",
             quality=None,
             macro_block_size=2,
@@ -181,8 +183,9 @@ class Mp4Writer:
         )
         self.gen.send(None)
 
-    def write(self, rgb: np.ndarray) -> None:
-        self.gen.send(np.ascontiguousarray(rgb))
+    def write(self, pixels: bytes) -> None:
+        """One frame: raw BGRX bytes, width x height pixels, rows top to bottom."""
+        self.gen.send(pixels)
         self.frames += 1
 
     def close(self) -> None:
