@@ -44,5 +44,6 @@ HELP = (
     ("H or F1", "this help"),
     ("Esc", "menu: back to the game, leave to the lobby, quit"),
     ("R (game over)", "open the replay in the Replay Viewer"),
+    ("V (game over)", "export the game as a video (GIF)"),
     ("F12", "save a screenshot (PNG)"),
 )

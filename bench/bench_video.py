@@ -6,7 +6,9 @@ Targets: export at least 4x faster than real time at 30 fps (30 fps with 3 ticks
 10 frames a tick: 3,000 game frames, 100 s of video plus the 4 s of cards); memory flat in the
 game's length (frames are streamed). Each export runs in a child process that reports its own
 peak resident memory, once for the first 100 ticks and once for all 300: the two peaks should
-match. Without --file a synthetic 300-tick 5v5 game (tests/helpers) is used.
+match. CPU seconds count every thread and the ffmpeg child, so frames per CPU second is the
+figure that a loaded machine changes least. Without --file a synthetic 300-tick 5v5 game
+(tests/helpers) is used.
 """
 
 import argparse
@@ -32,13 +34,20 @@ def child(replay: str, out: str, end: int) -> None:
 
     options = VideoOptions(end=end, fps=FPS, ticks_per_second=TICKS_PER_SECOND, size=SIZE)
     job = VideoExport(replay, out, options)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     job.run()
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
-    result = {"seconds": seconds, "frames": job.total, "video_s": job.total / FPS}
+    result = {"seconds": seconds, "cpu": cpu, "frames": job.total, "video_s": job.total / FPS}
     result.update(peak_mib=peak, bytes=Path(out).stat().st_size)
     print(json.dumps(result))
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process (all threads) and its finished children (ffmpeg)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def run_child(replay: Path, out: Path, end: int) -> dict:
@@ -68,12 +77,14 @@ def main(argv=None) -> int:
         print(f"{replay}: {SIZE[0]}x{SIZE[1]}, {FPS} fps, {TICKS_PER_SECOND:g} ticks/s "
               f"({FPS / TICKS_PER_SECOND:g} frames a tick)")  # fmt: skip
         print(f"{'format':<6} {'ticks':>5} {'frames':>6} {'seconds':>8} {'frames/s':>9} "
-              f"{'x real time':>11} {'peak MiB':>9} {'file MB':>8}")  # fmt: skip
+              f"{'x real time':>11} {'CPU s':>6} {'frames/CPU s':>12} {'peak MiB':>9} "
+              f"{'file MB':>8}")  # fmt: skip
         for kind in args.formats.split(","):
             for end in (100, 300):
                 r = run_child(replay, folder / f"v{end}.{kind}", end)
                 print(f"{kind:<6} {end:>5} {r['frames']:>6} {r['seconds']:>8.1f} "
                       f"{r['frames'] / r['seconds']:>9.1f} {r['video_s'] / r['seconds']:>10.2f}x "
+                      f"{r['cpu']:>6.1f} {r['frames'] / r['cpu']:>12.1f} "
                       f"{r['peak_mib']:>9.0f} {r['bytes'] / 1e6:>8.1f}")  # fmt: skip
     return 0
 

@@ -23,7 +23,13 @@ from replay_viewer.export import publish
 from replay_viewer.model import ViewerModel
 from replay_viewer.panels import team_systems
 from replay_viewer.video_frames import FRAME_MASKS, FrameMaker
-from replay_viewer.video_writers import GifWriter, Mp4Writer, VideoError, check_format
+from replay_viewer.video_writers import (
+    GifWriter,
+    Mp4Writer,
+    Pipelined,
+    VideoError,
+    check_format,
+)
 from ui.animation import phase_of
 from ui.rules import C
 from ui.scene import view_label
@@ -177,19 +183,21 @@ class VideoExport:
         its name after the last frame. Closing the generator early removes the partial file."""
         self.out.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = ordinary_temp_file(self.out.parent, f".{self.out.stem}.", self.kind)
-        meta, done = self.metadata(), False
+        meta, done, writer = self.metadata(), False, None
         try:
             maker = FrameMaker(self.model, self.options.size, self.options.captions)
             with os.fdopen(fd, "wb") as handle:
-                writer = self._writer(handle, tmp, meta, maker)
-                for count, rgb in enumerate(self.frames(maker), 1):
-                    writer.write(rgb)
+                writer = Pipelined(self._writer(handle, tmp, meta, maker))
+                for count, pixels in enumerate(self.frames(maker), 1):
+                    writer.write(pixels)
                     yield count
                 writer.close()
             publish(tmp, self.out)
             done = True
         finally:
             if not done:
+                if writer is not None:
+                    writer.abandon()
                 Path(tmp).unlink(missing_ok=True)
 
     def _writer(self, handle, tmp, meta, maker):

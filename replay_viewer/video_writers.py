@@ -190,3 +190,51 @@ class Mp4Writer:
 
     def close(self) -> None:
         self.gen.close()
+
+
+class Pipelined:
+    """Runs a writer's `write` on a thread of its own, fed through a queue of at most `depth`
+    frames (memory stays bounded), so drawing the next frame overlaps encoding this one
+    (Pillow's quantizer and encoder and the pipe to ffmpeg release the GIL). An error in the
+    writer is raised from the next `write` or from `close`."""
+
+    def __init__(self, writer, depth: int = 6):
+        import queue
+        import threading
+
+        self.writer, self.error = writer, None
+        self.frames: queue.Queue = queue.Queue(maxsize=depth)
+        self.thread = threading.Thread(target=self._drain, name="video-writer", daemon=True)
+        self.thread.start()
+
+    def _drain(self) -> None:
+        while (pixels := self.frames.get()) is not None:
+            if self.error is None:
+                try:
+                    self.writer.write(pixels)
+                except BaseException as error:  # handed to the caller's thread
+                    self.error = error
+
+    def _raise(self) -> None:
+        if self.error is not None:
+            raise self.error
+
+    def write(self, pixels: bytes) -> None:
+        self._raise()
+        self.frames.put(pixels)
+
+    def close(self) -> None:
+        self.frames.put(None)
+        self.thread.join()
+        self._raise()
+        self.writer.close()
+
+    def abandon(self) -> None:
+        """Stops the thread without finishing the file (the export failed or was stopped)."""
+        if self.thread.is_alive():
+            self.frames.put(None)
+            self.thread.join()
+        try:  # ends an ffmpeg child; the caller removes the partial file
+            self.writer.close()
+        except Exception:  # noqa: BLE001 - already failing: the first error is the one raised
+            pass
