@@ -18,8 +18,8 @@ from battleclient.controls import MOVE_KEYS, SELECT_KEYS, SPEEDS
 from battleclient.orders import OrderBook
 from battleclient.play_draw import RESOLVE_S, TWEEN_S, PlayDrawing
 from battleclient.settings import new_replay_path, replay_dir
-from battleclient.video_export import EndCardVideo
 from battleclient.views import ORACLE, fair_scene, log_lines
+from replay_viewer.playback import VideoRunner
 from ui.arena import ArenaRenderer
 from ui.rules import C, slot_label
 from ui.theme import GUI_THEME
@@ -54,7 +54,7 @@ class PlayScreen:
         self.paused, self.speed_index, self.timer, self.waiting = False, 2, 0.0, False
         self.show_help = self.show_menu = False
         self.replay_path, self.saved = None, False
-        self.video = EndCardVideo()  # the game-over card's "Export video"
+        self.video = VideoRunner()  # the game-over card's "Export video" (Oracle view)
         self.drawing = PlayDrawing(self)
         # new rules compile in this job, under the "Setting up the game" card's progress line
         app.submit(build_game, app.progress, setup, maps_by_split, done=self._on_built)
@@ -350,7 +350,8 @@ class PlayScreen:
         self.say(self.app.open_viewer(self.replay_path))
 
     def export_video(self) -> None:
-        """The game-over card's "Export video" (V): the replay as a GIF (video_export.py)."""
+        """The game-over card's "Export video" (V): the replay as a GIF in the Oracle view at
+        4 ticks a second, in the videos folder (replay_viewer.playback.VideoRunner)."""
         if self.replay_path is None:
             return self.say("The replay is still being written")
         self.video.start(self.replay_path)

@@ -27,7 +27,7 @@ from replay_viewer.metrics_source import replay_metrics
 from replay_viewer.metrics_table import MetricsTable, display_frame
 from replay_viewer.model import SPEEDS, ViewerModel, view_from_label, view_options
 from replay_viewer.panels import draw_help, draw_lines, draw_tooltip, info_lines, tooltip_lines
-from replay_viewer.playback import SmoothArena, VideoJob
+from replay_viewer.playback import SmoothArena, VideoRunner
 from replay_viewer.shortcuts import action_for
 from replay_viewer.side_panel import SidePanel
 from ui.arena import ArenaRenderer
@@ -69,7 +69,7 @@ class App:
         self.last_frame: pygame.Surface | None = None
         self.arena = SmoothArena(self.renderer, self.info_font, animate)
         self.replay_path: Path | None = None
-        self.video: VideoJob | None = None  # an export running in the window's loop
+        self.video = VideoRunner()  # an export running in the window's loop (Video, e)
         self._build_bar()
 
     # --- widgets -----------------------------------------------------------------------------
@@ -139,7 +139,7 @@ class App:
             self._cannot_open(Path(path), error)
             return False
         self._close_problem()
-        self.cancel_video()
+        self.video.cancel()
         self.model = ViewerModel(replay, Path(path).name)
         self.replay_path = Path(path)
         self._hide_list()
@@ -299,8 +299,9 @@ class App:
             self.side.act(action, arg)
         elif action == "export":
             self.export_png()
-        elif action == "video":
-            self.export_video()
+        elif action == "video":  # the whole game in this view (playback.VideoRunner)
+            self.video.start(self.replay_path, self.model)
+            self.say(self.video.line, self.video.error)
         elif action == "animation":
             self.arena.animate = not self.arena.animate
             self.say(f"Smooth playback: {'on' if self.arena.animate else 'off'}")
@@ -309,8 +310,10 @@ class App:
         if action == "help":
             self.show_help = not self.show_help
         elif action == "escape":
-            if self._close_problem() or self.cancel_video():
+            if self._close_problem():
                 return
+            if self.video.cancel():
+                return self.say(self.video.line)
             if self.show_help:
                 self.show_help = False
             elif self.model is not None:
@@ -365,43 +368,11 @@ class App:
         self.say(f"Saved {short_path(path)}")
         return path
 
-    def export_video(self) -> None:
-        """Starts exporting the game in the current view (playback.VideoJob); the status line
-        follows it and names the file when it is done."""
-        if self.model is None or self.video is not None:
-            return
-        try:
-            self.video = VideoJob(self.replay_path, self.model)
-        except (OSError, ValueError) as error:
-            return self.say(f"Video not exported: {error}", error=True)
-        self.say(self.video.progress_text())
-
-    def cancel_video(self) -> bool:
-        """Stops a running export (its partial file removed); True if one was running."""
-        job, self.video = self.video, None
-        if job is None:
-            return False
-        job.cancel()
-        self.say(f"Video export stopped; {job.out.name} was not written")
-        return True
-
-    def _run_video(self) -> None:
-        job = self.video
-        try:
-            finished = job.step()
-        except (OSError, ValueError) as error:
-            self.video = None
-            return self.say(f"Video not exported: {error}", error=True)
-        if finished:
-            self.video = None
-            self.say(job.finished_text())
-        else:
-            self.say(job.progress_text())
-
     # --- frame -------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
-        if self.video is not None:
-            self._run_video()
+        if self.video.running:
+            self.video.step()
+            self.say(self.video.line, self.video.error)
         if self.model is not None:
             self.model.timeline.advance(dt)
             self._sync_widgets()
@@ -448,7 +419,7 @@ class App:
 
     def busy(self) -> bool:
         """True while the picture moves on its own (playback); else the loop waits for input."""
-        return self.video is not None or (self.model is not None and self.model.timeline.playing)
+        return self.video.running or (self.model is not None and self.model.timeline.playing)
 
     def run(self, screen) -> None:
         pacer = FramePacer()

@@ -10,6 +10,8 @@ answering; Esc stops it and removes the partial file.
 import time
 from pathlib import Path
 
+from evaluation.replay import read_replay
+from replay_viewer.model import ViewerModel
 from replay_viewer.video import VideoExport, VideoOptions, default_name
 from ui.animation import caption_lines, draw_caption, draw_effects, tick_effects, tween_scene
 from ui.panels import short_path
@@ -93,3 +95,54 @@ class VideoJob:
 
     def finished_text(self) -> str:
         return f"Saved the video {short_path(self.out)}"
+
+
+class VideoRunner:
+    """At most one VideoJob at a time for a window (the viewer's Video button, the
+    BattleClient's game-over card): `start`, then `step` once a window frame; `line` says how
+    it is going or why it failed, for the status line or a card; `error` marks a failure."""
+
+    def __init__(self, folder=None):
+        self.folder, self.job, self.line, self.error = folder, None, "", False
+
+    @property
+    def running(self) -> bool:
+        return self.job is not None
+
+    def start(self, replay_path, model=None) -> None:
+        """Exports the replay file `replay_path` in `model`'s view (a ViewerModel; None: read
+        the file, Oracle view) at its speed preset."""
+        if self.job is not None:
+            return
+        try:
+            if model is None:
+                model = ViewerModel(read_replay(replay_path), Path(replay_path).name)
+            self.job = VideoJob(replay_path, model, self.folder)
+        except (OSError, ValueError) as error:
+            self.line, self.error = f"Video not exported: {error}", True
+            return
+        self.line, self.error = self.job.progress_text(), False
+
+    def step(self) -> None:
+        """Some frames of the running export (about FRAME_BUDGET_S seconds)."""
+        job = self.job
+        if job is None:
+            return
+        try:
+            finished = job.step()
+        except (OSError, ValueError) as error:
+            self.job, self.line, self.error = None, f"Video not exported: {error}", True
+            return
+        if finished:
+            self.job, self.line = None, job.finished_text()
+        else:
+            self.line = job.progress_text()
+
+    def cancel(self) -> bool:
+        """Stops a running export (its partial file removed); True if one was running."""
+        job, self.job = self.job, None
+        if job is None:
+            return False
+        job.cancel()
+        self.line = f"Video export stopped; {job.out.name} was not written"
+        return True

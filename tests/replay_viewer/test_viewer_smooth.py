@@ -47,15 +47,15 @@ def test_video_button_exports_the_game_in_the_current_view(display, tmp_path, mo
     frame(app, [key(pygame.K_2, unicode="2")])  # agent A2's point of view
     rect = pygame.Rect(dict((b[0], b[2]) for b in L.BUTTONS)["video"])
     frame(app, click(rect.center))
-    assert app.video is not None and "Exporting" in app.message
+    assert app.video.running and "Exporting" in app.message
     for _ in range(400):
-        if app.video is None:
+        if not app.video.running:
             break
         frame(app, dt=0.016)
     assert videos(tmp_path) == ["short_t0000-0003_agent-2.gif"]
     assert "Saved the video" in app.message
     frame(app, [key(pygame.K_e, unicode="e")])  # again: a new name, never over the first
-    while app.video is not None:
+    while app.video.running:
         frame(app, dt=0.016)
     assert videos(tmp_path) == ["short_t0000-0003_agent-2-2.gif", "short_t0000-0003_agent-2.gif"]
 
@@ -63,8 +63,8 @@ def test_video_button_exports_the_game_in_the_current_view(display, tmp_path, mo
 def test_escape_stops_an_export_and_leaves_no_file(display, tmp_path, monkeypatch):
     app = short_game_app(display, tmp_path, monkeypatch)
     frame(app, [key(pygame.K_e, mod=pygame.KMOD_CTRL)])
-    assert app.video is not None
+    assert app.video.running
     frame(app, dt=0.016)
     frame(app, [key(pygame.K_ESCAPE)])
-    assert app.video is None and "stopped" in app.message
+    assert not app.video.running and "stopped" in app.message
     assert videos(tmp_path) == []
