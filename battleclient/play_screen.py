@@ -352,8 +352,9 @@ class PlayScreen:
     def export_video(self) -> None:
         """The game-over card's "Export video" (V): the replay as a GIF in the Oracle view at
         4 ticks a second, in the videos folder (replay_viewer.playback.VideoRunner)."""
-        if self.replay_path is None:
-            return self.say("The replay is still being written")
+        if self.replay_path is None:  # the card shows video.line, not the toast
+            self.video.line = "The replay is still being written; try again in a moment"
+            return
         self.video.start(self.replay_path)
 
     def _sync_buttons(self) -> None:

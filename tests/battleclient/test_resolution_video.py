@@ -52,3 +52,18 @@ def test_game_over_card_exports_a_video(spectated, user_dirs):
     assert video.name == f"{app.screen.replay_path.stem}_t0000-0006_oracle.gif"
     with Image.open(video) as gif:
         assert gif.n_frames > 20 and gif.size == (1280, 720)
+
+
+def test_in_between_frames_fit_in_a_tick_at_every_spectator_speed():
+    from types import SimpleNamespace
+
+    from battleclient.controls import SPEEDS
+    from battleclient.resolution import TWEEN_S, tween_seconds
+
+    screen = SimpleNamespace(phase="orders", paused=False, speed_index=0)
+    assert tween_seconds(screen) == TWEEN_S
+    screen.phase = "spectate"
+    for index, speed in enumerate(SPEEDS):
+        screen.speed_index = index
+        assert tween_seconds(screen) == pytest.approx(min(TWEEN_S, 0.9 / speed))
+        assert tween_seconds(screen) < 1.0 / speed  # done before the next tick lands

@@ -6,6 +6,7 @@ import pytest
 from evaluation.replay import write_replay
 from replay_viewer import layout as L
 from replay_viewer.app import App
+from replay_viewer.model import SPEEDS
 from tests.helpers.replays import synthetic_replay
 from tests.helpers.viewer import click, frame, key
 
@@ -28,6 +29,16 @@ def test_playing_draws_in_between_frames_and_m_turns_them_off(app):
     app.model.timeline.playing = True
     frame(app, dt=0.125)
     assert arena_pixels(frame(app)) == paused  # the tick itself, no in-between frame
+
+
+def test_every_speed_preset_still_plays_with_in_between_frames(app):
+    for index, speed in enumerate(SPEEDS):
+        app.model.timeline.seek(5)
+        app.model.timeline.speed_index = index
+        app.model.timeline.playing = True
+        frame(app, dt=1.5 / speed)  # one and a half ticks of playback
+        assert app.model.tick == 6 and app.model.timeline.phase == pytest.approx(0.5)
+        assert arena_pixels(frame(app)) != arena_pixels(frame(app, dt=0.2 / speed))
 
 
 def short_game_app(display, tmp_path, monkeypatch):
