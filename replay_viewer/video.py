@@ -11,6 +11,7 @@ tick range, view) is stored in the file's metadata (GIF comment, MP4 comment tag
 """
 
 import hashlib
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -167,7 +168,7 @@ class VideoExport:
             yield (tick, u) if self.options.animate else (tick, 0.0)
 
     def frames(self, maker: FrameMaker):
-        """Every frame in order as raw pixels (bytes in FRAME_LAYOUT, rows top to bottom)."""
+        """Every frame in order as raw pixels (frame_bytes: BGRX, rows top to bottom)."""
         title = frame_bytes(maker.title_card(title_lines(self.model, self.options, self.start,
                                                          self.end)))  # fmt: skip
         for _ in range(self.title_frames):
@@ -204,8 +205,6 @@ class VideoExport:
         o = self.options
         if self.kind == ".mp4":
             return Mp4Writer(tmp, o.size, o.fps, meta)
-        import json
-
         from PIL import Image
 
         writer = GifWriter(handle, o.size, o.fps, json.dumps(meta, sort_keys=True))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageSequence
 
-from evaluation.replay import write_replay
+from evaluation.replay import read_replay, write_replay
 from replay_viewer.cli import main as viewer_main
 from replay_viewer.model import ViewerModel
 from replay_viewer.video import VideoExport, VideoOptions, card_frames, to_rgb
@@ -35,9 +35,7 @@ def gif_frames(path):
     with Image.open(path) as im:
         frames = [np.asarray(f.convert("RGB")) for f in ImageSequence.Iterator(im)]
         im.seek(0)
-        delays = []
-        for f in ImageSequence.Iterator(im):
-            delays.append(f.info["duration"])
+        delays = [f.info["duration"] for f in ImageSequence.Iterator(im)]
         comment = im.info.get("comment", b"")
     return frames, delays, comment
 
@@ -66,7 +64,7 @@ def test_gif_frames_and_length_match_the_range_and_speed(game, tmp_path):
 
 
 def test_frames_are_pictures_that_move(game):
-    model = ViewerModel(__import__("evaluation.replay", fromlist=["x"]).read_replay(game))
+    model = ViewerModel(read_replay(game))
     maker = FrameMaker(model, SMALL)
     a = to_rgb(maker.game_frame(5, 0.0)).copy()
     b = to_rgb(maker.game_frame(5, 0.3)).copy()
