@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from evaluation.replay import ReplayError, replay_paths
-from replay_viewer.video_writers import VideoError
+from replay_viewer.video_writers import VideoError, check_format
 
 
 def add_export_options(parser, view: bool = True) -> None:
@@ -126,8 +126,9 @@ def run_batch(args) -> int:
     from evaluation.replay import read_header
     from replay_viewer.video import default_name
 
-    try:
+    try:  # options wrong for every file (a frame rate, a size, a missing extra): said once
         options = options_from_args(args)
+        check_format(f"video.{args.format}", options.fps, options.size)
     except VideoError as error:
         print(f"mbg replay export: {error}", file=sys.stderr)
         return 2

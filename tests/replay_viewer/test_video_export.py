@@ -211,3 +211,14 @@ def test_export_never_imports_jax(game, tmp_path):
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=120)  # fmt: skip
     assert result.stdout.split("\n")[-2] == "0 []", result.stderr
+
+
+def test_batch_without_the_mp4_extra_says_so_once(tmp_path, monkeypatch, capsys):
+    from cli.main import main as mbg_main
+
+    monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)
+    write_replay(tmp_path / "g.mbgr", synthetic_replay(3, seed=1))
+    args = ["replay", "export", str(tmp_path), "--to", str(tmp_path / "v"), "--format", "mp4"]
+    assert mbg_main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count(f"[{MP4_EXTRA}]") == 1 and not (tmp_path / "v").exists()
