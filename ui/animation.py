@@ -35,7 +35,8 @@ class Effects:
     """What to mark over one transition's frames, limited to units the view knew.
 
     beams: (source, recipient, kind) with kind "damage", "heal" or "ultimate"; deaths,
-    respawns: slots; statuses: (slot, channel) freshly applied or refreshed (RULES 6).
+    respawns: slots; statuses: (slot, word, channel) for counters freshly applied or
+    refreshed ("stunned", ...) and Traps broken by damage ("trap broken"), RULES 2.3, 6.
     """
 
     beams: tuple = ()
@@ -81,13 +82,14 @@ def tick_effects(events: dict, before: Scene, after: Scene) -> Effects:
         kind = "heal" if heal else ("ultimate" if events["lane"][s] == 2 else "damage")
         beams.append((int(s), r, kind))
     fresh = np.asarray(events["status_applied"]) | np.asarray(events["status_refreshed"])
+    broken = np.asarray(events["status_broken"]) & ~fresh
+    marks = [(int(s), STATUS_WORDS[c], int(c)) for s, c in zip(*np.nonzero(fresh), strict=True)]
+    marks += [(int(s), "trap broken", int(c)) for s, c in zip(*np.nonzero(broken), strict=True)]
     return Effects(
         beams=tuple(beams),
         deaths=tuple(int(s) for s in np.flatnonzero(events["died"]) if s in seen_t1),
         respawns=tuple(int(s) for s in np.flatnonzero(events["respawned"]) if s in seen_t1),
-        statuses=tuple(
-            (int(s), int(c)) for s, c in zip(*np.nonzero(fresh), strict=True) if s in seen_t1
-        ),
+        statuses=tuple(mark for mark in marks if mark[0] in seen_t1),
     )
 
 
@@ -168,12 +170,12 @@ def _ring(surface, centre, colour, radius: int, late: float, width: int) -> None
 def _status_words(surface, renderer, where: dict, statuses, radius: int) -> None:
     font = renderer.font(max(14, round(radius * 1.1)))
     lines: dict[int, int] = {}
-    for slot, channel in statuses:
+    for slot, text, channel in statuses:
         if slot not in where:
             continue
         k = lines.get(slot, 0)
         lines[slot] = k + 1
-        word = font.render(STATUS_WORDS[channel], True, STATUS_COLOURS[channel])
+        word = font.render(text, True, STATUS_COLOURS[channel])
         cx, cy = where[slot]
         surface.blit(word, word.get_rect(midtop=(cx, cy + radius + 9 + k * word.get_height())))
 

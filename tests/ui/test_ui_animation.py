@@ -94,10 +94,22 @@ def test_effects_keep_to_what_the_view_saw():
             seen_t, seen_t1 = model.masks(t)[0], model.masks(t + 1)[0]
             assert all(seen_t[s] and seen_t[r] for s, r, _ in fx.beams)
             assert all(seen_t1[s] for s in (*fx.deaths, *fx.respawns))
-            assert all(seen_t1[s] for s, _ in fx.statuses)
+            assert all(seen_t1[s] for s, _, _ in fx.statuses)
             if view == "oracle":  # every landed ability has its beam
                 lane, rec = model.events(t)["lane"], model.events(t)["recipient"]
                 assert len(fx.beams) == int(((lane > 0) & (rec >= 0)).sum())
+
+
+def test_status_marks_name_fresh_statuses_and_broken_traps():
+    model = ViewerModel(synthetic_replay(4, seed=1))
+    before, after = model.scene(0), model.scene(1)
+    events = {k: np.array(v, copy=True) for k, v in model.events(0).items()}
+    for name in ("status_applied", "status_refreshed", "status_broken"):
+        events[name][:] = False
+    events["status_applied"][3, 3] = True  # charge_stun on A3
+    events["status_broken"][6, 4] = True  # B1's Trap ended by damage
+    marks = tick_effects(events, before, after).statuses
+    assert marks == ((3, "stunned", 3), (6, "trap broken", 4))
 
 
 def test_caption_lines_count_the_rest():
