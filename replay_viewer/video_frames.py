@@ -58,9 +58,10 @@ class FrameMaker:
             self._key, self._parts = tick, (before, after, events, effects, caption)
         return self._parts
 
-    def game_frame(self, tick: int, u: float = 0.0) -> pygame.Surface:
-        """The frame at phase u of the transition tick -> tick+1 (u = 0: tick itself)."""
-        before, after, events, effects, caption = self._transition(tick)
+    def game_frame(self, tick: int, u: float = 0.0, caption: bool = True) -> pygame.Surface:
+        """The frame at phase u of the transition tick -> tick+1 (u = 0: tick itself), with
+        that transition's caption when `caption` (and captions are on)."""
+        before, after, events, effects, lines = self._transition(tick)
         surface = self.surface
         surface.fill(COLOURS["background"])
         if after is None or u <= 0.0:
@@ -72,9 +73,9 @@ class FrameMaker:
             draw_effects(surface, self.renderer, scene, effects, u, self.arena)
         shown = tick + 1 if after is not None and u >= HALF else tick
         self._header(surface, shown, scene.score)
-        if self.captions and caption:
+        if self.captions and caption and lines:
             head = f"{tick} -> {tick + 1}: "
-            draw_caption(surface, self.caption, [head + caption[0], *caption[1:]], self.font)
+            draw_caption(surface, self.caption, [head + lines[0], *lines[1:]], self.font)
         return surface
 
     def _header(self, surface, tick: int, score) -> None:
@@ -104,7 +105,7 @@ class FrameMaker:
 
     def end_card(self, tick: int) -> pygame.Surface:
         """The closing card over the frame of `tick`: the score there and the game's result."""
-        self.game_frame(tick, 0.0)
+        self.game_frame(tick, 0.0, caption=False)  # what follows the range is not told
         surface = self.surface
         veil = pygame.Surface(self.size, pygame.SRCALPHA)
         veil.fill((10, 12, 16, 200))

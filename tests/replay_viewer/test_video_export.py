@@ -74,6 +74,10 @@ def test_frames_are_pictures_that_move(game):
         assert (a == TEAM_COLOURS[team]).all(axis=2).sum() > 100
     moved = np.abs(a.astype(int) - b).sum(axis=2) > 0
     assert moved.sum() > 200  # units glided between the two phases
+    band = slice(maker.caption.top, None)
+    assert len(np.unique(a[band].reshape(-1, 3), axis=0)) > 2  # the 5 -> 6 caption
+    closing = to_rgb(maker.end_card(5))
+    assert len(np.unique(closing[band].reshape(-1, 3), axis=0)) == 1  # no caption past the end
 
 
 @pytest.mark.parametrize("view", [("agent", 2), ("team", 1)])
