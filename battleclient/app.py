@@ -40,7 +40,7 @@ class App:
     """The window's logic: one screen at a time (Lobby or PlayScreen) and the engine thread."""
 
     def __init__(self, setup: ClientSetup, *, start=False, replay_out=None, message="",
-                 remember=True, warm=True):  # fmt: skip
+                 remember=True, warm=True, animate=True):  # fmt: skip
         for name, size in (("font", 18), ("small", 15), ("big", 26)):
             setattr(self, name, pygame.font.Font(None, size))
         self.catalog = read_catalog()
@@ -53,6 +53,7 @@ class App:
         self.maps: dict = {}
         self.last_replay = None
         self.last_frame = None
+        self.animate = animate  # in-between frames of each tick's resolution (resolution.py)
         self.viewers: list[subprocess.Popen] = []
         self.launch = subprocess.Popen  # replaced in tests
         self.running = True
@@ -304,7 +305,7 @@ def _run(args, setup, note: str) -> int:
     pygame.display.set_caption("MARL-BattleGrounds BattleClient")
     start = bool(args.slots and not args.lobby) or bool(args.screenshot)
     app = App(setup, start=start, replay_out=args.replay_out, message=note,
-              remember=not args.screenshot)  # fmt: skip
+              remember=not args.screenshot, animate=args.animate)  # fmt: skip
     app.draw(display)
     pygame.display.flip()
     return app.run(display, args.screenshot, args.after_ticks)

@@ -45,6 +45,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         "frame after --after-ticks ticks, exit")  # fmt: skip
     add("--after-ticks", type=int, default=0, metavar="N", help="ticks before --screenshot")
     add("--lobby", action="store_true", help="open the lobby even when --slots is given")
+    add("--no-animation", dest="animate", action="store_false", help="show each tick's result "
+        "at once (no gliding units, attack lines or captions)")  # fmt: skip
     return parser.parse_args(argv)
 
 

@@ -45,5 +45,6 @@ HELP = (
     ("Esc", "menu: back to the game, leave to the lobby, quit"),
     ("K", "stop waiting for LLM slots (they play the no-op this tick)"),
     ("R (game over)", "open the replay in the Replay Viewer"),
+    ("V (game over)", "export the game as a video (GIF)"),
     ("F12", "save a screenshot (PNG)"),
 )

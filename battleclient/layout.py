@@ -21,8 +21,9 @@ PLAY_BUTTONS = {  # name -> (text, rect, tool tip)
 }
 OVER_CARD = (140, 190, 600, 250)  # inside the arena: clear of the side and Slots panels
 OVER_BUTTONS = {
-    "viewer": ("Open in Replay Viewer (R)", (190, 388, 260, 36)),
-    "lobby": ("Lobby (L)", (460, 388, 130, 36)),
+    "viewer": ("Open in Replay Viewer (R)", (160, 388, 240, 36)),
+    "video": ("Export video (V)", (408, 388, 170, 36)),
+    "lobby": ("Lobby (L)", (586, 388, 130, 36)),
 }
 MENU_BUTTONS = {
     "resume": ("Back to the game (Esc)", (490, 330, 300, 36)),

@@ -5,7 +5,6 @@ numbers, cards of the side panel, log lines); only public facts (score, tick, wa
 are read from the snapshot directly.
 """
 
-import dataclasses
 import re
 
 import pygame
@@ -14,14 +13,13 @@ from pygame_gui.elements import UIButton
 from battleclient import layout as L
 from battleclient import llm_panel, panels
 from battleclient.controls import SPEEDS
-from battleclient.views import ORACLE, fair_scene, tween, viewer_label
+from battleclient.resolution import RESOLVE_S, TWEEN_S, draw_resolution
+from battleclient.views import ORACLE, fair_scene, viewer_label
 from ui.panels import short_path
 from ui.rules import C
 from ui.scene import DEFAULT_OVERLAYS
 from ui.theme import COLOURS, TEAM_COLOURS
 
-TWEEN_S = 0.45  # seconds units glide from their old positions
-RESOLVE_S = 1.6  # seconds the resolution (numbers, banner) stays on screen
 RING_UNITS = 1.7  # map units from an agent to its move dots: clear of its floating numbers
 
 
@@ -117,13 +115,7 @@ class PlayDrawing:
         s = self.s
         font, small, big = self.fonts
         scene, before, viewer = self._scene()
-        shown = scene
-        if s.since < RESOLVE_S and s.phase != "over":
-            respawned = None if s.snap.events is None else s.snap.events["respawned"]
-            shown = tween(scene, before, s.since / TWEEN_S, respawned)
-        else:
-            shown = dataclasses.replace(scene, floats=())
-        s.renderer.draw(surface, shown, L.ARENA)
+        draw_resolution(surface, s, scene, before)
         if s.phase == "orders" and s.since >= TWEEN_S:  # the ring waits for units to settle
             book = s.books[s.team]
             panels.draw_order_marks(surface, s.renderer, scene, book, lambda u: u.pos)
@@ -237,7 +229,9 @@ class PlayDrawing:
         inner = pygame.Rect(L.OVER_CARD).inflate(-32, -28).width - 8  # panels.draw_card
         saved = replay_lines(s.replay_path, self.fonts[0], inner)
         lines = [end_score_line(a, b, s.snap.tick, why), *saved]
-        lines.append("R opens it in the Replay Viewer; L or Enter returns to the lobby.")
+        lines.append("R opens it in the Replay Viewer, V exports a video; L or Enter: the lobby.")
+        if s.video.line:
+            lines.append(s.video.line)
         rect = pygame.Rect(L.OVER_CARD)
         title = f"Game over: {C.OUTCOME_NAMES[s.snap.outcome]}"
         panels.draw_card(surface, rect, title, lines, (self.fonts[0], self.fonts[2]), shade=False)

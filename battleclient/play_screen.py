@@ -20,6 +20,7 @@ from battleclient.orders import OrderBook
 from battleclient.play_draw import RESOLVE_S, TWEEN_S, PlayDrawing
 from battleclient.settings import new_replay_path, replay_dir
 from battleclient.views import ORACLE, fair_scene, log_lines
+from replay_viewer.playback import VideoRunner
 from ui.arena import ArenaRenderer
 from ui.rules import C, slot_label
 from ui.theme import GUI_THEME
@@ -55,6 +56,7 @@ class PlayScreen:
         self.show_help = self.show_menu = False
         self.replay_path, self.saved = None, False
         self.llm_error = ""  # the last LLM endpoint failure already said
+        self.video = VideoRunner()  # the game-over card's "Export video" (Oracle view)
         self.drawing = PlayDrawing(self)
         # new rules compile in this job, under the "Setting up the game" card's progress line
         app.submit(build_game, app.progress, setup, maps_by_split, done=self._on_built)
@@ -217,6 +219,7 @@ class PlayScreen:
             "leave": self.leave,
             "quit": lambda: self.leave(self.app.quit),
             "viewer": self.open_viewer,
+            "video": self.export_video,
             "lobby": self.app.to_lobby,
         }.get(names.get(element))
         if action is not None:
@@ -291,6 +294,8 @@ class PlayScreen:
     def _key_over(self, event) -> None:
         if event.key == pygame.K_r:
             self.open_viewer()
+        elif event.key == pygame.K_v:
+            self.export_video()
         elif event.key in (pygame.K_l, pygame.K_RETURN, pygame.K_KP_ENTER):
             self.app.to_lobby()
         elif event.key == pygame.K_q:
@@ -362,6 +367,14 @@ class PlayScreen:
             return self.say("The replay is still being written")
         self.say(self.app.open_viewer(self.replay_path))
 
+    def export_video(self) -> None:
+        """The game-over card's "Export video" (V): the replay as a GIF in the Oracle view at
+        4 ticks a second, in the videos folder (replay_viewer.playback.VideoRunner)."""
+        if self.replay_path is None:  # the card shows video.line, not the toast
+            self.video.line = "The replay is still being written; try again in a moment"
+            return
+        self.video.start(self.replay_path)
+
     def _sync_buttons(self) -> None:
         orders = self.phase == "orders"
         spectate = self.phase == "spectate"
@@ -386,14 +399,17 @@ class PlayScreen:
     # --- frame -----------------------------------------------------------------------------
     def busy(self) -> bool:
         """True while the picture moves on its own: a resolution animating (units gliding,
-        numbers, banner), a spectated game playing, or LLM slots thinking (the clock runs)."""
+        numbers, banner), a spectated game playing, LLM slots thinking (the clock runs) or a
+        video export."""
         animating = self.since < RESOLVE_S and self.phase not in ("over", "starting")
+        spectating = self.phase == "spectate" and not self.paused
         thinking = self.session is not None and bool(self.session.llm_status()["thinking"])
-        return animating or thinking or (self.phase == "spectate" and not self.paused)
+        return animating or spectating or thinking or self.video.running
 
     def update(self, dt: float) -> None:
         self.since += dt
         self.message_age += dt
+        self.video.step()
         if self.phase == "orders" and self.since > RESOLVE_S and not self.show_menu:
             book = self.books[self.team]
             if not any(book.can_act(s) for s in book.slots):  # all dead or stunned: no orders

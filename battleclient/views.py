@@ -91,29 +91,6 @@ def fair_scene(snap, viewer, *, selected=None, highlights=(), overlays=None) -> 
     )
 
 
-def ease(frac: float) -> float:
-    frac = min(1.0, max(0.0, frac))
-    return frac * frac * (3 - 2 * frac)
-
-
-def tween(scene: Scene, before: Scene | None, frac: float, respawned=None) -> Scene:
-    """Units moved part of the way from where `before` (the same viewer's previous Scene) had
-    them; units it did not show, or that respawned, appear at once. frac in [0, 1]."""
-    if before is None or frac >= 1.0:
-        return scene
-    old = {u.slot: u for u in before.units if u.alive}
-    k = ease(frac)
-    units = []
-    for unit in scene.units:
-        prev = old.get(unit.slot)
-        if prev is not None and unit.alive and not (respawned is not None and respawned[unit.slot]):
-            x = prev.pos[0] + (unit.pos[0] - prev.pos[0]) * k
-            y = prev.pos[1] + (unit.pos[1] - prev.pos[1]) * k
-            unit = dataclasses.replace(unit, pos=(x, y))
-        units.append(unit)
-    return dataclasses.replace(scene, units=tuple(units))
-
-
 def log_lines(snap, viewer, scene: Scene, before: Scene | None) -> list[str]:
     """The transition into `snap` in words, told only as far as the view knew (ui.explain),
     plus any System failure (public: the slots' controllers are shown in the lobby)."""

@@ -2,6 +2,7 @@
 
 mbg replay info game.mbgr [more.mbgr | folder ...] [--json]
 mbg replay verify game.mbgr [more.mbgr | folder ...]
+mbg replay export FOLDER [more ...] --to DIR [--format gif|mp4] [--from T] [--until T] ...
 
 `verify` re-plays each replay's submitted actions through the engine from its tick-0 state and
 compares every tick, naming the first tick (and field) that differs. Both go through every file:
@@ -31,6 +32,9 @@ def register(subparsers) -> None:
     verify = actions.add_parser("verify", help="re-simulate replays and compare every tick")
     verify.add_argument("paths", nargs="+", help="*.mbgr files or folders of them")
     verify.set_defaults(func=run_verify)
+    from replay_viewer.export_cli import register_batch  # pygame is imported only on export
+
+    register_batch(actions)
 
 
 def _report(action: str, path, error: Exception) -> None:

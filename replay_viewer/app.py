@@ -27,6 +27,7 @@ from replay_viewer.metrics_source import replay_metrics
 from replay_viewer.metrics_table import MetricsTable, display_frame
 from replay_viewer.model import SPEEDS, ViewerModel, view_from_label, view_options
 from replay_viewer.panels import draw_help, draw_lines, draw_tooltip, info_lines, tooltip_lines
+from replay_viewer.playback import SmoothArena, VideoRunner
 from replay_viewer.shortcuts import action_for
 from replay_viewer.side_panel import SidePanel
 from ui.arena import ArenaRenderer
@@ -41,7 +42,7 @@ from ui.theme import COLOURS, GUI_THEME
 class App:
     """The viewer window's logic; `surface_size` is the size of the surface `draw` gets."""
 
-    def __init__(self, surface_size=L.SIZE):
+    def __init__(self, surface_size=L.SIZE, animate: bool = True):
         self.size = surface_size
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
         self.manager = pygame_gui.UIManager(surface_size, theme)
@@ -66,6 +67,9 @@ class App:
         self.problem_window = None  # the whole reason a file did not open
         self.problem = ""  # the same reason as one line (for the command line)
         self.last_frame: pygame.Surface | None = None
+        self.arena = SmoothArena(self.renderer, self.info_font, animate)
+        self.replay_path: Path | None = None
+        self.video = VideoRunner()  # an export running in the window's loop (Video, e)
         self._build_bar()
 
     # --- widgets -----------------------------------------------------------------------------
@@ -135,7 +139,9 @@ class App:
             self._cannot_open(Path(path), error)
             return False
         self._close_problem()
+        self.video.cancel()
         self.model = ViewerModel(replay, Path(path).name)
+        self.replay_path = Path(path)
         self._hide_list()
         self._build_game_widgets()
         metrics, note = replay_metrics(replay)
@@ -293,6 +299,12 @@ class App:
             self.side.act(action, arg)
         elif action == "export":
             self.export_png()
+        elif action == "video":  # the whole game in this view (playback.VideoRunner)
+            self.video.start(self.replay_path, self.model)
+            self.say(self.video.line, self.video.error)
+        elif action == "animation":
+            self.arena.animate = not self.arena.animate
+            self.say(f"Smooth playback: {'on' if self.arena.animate else 'off'}")
 
     def _app_action(self, action: str) -> None:
         if action == "help":
@@ -300,6 +312,8 @@ class App:
         elif action == "escape":
             if self._close_problem():
                 return
+            if self.video.cancel():
+                return self.say(self.video.line)
             if self.show_help:
                 self.show_help = False
             elif self.model is not None:
@@ -356,6 +370,9 @@ class App:
 
     # --- frame -------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
+        if self.video.running:
+            self.video.step()
+            self.say(self.video.line, self.video.error)
         if self.model is not None:
             self.model.timeline.advance(dt)
             self._sync_widgets()
@@ -396,13 +413,13 @@ class App:
     def _draw_game(self, surface) -> None:
         width = L.INFO[2] - 8  # draw_lines keeps 4 pixels each side
         draw_lines(surface, L.INFO, info_lines(self.model, self.info_font, width), self.info_font)
-        self.renderer.draw(surface, self.model.scene(), L.ARENA)
+        self.arena.draw(surface, self.model, L.ARENA)
         self.side.draw_plots(surface)
         self.side.draw(surface)
 
     def busy(self) -> bool:
         """True while the picture moves on its own (playback); else the loop waits for input."""
-        return self.model is not None and self.model.timeline.playing
+        return self.video.running or (self.model is not None and self.model.timeline.playing)
 
     def run(self, screen) -> None:
         pacer = FramePacer()

@@ -1,4 +1,5 @@
-"""The Replay Viewer: `replay-viewer FILE|FOLDER [--tick N --view V --screenshot PNG]`.
+"""The Replay Viewer: `replay-viewer FILE|FOLDER [--tick N --view V --screenshot PNG]`,
+`replay-viewer FILE --export OUT.gif|OUT.mp4 [--from T --to T --fps N ...]`.
 
 The command line of the viewer (`replay-viewer`, `python -m replay_viewer`): argparse options,
 then either a window running `replay_viewer.app.App` or, with --screenshot, one frame drawn
@@ -16,6 +17,7 @@ from evaluation.replay import SUFFIX
 from replay_viewer import layout as L
 from replay_viewer.app import App
 from replay_viewer.export import save_png
+from replay_viewer.export_cli import add_export_options, run_viewer_export
 from replay_viewer.folder import list_replays
 from ui.scene import parse_view
 
@@ -41,12 +43,16 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument(
         "--screenshot", metavar="PNG", help="render one frame of a replay file to PNG and exit"
     )
+    parser.add_argument("--export", metavar="OUT", help="write a .gif or .mp4 video and exit")
+    add_export_options(parser, view=False)
     return parser.parse_args(argv)
 
 
 def main(argv=None) -> int:
     """Console entry point; returns the exit code (2 for bad arguments or an unreadable file)."""
     args = parse_args(argv)
+    if args.export:
+        return run_viewer_export(args)
     try:
         view = parse_view(args.view)
     except ValueError as error:
@@ -64,7 +70,7 @@ def main(argv=None) -> int:
     pygame.font.init()
     screen = pygame.display.set_mode(L.SIZE)
     pygame.display.set_caption("MARL-BattleGrounds Replay Viewer")
-    app = App(L.SIZE)
+    app = App(L.SIZE, animate=args.animate)
     if args.path:
         opened = app.open_path(args.path)
         if args.screenshot and (not opened or app.model is None):

@@ -12,6 +12,7 @@ BUTTONS = (
     ("fwd", ">", (240, BAR_Y, 34, BAR_H), "One tick forward (Right)"),
     ("fwd10", ">>", (276, BAR_Y, 34, BAR_H), "Ten ticks forward (Up)"),
     ("last", ">|", (312, BAR_Y, 34, BAR_H), "Last tick (End)"),
+    ("video", "Video", (664, BAR_Y, 56, BAR_H), "Export the game as a video in this view (e)"),
     ("png", "PNG", (722, BAR_Y, 50, BAR_H), "Save this frame as PNG (p)"),
     ("help", "?", (776, BAR_Y, 30, BAR_H), "Keyboard shortcuts (?)"),
 )
@@ -25,11 +26,12 @@ BUTTON_ACTIONS = {
     "fwd10": ("step", 10),
     "last": ("seek", -1),
     "png": ("export", None),
+    "video": ("video", None),
     "help": ("help", None),
 }
 TICK_ENTRY = (352, BAR_Y, 64, BAR_H)
 SPEED = (420, BAR_Y, 110, BAR_H)
-VIEW = (534, BAR_Y, 184, BAR_H)
+VIEW = (534, BAR_Y, 126, BAR_H)
 STATUS = (812, 3, 464, 32)  # two lines of the 18 px font
 INFO = (4, 40, 860, 40)  # three lines of the 16 px font
 ARENA = (0, 80, 860, 440)

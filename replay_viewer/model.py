@@ -30,6 +30,11 @@ class Timeline:
     def speed(self) -> int:
         return SPEEDS[self.speed_index]
 
+    @property
+    def phase(self) -> float:
+        """While playing, how far playback is into the transition tick -> tick+1, in [0, 1)."""
+        return self._carry if self.playing and self.tick < self.last else 0.0
+
     def seek(self, tick: int) -> int:
         self.tick, self._carry = max(0, min(self.last, int(tick))), 0.0
         return self.tick
@@ -134,8 +139,9 @@ class ViewerModel:
         if self.selected is not None and self.selected not in self.known(self.tick):
             self.selected = None
 
-    def scene(self) -> Scene:
-        t = self.tick
+    def scene(self, t: int | None = None) -> Scene:
+        """The Scene of tick `t` (default: the current tick) in the current view."""
+        t = self.tick if t is None else int(t)
         trails = None
         if "trails" in self.overlays:
             first = max(0, t - TRAIL_TICKS)

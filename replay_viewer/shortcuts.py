@@ -23,6 +23,8 @@ HELP = (
     ("Tab", "tab", "next panel: log, agent, metrics, heat maps"),
     ("/ or Ctrl+F", "search", "search the metrics"),
     ("p or Ctrl+S", "export", "save this frame as PNG"),
+    ("e or Ctrl+E", "video", "export the game as a video (GIF) in this view; Esc stops it"),
+    ("m", "animation", "smooth playback (units glide, attacks drawn) on / off"),
     ("Ctrl+O", "open", "open a replay or folder"),
     ("f", "folder", "back to the folder listing"),
     ("? or F1", "help", "this card"),
@@ -42,6 +44,7 @@ OVERLAY_KEYS = {
 CTRL_KEYS = {
     pygame.K_f: ("search", None),
     pygame.K_s: ("export", None),
+    pygame.K_e: ("video", None),
     pygame.K_o: ("open", None),
     pygame.K_q: ("quit", None),
 }
@@ -81,6 +84,8 @@ def action_for(event) -> tuple[str, object] | None:
         pygame.K_v: ("view_next", None),
         pygame.K_TAB: ("tab", -1 if shift else 1),
         pygame.K_p: ("export", None),
+        pygame.K_e: ("video", None),
+        pygame.K_m: ("animation", None),
         pygame.K_f: ("folder", None),
         pygame.K_ESCAPE: ("escape", None),
     }

@@ -94,6 +94,9 @@ def _cut_end(line: str, font, width: int) -> str:
     return body.rstrip() + ELLIPSIS
 
 
+cut_end = _cut_end  # the public name (ui.animation's captions)
+
+
 def short_path(path, home=None) -> str:
     """A path as a person reads it: under the home folder it starts with "~"."""
     from pathlib import Path

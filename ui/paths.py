@@ -20,3 +20,8 @@ def data_dir() -> Path:
 def screenshot_dir() -> Path:
     """The folder both apps save screenshots into (made on first save, not here)."""
     return data_dir() / "screenshots"
+
+
+def video_dir() -> Path:
+    """The folder both apps export videos into (made on first export, not here)."""
+    return data_dir() / "videos"

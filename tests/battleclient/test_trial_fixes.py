@@ -202,7 +202,8 @@ def test_play_screen_is_busy_only_while_something_moves():
     from battleclient.play_draw import RESOLVE_S
     from battleclient.play_screen import PlayScreen
 
-    screen = SimpleNamespace(since=0.2, phase="orders", paused=False, session=None)
+    video = SimpleNamespace(running=False)
+    screen = SimpleNamespace(since=0.2, phase="orders", paused=False, video=video, session=None)
     assert PlayScreen.busy(screen)  # the resolution animates
     screen.since = RESOLVE_S + 0.1
     assert not PlayScreen.busy(screen)  # orders being thought over: idle
@@ -214,6 +215,8 @@ def test_play_screen_is_busy_only_while_something_moves():
     assert PlayScreen.busy(screen)  # a spectated game plays on
     screen.paused = True
     assert not PlayScreen.busy(screen)
+    screen.phase, video.running = "over", True
+    assert PlayScreen.busy(screen)  # a video being exported from the game-over card
 
 
 def test_tick_labels_count_ticks_as_the_rules_do():

@@ -53,3 +53,34 @@ def test_window_steps_switches_view_and_saves_a_png(xserver, tmp_path):
         if viewer.poll() is None:
             viewer.kill()
             viewer.wait()
+
+
+def test_window_exports_a_video_with_the_e_key(xserver, tmp_path):
+    replay = write_replay(tmp_path / "short.mbgr", synthetic_replay(4, seed=2))
+    viewer = subprocess.Popen(
+        [sys.executable, "-m", "replay_viewer.cli", str(replay)],
+        cwd=tmp_path,
+        env=window_env(xserver) | {"XDG_DATA_HOME": str(tmp_path / "data")},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        window = find_window(xserver, viewer.pid, timeout=60)
+        xdo(xserver, "windowfocus", "--sync", window)
+        time.sleep(1.0)
+        for keys in (["7"], ["e"]):  # agent B2's point of view, then the video
+            xdo(xserver, "key", "--delay", "80", *keys)
+            time.sleep(0.3)
+        video = tmp_path / "data" / "marl-battlegrounds" / "videos" / "short_t0000-0004_agent-7.gif"
+        assert wait_for(video.exists, seconds=60), sorted(p.name for p in tmp_path.rglob("*"))
+        from PIL import Image
+
+        with Image.open(video) as gif:
+            assert gif.size == (1280, 720) and b'"view": "agent:7"' in gif.info["comment"]
+        xdo(xserver, "key", "ctrl+q")
+        assert viewer.wait(timeout=20) == 0
+    finally:
+        if viewer.poll() is None:
+            viewer.kill()
+            viewer.wait()

@@ -1,0 +1,157 @@
+"""Command-line video export: `replay-viewer FILE --export OUT ...` and `mbg replay export`.
+
+Both share the options below (`add_export_options`) and print one line per problem naming the
+file and the option at fault (exit status 2 for one file; `mbg replay export` tries every file
+and exits 1 when any failed). A rich progress bar runs on stderr. Never imports JAX.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+from evaluation.replay import ReplayError, replay_paths
+from replay_viewer.video_writers import VideoError, check_format
+
+
+def add_export_options(parser, view: bool = True) -> None:
+    """The export options: --from --to [--view] --fps --ticks-per-second --captions/
+    --no-captions --size --no-animation."""
+    parser.add_argument("--from", dest="start", type=int, metavar="T", help="first tick (0)")
+    parser.add_argument("--to", dest="end", type=int, metavar="T", help="last tick (the end)")
+    if view:
+        parser.add_argument("--view", default="oracle", help="oracle | agent:SLOT | team:A|B")
+    parser.add_argument("--fps", type=int, default=30, help="frames a second (30)")
+    parser.add_argument("--ticks-per-second", type=float, default=4.0, metavar="N",
+                        help="playback speed in ticks a second (4)")  # fmt: skip
+    parser.add_argument("--captions", action=argparse.BooleanOptionalAction, default=True,
+                        help="the tick's events in words under the arena (on)")  # fmt: skip
+    parser.add_argument("--size", default="1280x720", metavar="WxH", help="pixels (1280x720)")
+    parser.add_argument("--no-animation", dest="animate", action="store_false",
+                        help="hold each tick instead of in-between frames")  # fmt: skip
+
+
+def options_from_args(args):
+    """VideoOptions from parsed arguments; ValueError (VideoError) naming the bad option."""
+    from replay_viewer.video import VideoOptions, parse_size
+    from ui.scene import parse_view
+
+    try:
+        view = parse_view(args.view)
+    except ValueError as error:
+        raise VideoError(f"--view: {error}") from None
+    return VideoOptions(
+        view=view,
+        start=args.start,
+        end=args.end,
+        fps=args.fps,
+        ticks_per_second=args.ticks_per_second,
+        captions=args.captions,
+        size=parse_size(args.size),
+        animate=args.animate,
+    )
+
+
+def export_one(source, out, options, quiet: bool = False) -> Path:
+    """Exports one replay (VideoOptions) with a progress bar on stderr; returns the path
+    written. Raises FileExistsError, VideoError, ReplayError or OSError (nothing is left)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from replay_viewer.video import VideoExport
+
+    job = VideoExport(source, out, options)
+    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, transient=True, disable=quiet) as bar:
+        task = bar.add_task(Path(out).name, total=job.total)
+        job.run(lambda done, total: bar.update(task, completed=done))
+    return Path(out)
+
+
+def problem_line(source, error: Exception) -> str:
+    """One line for a failed export: the replay file, then the reason."""
+    if isinstance(error, ReplayError):
+        return f"{error.source}: {error.field}: {error.problem}"
+    if isinstance(error, FileExistsError):  # names the video, not the replay
+        return str(error)
+    return f"{source}: {error}"
+
+
+def run_viewer_export(args) -> int:
+    """`replay-viewer FILE --export OUT`: 0 when written, 2 with one stderr line otherwise."""
+    if not args.path:
+        print("replay-viewer: --export needs a replay file", file=sys.stderr)
+        return 2
+    if Path(args.path).is_dir():
+        print(f"replay-viewer: --export needs a replay file, not a folder ({args.path}); "
+              "mbg replay export FOLDER --to DIR exports a folder", file=sys.stderr)  # fmt: skip
+        return 2
+    try:
+        options = options_from_args(args)
+        written = export_one(args.path, args.export, options)
+    except (FileExistsError, VideoError, ReplayError, OSError) as error:
+        print(f"replay-viewer: {problem_line(args.path, error)}", file=sys.stderr)
+        return 2
+    print(written)
+    return 0
+
+
+def register_batch(actions) -> None:
+    """Adds `mbg replay export` to the `mbg replay` subcommands."""
+    parser = actions.add_parser("export", help="replays as GIF or MP4 videos, one a replay")
+    parser.add_argument("paths", nargs="+", help="*.mbgr files or folders of them")
+    parser.add_argument("--to", dest="folder", required=True, metavar="DIR",
+                        help="folder for the videos (made if missing)")  # fmt: skip
+    parser.add_argument("--format", choices=("gif", "mp4"), default="gif", help="gif (default)")
+    parser.add_argument("--from", dest="start", type=int, metavar="T", help="first tick (0)")
+    parser.add_argument("--until", dest="end", type=int, metavar="T", help="last tick (the end)")
+    add_export_options(_Skip(parser, ("--from", "--to")))
+    parser.set_defaults(func=run_batch)
+
+
+class _Skip:
+    """A parser wrapper that leaves out the options already added under other names (the
+    batch's --to names the folder, so its last tick is --until)."""
+
+    def __init__(self, parser, names):
+        self.parser, self.names = parser, names
+
+    def add_argument(self, *flags, **kwargs):
+        if not set(flags) & set(self.names):
+            self.parser.add_argument(*flags, **kwargs)
+
+
+def run_batch(args) -> int:
+    """Every replay the arguments name -> DIR/<stem>_t<from>-<to>_<view>.<format>; each failure
+    (unreadable replay, existing video, bad option) one stderr line, the rest go on. Returns 0,
+    1 when some failed, 2 when the arguments name no replay or the options are bad."""
+    from evaluation.replay import read_header
+    from replay_viewer.video import default_name
+
+    try:  # options wrong for every file (a frame rate, a size, a missing extra): said once
+        options = options_from_args(args)
+        check_format(f"video.{args.format}", options.fps, options.size)
+    except VideoError as error:
+        print(f"mbg replay export: {error}", file=sys.stderr)
+        return 2
+    folder, failed, files = Path(args.folder), 0, []
+    for name in args.paths:
+        try:
+            files += replay_paths([name])
+        except OSError as error:
+            print(f"mbg replay export: {name}: {error}", file=sys.stderr)
+            failed += 1
+    for path in files:
+        try:
+            ticks = read_header(path)["result"]["ticks"]
+            start = options.start or 0
+            end = ticks if options.end is None else options.end
+            out = folder / default_name(path, options.view, start, end, f".{args.format}")
+            print(export_one(path, out, options))
+        except (FileExistsError, VideoError, ReplayError, OSError, KeyError, TypeError) as error:
+            print(f"mbg replay export: {problem_line(path, error)}", file=sys.stderr)
+            failed += 1
+    if not files:
+        return 2
+    if failed:
+        print(f"mbg replay export: {failed} of {len(files)} failed", file=sys.stderr)
+        return 1
+    return 0
