@@ -262,11 +262,15 @@ def legal_choices(obs, slot: int) -> str:
     )
 
 
-def reply_instruction(thinking: bool | None) -> str:
-    """How to answer: one JSON object with the three heads, ids from the lists above."""
+AGENT_REPLY = '{"move": MOVE_ID, "target": TARGET_ID, "ultimate": 0 or 1}'
+
+
+def reply_instruction(thinking: bool | None, shape: str = "") -> str:
+    """How to answer: one JSON object with the three heads, ids from the lists above (shape:
+    the object's form; default one agent's `AGENT_REPLY`)."""
     text = (
-        'Reply with one JSON object and nothing else: {"move": MOVE_ID, "target": TARGET_ID, '
-        '"ultimate": 0 or 1}, using a legal move and one legal combat choice from the lists.'
+        f"Reply with one JSON object and nothing else: {shape or AGENT_REPLY}, using a legal "
+        "move and one legal combat choice from the lists."
     )
     if thinking is True:
         text = "Think step by step first, then end with the JSON object. " + text
@@ -392,10 +396,5 @@ def team_user_text(obs, slots: Sequence[int], options: ViewOptions) -> str:
     for slot, name in zip(slots, names, strict=True):
         parts.append(f"## Agent {name}\n{view_text(obs, slot)}\n{legal_choices(obs, slot)}")
     example = ", ".join(f'"{n}": {{"move": ..., "target": ..., "ultimate": ...}}' for n in names)
-    text = reply_instruction(options.thinking).replace(
-        'one JSON object and nothing else: {"move": MOVE_ID, "target": TARGET_ID, "ultimate": '
-        "0 or 1}",
-        f"one JSON object and nothing else, one entry per agent: {{{example}}}",
-    )
-    parts.append(text)
+    parts.append(reply_instruction(options.thinking, f"{{{example}}} (one entry per agent)"))
     return "\n\n".join(parts)

@@ -173,3 +173,12 @@ def test_mbg_llm_prompt_prints_the_prompt_of_a_replayed_tick(tmp_path, capsys):
     assert chat == V.messages(obs, 0, V.ViewOptions())
     assert main(["llm", "prompt", "--map", "47", "--slot", "A0", "--tick", "4"]) == 2
     assert "need --replay" in capsys.readouterr().err
+
+
+def test_team_prompt_holds_each_agents_view_and_a_keyed_reply_shape():
+    text = V.team_user_text(tick0_obs(), (0, 1), V.ViewOptions())
+    assert text.index("## Agent A0\nTick 0") < text.index("## Agent A1\nTick 0")
+    assert text.count("Legal moves (id name):") == 2
+    assert '{"A0": {"move": ..., "target": ..., "ultimate": ...}, "A1": {' in text
+    assert text.endswith("(one entry per agent), using a legal move and one legal combat choice "
+                         "from the lists. Do not explain.")  # fmt: skip
