@@ -68,25 +68,26 @@ class LLMGame:
 def game_stats(carry) -> dict:
     """The result columns of one game (`STAT_FIELDS`): decisions (agent-ticks asked), calls
     (answered requests), legal replies and their rate, fallbacks, retries, re-prompts, input
-    and output tokens, request latency percentiles in seconds (NaN without calls)."""
+    and output tokens, request latency percentiles in seconds (rate and percentiles None
+    without an answered call: null in JSON, not NaN)."""
     if not isinstance(carry, LLMGame):
         return {}
     t = carry.totals
     lat = np.asarray(carry.latencies, float)
-    pct = np.percentile(lat, [50, 90, 99]) if lat.size else [float("nan")] * 3
+    pct = [float(v) for v in np.percentile(lat, [50, 90, 99])] if lat.size else [None] * 3
     return {
         "llm_decisions": t["decisions"],
         "llm_calls": t["calls"],
         "llm_legal_replies": t["legal"],
-        "llm_legal_rate": t["legal"] / t["calls"] if t["calls"] else float("nan"),
+        "llm_legal_rate": t["legal"] / t["calls"] if t["calls"] else None,
         "llm_fallbacks": t["fallbacks"],
         "llm_retries": t["retries"],
         "llm_reprompts": t["reprompts"],
         "llm_tokens_in": t["tokens_in"],
         "llm_tokens_out": t["tokens_out"],
-        "llm_latency_p50_s": float(pct[0]),
-        "llm_latency_p90_s": float(pct[1]),
-        "llm_latency_p99_s": float(pct[2]),
+        "llm_latency_p50_s": pct[0],
+        "llm_latency_p90_s": pct[1],
+        "llm_latency_p99_s": pct[2],
     }
 
 

@@ -104,6 +104,7 @@ def test_429_is_retried_and_500_forever_falls_back(server, tmp_path):
     rows, replays = _play(f"llm:{_config_file(tmp_path, server, '500', max_retries=2)}")
     assert rows[0]["llm_retries"] == 2 * 5 * TICKS and rows[0]["llm_calls"] == 0
     assert rows[0]["llm_fallbacks"] == 5 * TICKS
+    assert rows[0]["llm_legal_rate"] is None and rows[0]["llm_latency_p50_s"] is None  # not NaN
     assert all("HTTP 500" in d["reason"] for d in replays[0].decisions)
 
 
