@@ -91,6 +91,12 @@ class TeamDeathmatch:
         carries = tuple(system.initial_carry() for system in self.lineup.systems)
         return self._wrap(k_opponent, obs, game, carries)
 
+    def from_game(self, key: jax.Array, game: State) -> tuple[dict, AdapterState]:
+        """Start from any engine State (an authored scenario, `engine.initial_state`): (obs,
+        state) as `reset` gives them; key is the hidden team's (unused by scripted bots)."""
+        carries = tuple(system.initial_carry() for system in self.lineup.systems)
+        return self._wrap(key, self.core.observe(game), game, carries)
+
     def step(self, key, state: AdapterState, actions: dict, reset_state=None):
         """One tick with auto-reset: (obs, state, rewards, dones, infos), see the module doc.
 
@@ -175,4 +181,3 @@ class HeuristicEnemyTeamDeathmatch(TeamDeathmatch):
         hosts = [s.name for s in self.lineup.systems if s.host]
         if hosts:
             raise ValueError(f"opponent {opponent!r}: {hosts[0]} is a host System, not JAX")
-

@@ -1,10 +1,10 @@
 """Team Deathmatch as a PettingZoo `ParallelEnv`: one game on the host (needs `pettingzoo`).
 
     env = TeamDeathmatchParallelEnv(maps=[47], rosters=["MWHRP/MWHRP"], render_mode="rgb_array")
-    observations, infos = env.reset(seed=0)
+    obs, infos = env.reset(seed=0)
     while env.agents:
-        actions = {a: env.action_space(a).sample(observations[a]["action_mask"]) for a in env.agents}
-        observations, rewards, terminations, truncations, infos = env.step(actions)
+        actions = {a: env.action_space(a).sample(obs[a]["action_mask"]) for a in env.agents}
+        obs, rewards, terminations, truncations, infos = env.step(actions)
 
 Agents are named as in JaxMARL ("ally_0" .. "ally_4" for Team A, "enemy_0" .. "enemy_4" for
 Team B). `possible_agents` are the slots some roster of the pool uses, and every one of them is
