@@ -80,6 +80,7 @@ def assert_games_equal(a, b):
     np.testing.assert_array_max_ulp(np.asarray(obs), np.asarray(b[3]), maxulp=2)
 
 
+@pytest.mark.slow  # compiles three scanned rollouts (single, vmapped, core)
 def test_games_equal_core_engine(env):
     keys = jax.random.split(jax.random.PRNGKey(7), 2)
     ours = jax.jit(lambda k: adapter_rollout(env, k))(keys[1])
@@ -105,6 +106,7 @@ def killing_blow(env):
     return jax.jit(env.from_game)(jax.random.PRNGKey(1), game)
 
 
+@pytest.mark.slow  # compiles reset, an authored start and step of its own configuration
 def test_dead_agents_keep_their_keys_and_respawn():
     env = adapters.make("TeamDeathmatch", maps=[0], rosters=["MWHRP/MWHRP"])
     _, state = killing_blow(env)
