@@ -33,7 +33,7 @@ bench-smax-venv: $(STAMP)
 	.venv-smax/bin/pip install --quiet --upgrade pip
 	.venv-smax/bin/pip install --quiet "jax==$$($(PY) -c 'import jax; print(jax.__version__)')" \
 		"jaxlib==$$($(PY) -c 'import jaxlib; print(jaxlib.__version__)')" \
-		flax chex safetensors jaxtyping pillow matplotlib gymnax
+		flax chex safetensors jaxtyping pillow matplotlib gymnax optax
 	.venv-smax/bin/pip install --quiet --no-deps jaxmarl
 
 clean-venv:

@@ -1,0 +1,49 @@
+"""Array conversions shared by the adapters: flat observations, masks and actions (pure JAX).
+
+Agent names follow JaxMARL's SMAX: Team A's slots 0-4 are "ally_0" .. "ally_4", Team B's slots
+5-9 are "enemy_0" .. "enemy_4" (RULES 2.1).
+"""
+
+import jax.numpy as jnp
+
+from adapters.spaces import FLAT_LAYOUT, check_action_type
+from engine import constants as C
+from engine.types import Actions, Masks, Obs
+from policies.random_system import decode_flat
+
+AGENT_NAMES = tuple(f"ally_{i}" for i in range(C.TEAM_SIZE)) + tuple(
+    f"enemy_{i}" for i in range(C.TEAM_SIZE)
+)
+SLOT_OF = {name: slot for slot, name in enumerate(AGENT_NAMES)}
+
+
+def flatten_obs(obs: Obs) -> jnp.ndarray:
+    """Obs with leading axes (..., 10) -> (..., 10, 680) float32 in `spaces.FLAT_LAYOUT` order."""
+    lead = obs.class_id.shape
+    parts = []
+    for name, _ in FLAT_LAYOUT:
+        value = getattr(obs, name).astype(jnp.float32)
+        parts.append(value.reshape(*lead, -1))
+    return jnp.concatenate(parts, axis=-1)
+
+
+def action_mask(mask: Masks, action_type: str) -> jnp.ndarray:
+    """Masks (..., 10, ...) -> (..., 10, 198) flat mask, or (..., 10, 22) move | target | ult."""
+    if check_action_type(action_type) == "flat":
+        return mask.flat
+    return jnp.concatenate([mask.move, mask.target, mask.ult], axis=-1)
+
+
+def to_actions(values: jnp.ndarray, action_type: str) -> Actions:
+    """Per-slot actions (10,) flat indices or (10, 3) heads, any int dtype -> engine Actions."""
+    if check_action_type(action_type) == "flat":
+        return decode_flat(values)
+    values = values.astype(jnp.int32)
+    return Actions(values[..., 0], values[..., 1], values[..., 2])
+
+
+def from_actions(actions: Actions, action_type: str) -> jnp.ndarray:
+    """The inverse of `to_actions`: (10,) flat int32 indices (RULES 3.7) or (10, 3) heads."""
+    if check_action_type(action_type) == "flat":
+        return (actions.move * C.NUM_TARGETS + actions.target) * C.NUM_ULT + actions.ult
+    return jnp.stack([actions.move, actions.target, actions.ult], axis=-1)

@@ -1,0 +1,183 @@
+"""Team Deathmatch behind JaxMARL's multi-agent interface (dicts keyed by agent name).
+
+    env = adapters.make("HeuristicEnemyTeamDeathmatch", opponent="scripted:kiter")
+    obs, state = env.reset(key)                    # {"ally_0": (680,) float32, ...}
+    avail = env.get_avail_actions(state)           # {"ally_0": (198,) bool, ...}
+    obs, state, rewards, dones, infos = env.step(key, state, {"ally_0": 17, ...})
+    # rewards {name: () float32}; dones {name: () bool, "__all__": () bool};
+    # infos {"terminated", "truncated", "won"}: (num_agents,) each, one entry per agent
+
+Every method is pure: `jit`, `vmap` and `lax.scan` work, and a finished game restarts in place
+(the engine's auto-reset, RULES 4.4). Agents never leave the dicts: a dead agent keeps its key,
+its observation (no unit rows, RULES 5.2) and a mask with only the no-op, and comes back with
+the respawn wave; its `done` is the game's. `TeamDeathmatch` exposes all ten slots (both teams
+learn); `HeuristicEnemyTeamDeathmatch` exposes Team A only and plays Team B with a System given
+by a slot-spec kind ("scripted:tactician", "random", "checkpoint:PATH"), the way JaxMARL's
+HeuristicEnemySMAX hides its enemies. A game with fewer than five agents a team keeps all the
+names; its unused slots see nothing and have only the no-op (RULES 2.1).
+"""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import struct
+
+from adapters import arrays, spaces
+from engine import constants as C
+from engine import maps as map_files
+from engine.env import Env
+from engine.types import Actions, Config, Obs, State
+from policies.system import Lineup, merge_actions, noop_actions
+
+
+@struct.dataclass
+class AdapterState:
+    """One game as the adapter carries it (RULES 4.4 auto-reset keeps its shapes).
+
+    game: the engine State; avail: (10, 198) or (10, 22) bool legal actions of this state;
+    opponent_actions: the hidden team's Actions for the coming tick ((10,) int32 heads, no-ops
+    where the agents play); carries: the hidden team's System carries.
+    """
+
+    game: State
+    avail: jnp.ndarray
+    opponent_actions: Actions
+    carries: tuple
+
+
+class TeamDeathmatch:
+    """JaxMARL-style Team Deathmatch; all ten slots are agents, named as SMAX names them."""
+
+    agent_slots = tuple(range(C.NUM_SLOTS))
+
+    def __init__(
+        self,
+        maps="train",
+        rosters=("MWHRP/MWHRP",),
+        p_east: float = 0.5,
+        action_type: str = "flat",
+        **config,
+    ):
+        """maps, rosters, p_east and config as `engine.make`; action_type "flat" (Discrete(198))
+        or "heads" (MultiDiscrete([9, 11, 2])). Raises ValueError on a bad value."""
+        self.action_type = spaces.check_action_type(action_type)
+        pool = map_files.make_pool(maps=maps, rosters=rosters, p_east=p_east)
+        self.core = Env(Config(**config), pool, keep_last_obs=False)
+        self.agents = [arrays.AGENT_NAMES[s] for s in self.agent_slots]
+        self.num_agents = len(self.agents)
+        obs_space = spaces.flat_observation_space(self.core.config, pool)
+        self.observation_spaces = {a: obs_space for a in self.agents}
+        self.action_spaces = {a: spaces.action_space(action_type) for a in self.agents}
+        self._index = jnp.asarray(self.agent_slots)
+        self.lineup = Lineup((), np.zeros((0, C.NUM_SLOTS), bool), ("",) * C.NUM_SLOTS)
+
+    def observation_space(self, agent: str):
+        """Box (680,) float32 (`adapters.spaces`); KeyError for an unknown agent name."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str):
+        """Discrete(198) or MultiDiscrete([9, 11, 2]); KeyError for an unknown agent name."""
+        return self.action_spaces[agent]
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+    # --- the JaxMARL interface ---------------------------------------------------------------
+    def reset(self, key: jax.Array) -> tuple[dict, AdapterState]:
+        """Draw a game from the pool (RULES 4.4): ({agent: (680,) float32}, state)."""
+        k_game, k_opponent = jax.random.split(key)
+        obs, game = self.core.reset(k_game)
+        carries = tuple(system.initial_carry() for system in self.lineup.systems)
+        return self._wrap(k_opponent, obs, game, carries)
+
+    def from_game(self, key: jax.Array, game: State) -> tuple[dict, AdapterState]:
+        """Start from any engine State (an authored scenario, `engine.initial_state`): (obs,
+        state) as `reset` gives them; key is the hidden team's (unused by scripted bots)."""
+        carries = tuple(system.initial_carry() for system in self.lineup.systems)
+        return self._wrap(key, self.core.observe(game), game, carries)
+
+    def step(self, key, state: AdapterState, actions: dict, reset_state=None):
+        """One tick with auto-reset: (obs, state, rewards, dones, infos), see the module doc.
+
+        actions: {agent: flat index () or heads (3,)} for every agent (KeyError names a missing
+        one); illegal values play the no-op (RULES 3.6). reset_state: an AdapterState to restart
+        a finished game from instead of drawing one from the pool.
+        """
+        k_game, k_opponent = jax.random.split(key)
+        values = jnp.stack([jnp.asarray(actions[a]) for a in self.agents])
+        mine = arrays.to_actions(values, self.action_type)
+        joint = jax.tree.map(
+            lambda own, other: other.at[self._index].set(own.astype(jnp.int32)),
+            mine,
+            state.opponent_actions,
+        )
+        restart = None if reset_state is None else reset_state.game
+        obs, game, reward, done, info = self.core.step(k_game, state.game, joint, restart=restart)
+        carries = jax.tree.map(
+            lambda fresh, kept: jnp.where(done, fresh, kept),
+            tuple(system.initial_carry() for system in self.lineup.systems),
+            state.carries,
+        )
+        obs_dict, nxt = self._wrap(k_opponent, obs, game, carries)
+        rewards = {a: reward[s] for a, s in zip(self.agents, self.agent_slots, strict=True)}
+        dones = {a: done for a in self.agents} | {"__all__": done}
+        return obs_dict, nxt, rewards, dones, self._infos(info)
+
+    def get_avail_actions(self, state: AdapterState) -> dict:
+        """{agent: (198,) or (22,) bool}: the legal actions of the current state (RULES 3.5)."""
+        return {a: state.avail[s] for a, s in zip(self.agents, self.agent_slots, strict=True)}
+
+    def world_state(self, state: AdapterState) -> jnp.ndarray:
+        """Critic world state (RULES 5.9): (num_agents, 342) float32, one row per agent."""
+        return self.core.world_state(state.game)[self._index]
+
+    # --- helpers -----------------------------------------------------------------------------
+    def _wrap(self, key, obs: Obs, game: State, carries: tuple) -> tuple[dict, AdapterState]:
+        opponent, carries = self._opponent(key, obs, carries)
+        flat = arrays.flatten_obs(obs)
+        avail = arrays.action_mask(obs.mask, self.action_type)
+        state = AdapterState(game=game, avail=avail, opponent_actions=opponent, carries=carries)
+        return {a: flat[s] for a, s in zip(self.agents, self.agent_slots, strict=True)}, state
+
+    def _opponent(self, key, obs: Obs, carries: tuple) -> tuple[Actions, tuple]:
+        """The hidden team's decision on this observation (no-ops when nobody is hidden)."""
+        if not self.lineup.systems:
+            return noop_actions(), carries
+        keys = jax.random.split(key, len(self.lineup.systems))
+        parts, kept = [], []
+        for system, carry, k in zip(self.lineup.systems, carries, keys, strict=True):
+            actions, carry = system.act(obs, obs.mask, carry, k)
+            parts.append(actions)
+            kept.append(carry)
+        joint, _ = merge_actions(parts, self.lineup.owners)
+        return joint, tuple(kept)
+
+    def _infos(self, info: dict) -> dict:
+        """Per-agent (num_agents,) leaves, the shape JaxMARL learners reshape infos to."""
+        team = jnp.asarray(C.TEAM_OF_SLOT)[self._index]
+        winner = jnp.select([info["outcome"] == C.A_WINS, info["outcome"] == C.B_WINS], [0, 1], -1)
+        ones = jnp.ones(self.num_agents, bool)
+        return {
+            "terminated": info["terminated"] & ones,
+            "truncated": info["truncated"] & ones,
+            "won": team == winner,
+        }
+
+
+class HeuristicEnemyTeamDeathmatch(TeamDeathmatch):
+    """Team A ("ally_0" .. "ally_4") are the agents; a System plays Team B inside the env."""
+
+    agent_slots = tuple(range(C.TEAM_SIZE))
+
+    def __init__(self, *args, opponent: str = "scripted:tactician", **kwargs):
+        """opponent: a slot-spec kind for Team B (`policies.slotspec`, a JAX System: "random",
+        "scripted:NAME", "checkpoint:PATH"); the other arguments as `TeamDeathmatch`. Raises
+        ValueError for an unknown kind or a host System (it could not run inside jit)."""
+        from policies.slotspec import resolve_slots
+
+        super().__init__(*args, **kwargs)
+        self.lineup = resolve_slots(f"B*={opponent}")
+        hosts = [s.name for s in self.lineup.systems if s.host]
+        if hosts:
+            raise ValueError(f"opponent {opponent!r}: {hosts[0]} is a host System, not JAX")
