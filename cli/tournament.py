@@ -36,6 +36,8 @@ def register(subparsers) -> None:
     run.add_argument("--games-per-pair", type=int, default=200, help="games a matchup (200)")
     run.add_argument("--seed", type=int, default=0, help="root seed of the game seeds (0)")
     run.add_argument("--out", required=True, metavar="DIR", help="the tournament folder")
+    run.add_argument("--horizon", type=int, help="ticks before a draw (official: 300)")
+    run.add_argument("--score-threshold", type=int, help="points to win (official: 20)")
     _play_options(run)
     add_rating_options(run)
     run.set_defaults(func=run_tournament)
@@ -174,7 +176,11 @@ def run_tournament(args) -> int:
     options = _start_jax(args)
     folder = Path(args.out)
     if options.process == 0:
-        manifest = open_tournament(folder, entrants, args.maps, args.games_per_pair, args.seed)
+        rules = {"horizon": args.horizon, "score_threshold": args.score_threshold}
+        rules = {k: v for k, v in rules.items() if v is not None}
+        manifest = open_tournament(
+            folder, entrants, args.maps, args.games_per_pair, args.seed, rules
+        )
     _barrier(options, "manifest")
     if options.process != 0:
         manifest = store.read_manifest(folder)

@@ -78,8 +78,11 @@ def plan_matchups(pairs, games: int, seed: int, first_id: int, stage: str) -> li
     ]  # fmt: skip
 
 
-def new_manifest(tournament: str, entrants: dict, maps: str, games: int, seed: int) -> dict:
-    """The manifest of a fresh round robin over `entrants` ({name: spec}, at least 2)."""
+def new_manifest(
+    tournament: str, entrants: dict, maps: str, games: int, seed: int, rules: dict | None = None
+) -> dict:
+    """The manifest of a fresh round robin over `entrants` ({name: spec}, at least 2). rules:
+    engine Config fields that differ from the official ones (short games in tests), {} else."""
     if len(entrants) < 2:
         raise ValueError(f"entrants: a tournament needs at least 2, got {len(entrants)}")
     if seed < 0:
@@ -93,6 +96,7 @@ def new_manifest(tournament: str, entrants: dict, maps: str, games: int, seed: i
         "roster": RANDOM_ROSTER,
         "games_per_pair": games,
         "seed": seed,
+        "rules": dict(rules or {}),
         "entrants": dict(entrants),
         "field": names,
         "matchups": plan_matchups(pairs, games, seed, 0, ROUND_ROBIN),
@@ -109,7 +113,7 @@ def _now() -> str:
 def check_resume(saved: dict, wanted: dict, folder) -> None:
     """Refuse to continue a folder's tournament with different terms (ValueError naming the
     manifest field)."""
-    for field in ("tournament", "maps", "games_per_pair", "seed", "entrants"):
+    for field in ("tournament", "maps", "games_per_pair", "seed", "rules", "entrants"):
         if saved.get(field) != wanted.get(field):
             raise ValueError(
                 f"{Path(folder) / store.MANIFEST}: {field} is {saved.get(field)!r}, this command "
@@ -227,7 +231,7 @@ def play_items(folder: Path, manifest: dict, items, options: Options, on_games=N
     from engine.types import Config
     from policies.slotspec import resolve_slots, team_spec
 
-    config, played, lineup, key = Config(), 0, None, None
+    config, played, lineup, key = Config(**manifest["rules"]), 0, None, None
     devices, specs = len(jax.local_devices()), manifest["entrants"]
     for matchup, setups in items[options.process :: options.processes]:
         if matchup["id"] != key:  # one lineup (one compiled batch) per matchup
@@ -252,13 +256,16 @@ def _metrics_of(result: dict) -> dict:
     return {k: v for k, v in result.items() if k.startswith(store.METRIC_SIDES)}
 
 
-def open_tournament(folder, entrants: dict, maps: str, games: int, seed: int, name=None) -> dict:
-    """The manifest of the tournament in `folder`: a new one (written), or the saved one when
-    the same command runs again (resume). Raises ValueError when the terms differ."""
+def open_tournament(
+    folder, entrants: dict, maps: str, games: int, seed: int, rules: dict | None = None
+) -> dict:
+    """The manifest of the tournament in `folder` (its name is the folder's): a new one
+    (written), or the saved one when the same command runs again (resume). Raises ValueError
+    when the terms differ, FileExistsError when `folder` is a file."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise FileExistsError(f"--out {folder}: exists and is not a folder")
-    wanted = new_manifest(name or folder.name, entrants, maps, games, seed)
+    wanted = new_manifest(folder.name, entrants, maps, games, seed, rules)
     saved = store.read_manifest(folder)
     if saved is None:
         if (folder / store.PARTS).exists():
