@@ -26,10 +26,12 @@ Intervals (95%): a seeded bootstrap whose unit is the side-swapped pair of games
 (`tournament`, `pair` columns), resampled within each matchup so every bootstrap round keeps
 the tournament's design (every matchup played as often); the basic bootstrap interval
 (2 fit - upper quantile, 2 fit - lower quantile; Davison & Hinkley 1997, eq. 5.6) around the
-fitted value, which corrects the prior's shrinkage to first order. Or, fast, the Fisher-
-information interval fit +- 1.96 sd from the inverse Hessian. Every result is invariant to
-renaming entrants, their order and the order of games: the fit works in a canonical order made
-from the records (names only break exact ties).
+fitted value, which corrects the prior's shrinkage to first order. Where every pair of a matchup
+ended alike (one side won all), every round draws the same counts and the bootstrap would give
+a zero-width band: those entrants get the outer bounds of the bootstrap and Fisher intervals.
+Or, fast, the Fisher-information interval fit +- 1.96 sd from the inverse Hessian. Every result
+is invariant to renaming entrants, their order and the order of games: the fit works in a
+canonical order made from the records (names only break exact ties).
 
 A comparison graph with two or more groups that never met (even indirectly) has no common
 scale: `fit_ratings` refuses it (DisconnectedError names the groups) and `rate_groups` rates each
@@ -367,6 +369,35 @@ def _record_array(matchups: Matchups) -> np.ndarray:
     return record
 
 
+def alike(matchups: Matchups) -> tuple[np.ndarray, bool]:
+    """Where resampling cannot see uncertainty: (N,) bool, entrants with a matchup in which
+    every unit ended the same way; and whether every unit of the field has as many draws."""
+    flat = np.zeros(len(matchups.entrants), bool)
+    for i, j, units in zip(matchups.first, matchups.second, matchups.units, strict=True):
+        if np.all(units == units[0]):
+            flat[[i, j]] = True
+    draws = np.concatenate([u[:, 2] for u in matchups.units])
+    return flat, bool(np.all(draws == draws[0]))
+
+
+def _widen(matchups, x_hat, prior_sd, band, lam_band):
+    """A matchup whose units all ended alike gives the same counts in every bootstrap round:
+    a zero-width band that would claim certainty. Its entrants (and nu, when every unit has as
+    many draws) take the outer bounds of the bootstrap and Fisher intervals instead."""
+    flat, same_draws = alike(matchups)
+    if not flat.any() and not same_draws:
+        return band[0], band[1], lam_band
+    n = len(matchups.entrants)
+    sd, sd_lam = fisher_sd(matchups, x_hat, prior_sd)
+    elo = to_elo(x_hat[:n])
+    low = np.where(flat, np.minimum(band[0], elo - Z95 * sd), band[0])
+    high = np.where(flat, np.maximum(band[1], elo + Z95 * sd), band[1])
+    if same_draws:
+        lam = x_hat[n]
+        lam_band = (min(lam_band[0], lam - Z95 * sd_lam), max(lam_band[1], lam + Z95 * sd_lam))
+    return low, high, lam_band
+
+
 def fit_matchups(
     matchups: Matchups,
     interval: str = "bootstrap",
@@ -397,6 +428,7 @@ def fit_matchups(
         low, high = 2 * elo - q_hi, 2 * elo - q_lo  # the basic interval, around the fit
         lam_q = np.quantile(fits[:, n], [0.025, 0.975])
         lam_band = (2 * x_hat[n] - lam_q[1], 2 * x_hat[n] - lam_q[0])
+        low, high, lam_band = _widen(matchups, x_hat, prior_sd, (low, high), lam_band)
     return Ratings(
         entrants=matchups.entrants,
         elo=elo,

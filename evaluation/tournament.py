@@ -134,15 +134,20 @@ def batch_size(games: int, devices: int, batch: int | None = None) -> int:
 
 
 def work_items(manifest: dict, matchups, done: set, batch: int | None, devices: int) -> list:
-    """[(matchup, [GameSetup, ...]), ...]: the games no part holds yet, cut into batches."""
-    items = []
+    """[(matchup, [GameSetup, ...]), ...]: the games no part holds yet, cut into batches and
+    dealt round by round (every matchup's first batch, then every second batch...), so a run
+    stopped early still holds about as many games of every matchup."""
+    rounds: list[list] = []
     for matchup in matchups:
         todo = [
             s for s in matchup_setups(manifest, matchup) if (matchup["id"], s.index) not in done
         ]
         size = batch_size(matchup["games"], devices, batch)
-        items += [(matchup, todo[lo : lo + size]) for lo in range(0, len(todo), size)]
-    return items
+        for k, lo in enumerate(range(0, len(todo), size)):
+            if k == len(rounds):
+                rounds.append([])
+            rounds[k].append((matchup, todo[lo : lo + size]))
+    return [item for batch_round in rounds for item in batch_round]
 
 
 def game_row(manifest: dict, matchup: dict, setup: GameSetup, result: dict) -> dict:
@@ -231,12 +236,13 @@ def play_items(folder: Path, manifest: dict, items, options: Options, on_games=N
     from engine.types import Config
     from policies.slotspec import resolve_slots, team_spec
 
-    config, played, lineup, key = Config(**manifest["rules"]), 0, None, None
+    config, played, lineups = Config(**manifest["rules"]), 0, {}
     devices, specs = len(jax.local_devices()), manifest["entrants"]
     for matchup, setups in items[options.process :: options.processes]:
-        if matchup["id"] != key:  # one lineup (one compiled batch) per matchup
-            key = matchup["id"]
-            lineup = resolve_slots(team_spec(specs[matchup["a"]], specs[matchup["b"]]))
+        key = matchup["id"]
+        if key not in lineups:  # one lineup (one compiled batch) per matchup
+            lineups[key] = resolve_slots(team_spec(specs[matchup["a"]], specs[matchup["b"]]))
+        lineup = lineups[key]
         size = batch_size(matchup["games"], devices, options.batch)
         if options.replays or options.metrics != "none":
             seeds = {"root": manifest["seed"], "matchup": key}

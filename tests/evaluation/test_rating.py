@@ -219,3 +219,25 @@ def test_bad_results_are_named():
         R.fit_ratings(bad)
     with pytest.raises(ValueError, match="interval 'exact'"):
         R.fit_ratings(field(4), interval="exact")
+
+
+def test_a_matchup_won_every_time_still_gets_an_honest_interval():
+    rows = [
+        {
+            "entrant_a": "strong",
+            "entrant_b": "weak",
+            "winner": "A",
+            "tournament": "t",
+            "pair": k // 2,
+        }
+        for k in range(100)
+    ]
+    games = pl.DataFrame(rows)
+    ratings = R.fit_ratings(games, rounds=100)
+    fisher = R.fit_ratings(games, interval="fisher")
+    np.testing.assert_allclose(ratings.elo, fisher.elo)
+    # every bootstrap round is the same 100-0: the band is Fisher's, not zero wide
+    np.testing.assert_allclose(ratings.low, fisher.low)
+    np.testing.assert_allclose(ratings.high, fisher.high)
+    assert np.all(ratings.high - ratings.low > 100.0)
+    assert ratings.draw_low < ratings.draw_nu < ratings.draw_high
