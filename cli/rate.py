@@ -61,6 +61,9 @@ def print_board(ratings, title: str = "") -> None:
     )
     print(f"draw parameter nu = {ratings.draw_nu:.3f} (95% [{ratings.draw_low:.3f}, "
           f"{ratings.draw_high:.3f}]); intervals: {how}")  # fmt: skip
+    if ratings.widened:
+        print(f"intervals widened to the Fisher bounds (a matchup whose pairs all ended alike): "
+              f"{', '.join(ratings.widened)}")  # fmt: skip
 
 
 def write_outputs(all_ratings, args) -> None:

@@ -91,7 +91,8 @@ class Ratings:
 
     elo: fitted Elo; low, high: the 95% interval; theta: log-strengths; draw_nu: nu and its
     interval (draw_low, draw_high); record: (N, 3) int wins, draws, losses; method: "bootstrap"
-    or "fisher" (rounds and seed: the bootstrap's); log_likelihood of the fit (prior excluded).
+    or "fisher" (rounds and seed: the bootstrap's); log_likelihood of the fit (prior excluded);
+    widened: entrants whose bootstrap band took Fisher's bounds (see `alike`).
     """
 
     entrants: tuple[str, ...]
@@ -107,6 +108,7 @@ class Ratings:
     rounds: int
     seed: int | None
     log_likelihood: float
+    widened: tuple[str, ...] = ()
 
     def table(self) -> pl.DataFrame:
         """The leaderboard: rank, entrant, elo, low, high, games, wins, draws, losses (by Elo)."""
@@ -137,6 +139,7 @@ class Ratings:
             "rounds": self.rounds,
             "seed": self.seed,
             "log_likelihood": self.log_likelihood,
+            "widened_to_fisher": list(self.widened),
         }
 
 
@@ -419,7 +422,7 @@ def fit_matchups(
         sd, sd_lam = fisher_sd(matchups, x_hat, prior_sd)
         low, high = elo - Z95 * sd, elo + Z95 * sd
         lam_band = (x_hat[n] - Z95 * sd_lam, x_hat[n] + Z95 * sd_lam)
-        rounds, seed = 0, None
+        rounds, seed, widened = 0, None, ()
     else:
         if rounds < 2:
             raise ValueError(f"rounds {rounds}: the bootstrap needs at least 2")
@@ -429,6 +432,7 @@ def fit_matchups(
         lam_q = np.quantile(fits[:, n], [0.025, 0.975])
         lam_band = (2 * x_hat[n] - lam_q[1], 2 * x_hat[n] - lam_q[0])
         low, high, lam_band = _widen(matchups, x_hat, prior_sd, (low, high), lam_band)
+        widened = tuple(e for e, f in zip(matchups.entrants, alike(matchups)[0], strict=True) if f)
     return Ratings(
         entrants=matchups.entrants,
         elo=elo,
@@ -443,6 +447,7 @@ def fit_matchups(
         rounds=rounds,
         seed=seed,
         log_likelihood=log_likelihood(x_hat, matchups.first, matchups.second, matchups.counts),
+        widened=widened,
     )
 
 

@@ -132,6 +132,7 @@ def read_manifest(folder: Path) -> dict | None:
     for field in ("tournament", "entrants", "field", "matchups", "history"):
         if field not in manifest:
             raise ValueError(f"{path}: field {field!r} is missing")
+    manifest.setdefault("rules", {})  # none written: the official rules
     return manifest
 
 

@@ -240,4 +240,5 @@ def test_a_matchup_won_every_time_still_gets_an_honest_interval():
     np.testing.assert_allclose(ratings.low, fisher.low)
     np.testing.assert_allclose(ratings.high, fisher.high)
     assert np.all(ratings.high - ratings.low > 100.0)
+    assert ratings.widened == ("strong", "weak") and fisher.widened == ()
     assert ratings.draw_low < ratings.draw_nu < ratings.draw_high
