@@ -86,14 +86,16 @@ def test_a_killed_run_resumes_to_the_same_table(tmp_path):
 def test_the_challenger_plays_the_field_and_the_manifest_keeps_history(tmp_path):
     folder = tmp_path / "field"
     _run(folder, T.Options(batch=4))
-    manifest, challenge = open_challenge(folder, "kiter=scripted:kiter", seed=900)
-    again, same = open_challenge(folder, "kiter=scripted:kiter")  # resuming finds it
+    manifest, challenge = open_challenge(folder, "r2=random", seed=900)
+    again, same = open_challenge(folder, "r2=random")  # resuming finds it
     assert same["seed"] == 900 and again["matchups"] == manifest["matchups"]
-    with pytest.raises(ValueError, match="challenged before as 'scripted:kiter'"):
-        open_challenge(folder, "kiter=random")
+    with pytest.raises(ValueError, match="challenged before as 'random'"):
+        open_challenge(folder, "r2=scripted:kiter")
+    with pytest.raises(ValueError, match="'rand' already played in this field"):
+        open_challenge(folder, "rand=scripted:kiter")
     games = challenge_matchups(manifest, challenge)
     assert [(m["a"], m["b"], m["seed"]) for m in games] == [
-        ("kiter", "rand", 900), ("kiter", "brawler", 904)
+        ("r2", "rand", 900), ("r2", "brawler", 904)
     ]  # fmt: skip
     T.play_matchups(folder, manifest, games, T.Options(batch=4))
     from evaluation.rating import fit_ratings
@@ -143,3 +145,21 @@ def test_analysis_means_each_entrants_own_team_values():
     assert row["measure"] == "deaths" and row["rho"] == pytest.approx(-1.0)
     assert row["p_exact"] == pytest.approx(2 / 120) and row["p_holm"] == pytest.approx(2 / 120)
     assert result.per_entrant["c"]["deaths"] == pytest.approx(-3.0)
+
+
+@pytest.mark.slow
+def test_replays_and_metrics_ride_along_and_change_no_game(tmp_path):
+    plain = _run(tmp_path / "plain" / "season", T.Options(batch=4))
+    folder = tmp_path / "full" / "season"
+    table = _run(folder, T.Options(batch=4, replays=True, metrics="priority"))
+    assert table.select(store.RESULT_COLUMNS).equals(plain.select(store.RESULT_COLUMNS))
+    assert {"a__score.final", "b__score.final"} <= set(table.columns)
+    assert table["a__score.final"].to_list() == [float(s) for s in table["score_a"]]
+    replays = sorted(p.name for p in (folder / "replays").glob("*.mbgr"))
+    assert len(replays) == 8 and replays[0] == "m0000_g0000_seed5.mbgr"
+    from evaluation.replay import read_header
+
+    header = read_header(folder / "replays" / replays[3])
+    assert header["seeds"]["game"] == 6 and header["result"]["score"] == [
+        table["score_a"][3], table["score_b"][3]
+    ]  # fmt: skip
