@@ -109,16 +109,16 @@ def test_the_challenger_plays_the_field_and_the_manifest_keeps_history(tmp_path)
     assert record["lowest"] == lowest
     saved = store.read_manifest(folder)
     events = [(h["event"], h["name"]) for h in saved["history"]]
-    assert events[:3] == [("entered", "rand"), ("entered", "brawler"), ("challenged", "kiter")]
-    if elo["kiter"] > elo[lowest]:
+    assert events[:3] == [("entered", "rand"), ("entered", "brawler"), ("challenged", "r2")]
+    if elo["r2"] > elo[lowest]:
         assert record["replaced"] == lowest and events[3:] == [
             ("left", lowest),
-            ("entered", "kiter"),
+            ("entered", "r2"),
         ]
-        assert sorted(saved["field"]) == sorted({"rand", "brawler", "kiter"} - {lowest})
+        assert sorted(saved["field"]) == sorted({"rand", "brawler", "r2"} - {lowest})
     else:
-        assert record["replaced"] is None and events[3:] == [("not admitted", "kiter")]
-    assert set(saved["entrants"]) == {"rand", "brawler", "kiter"}  # who ever played stays
+        assert record["replaced"] is None and events[3:] == [("not admitted", "r2")]
+    assert set(saved["entrants"]) == {"rand", "brawler", "r2"}  # who ever played stays
 
 
 def test_exact_permutation_p_and_holm_by_hand():
