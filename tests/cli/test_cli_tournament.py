@@ -58,3 +58,39 @@ def test_two_processes_split_the_games_and_merge_one_table(tmp_path):
                                  "test", 8, 5, RULES)  # fmt: skip
     T.play_matchups(single, manifest, manifest["matchups"], T.Options(batch=4))
     assert merged.equals(store.merge(single))
+
+
+def test_analyse_prints_the_table_and_writes_csv_and_png(tmp_path, capsys):
+    from cli.main import main
+    from evaluation.rating import simulate_field
+
+    names = ["a", "b", "c", "d", "e"]
+    table = simulate_field([1000, 1100, 1200, 1300, 1400], 0.3, 20, seed=4, names=names)
+    rank = {n: i for i, n in enumerate(names)}
+    table = table.with_columns(  # a measure that rises with strength, and one that never varies
+        pl.col("entrant_a").replace_strict(rank, return_dtype=pl.Float64).alias("a__kills.team"),
+        pl.col("entrant_b").replace_strict(rank, return_dtype=pl.Float64).alias("b__kills.team"),
+        pl.lit(0.0).alias("a__deaths.team_red_zone"),
+        pl.lit(0.0).alias("b__deaths.team_red_zone"),
+    )
+    store.write_part(tmp_path, 0, 0, 0, table.to_dicts())  # results parts need every column
+    csv, png = tmp_path / "t.csv", tmp_path / "t.png"
+    assert main(["tournament", "analyse", str(tmp_path), f"--csv={csv}", f"--png={png}"]) == 2
+    assert "not a results part" in capsys.readouterr().err
+    for part in (tmp_path / store.PARTS).glob("*.parquet"):
+        part.unlink()
+    full = table.with_columns(
+        pl.lit("t").alias("tournament"), pl.lit(0).alias("matchup"),
+        pl.int_range(pl.len()).alias("game"), pl.col("pair").alias("seed"),
+        pl.lit(47).alias("map_id"), pl.lit("m").alias("map_name"), pl.lit(0).alias("spawn_end"),
+        pl.lit("MWHRP/MWHRP").alias("roster"), pl.col("entrant_a").alias("spec_a"),
+        pl.col("entrant_b").alias("spec_b"), pl.lit(0).alias("score_a"),
+        pl.lit(0).alias("score_b"), pl.lit(1).alias("ticks"),
+    )  # fmt: skip
+    store.write_part(tmp_path, 0, 0, 0, full.to_dicts())
+    assert main(["tournament", "analyse", str(tmp_path), f"--csv={csv}", f"--png={png}"]) == 0
+    text = capsys.readouterr().out
+    assert "1 team measures tested across 5 entrants" in text and "1 without variation" in text
+    assert "kills.team" in text and "+1.00   0.0167   0.0167" in text
+    assert pl.read_csv(csv)["measure"].to_list() == ["kills.team"]
+    assert png.read_bytes()[:4] == b"\x89PNG"
