@@ -7,7 +7,12 @@ import numpy as np
 
 
 def _figure(width: float, height: float):
-    import matplotlib
+    try:
+        import matplotlib
+    except ModuleNotFoundError:
+        raise ValueError(
+            "--png needs matplotlib: pip install 'marl-battlegrounds[plots]'"
+        ) from None
 
     matplotlib.use("Agg")
     from matplotlib import pyplot
