@@ -1,12 +1,22 @@
 """`mbg`: the MARL-BattleGrounds command line (maps, play, replay, metrics, train, eval, bench,
-llm)."""
+llm, rate, tournament)."""
 
 import argparse
 import importlib
 import sys
 
 # Each module registers its own subcommands; the list fixes the order of `mbg --help`.
-COMMAND_MODULES = ("maps", "play", "replay", "metrics", "train", "bench", "llm")
+COMMAND_MODULES = (
+    "maps",
+    "play",
+    "replay",
+    "metrics",
+    "train",
+    "bench",
+    "llm",
+    "rate",
+    "tournament",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
