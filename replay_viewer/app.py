@@ -70,6 +70,8 @@ class App:
         self.arena = SmoothArena(self.renderer, self.info_font, animate)
         self.replay_path: Path | None = None
         self.video = VideoRunner()  # an export running in the window's loop (Video, e)
+        self.shortcut_char = ""  # the character of the shortcut being run
+        self.swallow_text = ""  # ... kept when it opened a text box
         self._build_bar()
 
     # --- widgets -----------------------------------------------------------------------------
@@ -82,6 +84,7 @@ class App:
             [f"{s} ticks/s" for s in SPEEDS], f"{SPEEDS[2]} ticks/s", pygame.Rect(L.SPEED), m
         )
         self.view_menu = None
+        self.menu_view = None  # the view the View menu was built for
         self.slider = None
         self.side.build()
 
@@ -91,6 +94,7 @@ class App:
                 widget.kill()
         options = view_options(self.model)
         label = view_label(self.model.view)
+        self.menu_view = self.model.view
         self.view_menu = UIDropDownMenu(
             options, label if label in options else options[0], pygame.Rect(L.VIEW), self.manager
         )
@@ -109,7 +113,9 @@ class App:
         play = "Pause" if self.model.timeline.playing else "Play"
         if self.widgets["play"].text != play:
             self.widgets["play"].set_text(play)
-        if self.view_menu.selected_option[0] != view_label(self.model.view):
+        # Rebuilt only when the view changed elsewhere (keys, --view): the menu's own choice
+        # is still on its way as UI_DROP_DOWN_MENU_CHANGED, and a rebuilt menu would drop it.
+        if self.menu_view != self.model.view:
             self._build_game_widgets()
             self.slider.set_current_value(t)
 
@@ -190,6 +196,10 @@ class App:
             if event.type == pygame.QUIT:
                 self.running = False
                 continue
+            if event.type == pygame.TEXTINPUT and self._swallowed(event.text):
+                continue
+            if event.type == pygame.KEYDOWN and self._typing() and self._leave_box(event):
+                continue
             consumed = self.manager.process_events(event)
             if event.type == pygame.MOUSEMOTION:
                 self.mouse = event.pos
@@ -198,7 +208,9 @@ class App:
             if event.type == pygame.KEYDOWN and not consumed and not self._typing():
                 action = action_for(event)
                 if action is not None:
+                    self.shortcut_char = getattr(event, "unicode", "")
                     self.act(*action)
+                    self.shortcut_char = ""
             elif event.type == pygame.MOUSEBUTTONDOWN and not consumed and event.button == 1:
                 self._click(event.pos)
             elif event.type == pygame.MOUSEWHEEL:
@@ -206,6 +218,26 @@ class App:
 
     def _typing(self) -> bool:
         return self.tick_entry.is_focused or self.side.typing()
+
+    def give_keyboard(self, entry) -> None:
+        """Focuses a text box through the UI manager (so a click elsewhere releases it) and drops
+        the TEXTINPUT that SDL sends after the shortcut's own KEYDOWN (`g`, `/`)."""
+        self.manager.set_focus_set(entry)
+        self.swallow_text = self.shortcut_char
+
+    def release_keyboard(self) -> None:
+        self.manager.set_focus_set(None)
+
+    def _swallowed(self, text: str) -> bool:
+        swallow, self.swallow_text = self.swallow_text, ""
+        return bool(swallow) and text == swallow
+
+    def _leave_box(self, event) -> bool:
+        """Esc in a text box gives the keyboard back to the shortcuts; True if it did."""
+        if event.key != pygame.K_ESCAPE:
+            return False
+        self.release_keyboard()
+        return True
 
     def _ui_event(self, event) -> bool:
         kind = event.type
@@ -225,9 +257,14 @@ class App:
                     self.model.timeline.speed_index = SPEEDS.index(int(event.text.split()[0]))
             elif event.ui_element is self.view_menu and self.model is not None:
                 self.model.set_view(view_from_label(event.text))
+                self.menu_view = self.model.view
+                self.say(f"View: {event.text}")
             return True
         if kind == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.tick_entry:
             self._goto(event.text)
+            return True
+        if kind == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.side.search:
+            self.release_keyboard()  # Enter keeps the filter and gives the keys back
             return True
         if kind == pygame_gui.UI_TEXT_ENTRY_CHANGED:
             return self.side.text_changed(event.ui_element, event.text)
@@ -245,7 +282,7 @@ class App:
         return False
 
     def _goto(self, text: str) -> None:
-        self.tick_entry.unfocus()
+        self.release_keyboard()
         if self.model is None:
             return
         if text.strip().isdigit() and int(text) <= self.model.ticks:
@@ -287,7 +324,7 @@ class App:
                 self.manager,
             )
         elif action == "goto":
-            self.tick_entry.focus()
+            self.give_keyboard(self.tick_entry)
             self.tick_entry.set_text("")
         elif action in ("view", "view_agent", "view_next"):
             self._change_view(action, arg)

@@ -41,6 +41,8 @@ class SidePanel:
 
     def _show_widgets(self) -> None:
         metrics = self.tab == "metrics" and self.table is not None and self._oracle()
+        if not metrics and self.search.is_focused:  # a hidden box must not keep the keyboard
+            self.app.release_keyboard()
         self.search.show() if metrics else self.search.hide()
         for button in self.heat_buttons.values():
             button.show() if self.tab == "heat" and self._oracle() else button.hide()
@@ -82,7 +84,7 @@ class SidePanel:
             self.tab = "metrics"
             self._show_widgets()
             if self.table is not None and self._oracle():
-                self.search.focus()
+                self.app.give_keyboard(self.search)
 
     def wheel(self, pos, dy: int) -> None:
         if (
