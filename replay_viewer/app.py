@@ -32,11 +32,16 @@ from replay_viewer.shortcuts import action_for
 from replay_viewer.side_panel import SidePanel
 from ui.arena import ArenaRenderer
 from ui.pacing import FramePacer
-from ui.panels import fit_lines, short_path
+from ui.panels import elide_middle, fit_lines, short_path
 from ui.paths import screenshot_dir
 from ui.rules import slot_label
 from ui.scene import view_label
 from ui.theme import COLOURS, GUI_THEME
+
+# Seconds a status message stays before the resting hint replaces it (errors stay longer).
+MESSAGE_SECONDS, ERROR_SECONDS = 6.0, 15.0
+LIST_ROOM = 60  # pixels of the folder list taken by its scroll bar and padding
+RESTING_HINT = ("Open a replay: Ctrl+O", "? lists the keys; Ctrl+O opens another replay")
 
 
 class App:
@@ -57,7 +62,8 @@ class App:
         self.model: ViewerModel | None = None
         self.entries = []  # folder listing
         self.folder: Path | None = None
-        self.message, self.message_is_error = "Open a replay: Ctrl+O", False
+        self.message, self.message_is_error = RESTING_HINT[0], False
+        self.message_age = 0.0  # seconds the status message has been shown
         self.show_help, self.running = False, True
         self.mouse = (0, 0)
         self.side = SidePanel(self)
@@ -121,7 +127,15 @@ class App:
 
     # --- opening -----------------------------------------------------------------------------
     def say(self, text: str, error: bool = False) -> None:
-        self.message, self.message_is_error = text, error
+        self.message, self.message_is_error, self.message_age = text, error, 0.0
+
+    def _age_message(self, dt: float) -> None:
+        """Replaces a status message older than MESSAGE_SECONDS (ERROR_SECONDS for an error)
+        with the resting hint, so an old "Saved ..." or "View: ..." never reads as news."""
+        self.message_age += dt
+        limit = ERROR_SECONDS if self.message_is_error else MESSAGE_SECONDS
+        if self.message_age >= limit and self.message not in RESTING_HINT:
+            self.say(RESTING_HINT[self.model is not None])
 
     def open_path(self, path) -> bool:
         """Opens a replay file or lists a folder; problems become a message, never a crash."""
@@ -182,7 +196,14 @@ class App:
 
     def _show_list(self) -> None:
         self._hide_list()
-        labels = [f"{i + 1:3d}  {e.label()}" for i, e in enumerate(self.entries)]
+        # pygame_gui clips a row wider than the list under its scroll bar: shorten it in the
+        # middle (file name start, result at the end) with the list's own font
+        font = self.manager.get_theme().get_font(["selection_list.@selection_list_item"])
+        width = L.LIST[2] - LIST_ROOM
+        labels = [
+            elide_middle(f"{i + 1:3d}  {e.label()}", font, width)
+            for i, e in enumerate(self.entries)
+        ]
         self.list_widget = UISelectionList(pygame.Rect(L.LIST), labels, self.manager)
 
     def _hide_list(self) -> None:
@@ -410,6 +431,7 @@ class App:
         if self.video.running:
             self.video.step()
             self.say(self.video.line, self.video.error)
+        self._age_message(dt)
         if self.model is not None:
             self.model.timeline.advance(dt)
             self._sync_widgets()

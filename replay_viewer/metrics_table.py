@@ -96,7 +96,10 @@ class MetricsTable:
         if self.sort is None:
             return frame
         column, descending = self.sort
-        return frame.sort(column, descending=descending, nulls_last=True)
+        key = pl.col(column)
+        if frame.schema[column].is_float():  # NaN ("n/a") sorts as missing: last either way
+            key = key.fill_nan(None)
+        return frame.sort(key, descending=descending, nulls_last=True)
 
     def toggle_sort(self, column: str) -> None:
         """First click sorts (values: largest first), the second reverses, the third restores."""
