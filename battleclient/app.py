@@ -215,6 +215,12 @@ class App:
                 frame = pygame.Surface(L.SIZE)
                 self.draw(frame)
                 print(save_png(frame, screenshot))
+                if self.screen.snap.tick < after_ticks:  # the score ended it sooner
+                    print(
+                        f"battleclient: --after-ticks {after_ticks}: the game ended at tick "
+                        f"{self.screen.snap.tick}; the screenshot shows its last frame",
+                        file=sys.stderr,
+                    )
                 self.running = False
                 break
             self.draw(display)
@@ -276,10 +282,7 @@ def main(argv=None) -> int:
     if argv is None:
         _fixed_hash_seed()
     args = parse_args(argv)
-    last, note = (None, "") if (args.headless or args.screenshot) else load_last_setup()
-    if last is not None:  # a remembered map whose file is gone: the default map, said once
-        last, map_note = settle_map(last, read_catalog())
-        note = f"{note} {map_note}".strip()
+    last, note = remembered_setup(args)
     try:
         setup = setup_from_args(args, last)
     except ValueError as error:
@@ -290,6 +293,19 @@ def main(argv=None) -> int:
     except OSError as error:  # a replay or screenshot that cannot be written: one line
         print(f"battleclient: {error}", file=sys.stderr)
         return 2
+
+
+def remembered_setup(args) -> tuple:
+    """(the lobby's last setup or None, a note to show): the last setup fills in only a game
+    that opens the lobby; one started at once from the command line (--slots without --lobby,
+    --headless, --screenshot) plays the defaults --help gives, plus its own options."""
+    if args.headless or args.screenshot or (args.slots and not args.lobby):
+        return None, ""
+    last, note = load_last_setup()
+    if last is not None:  # a remembered map whose file is gone: the default map, said once
+        last, map_note = settle_map(last, read_catalog())
+        note = f"{note} {map_note}".strip()
+    return last, note
 
 
 def _run(args, setup, note: str) -> int:
