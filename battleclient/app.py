@@ -31,6 +31,7 @@ from battleclient.settings import (
     timestamp,
     unique_path,
 )
+from battleclient.wording import rules_words
 from replay_viewer.export import save_png
 from ui.pacing import FramePacer
 from ui.paths import screenshot_dir
@@ -106,10 +107,22 @@ class App:
             self.prepared.add(key)
             self.submit(prepare_rules, self.progress, setup, self.maps_by_split)
 
-    def progress_text(self) -> str:
+    def progress_text(self, rules: ClientSetup | None = None) -> str:
+        """The progress line; with `rules` (the setup the lobby shows, numbers being typed
+        included), a "Ready" line about other rules says instead that these still compile."""
         p = self.progress
         if p.error:
             return p.error
+        if rules is not None and p.done and p.text.startswith("Ready"):
+            words = rules_words(rules)
+            if rules_compiled_now(rules):
+                return f"Ready: the engine is compiled{words}"
+            if rules_key(rules) in self.prepared:
+                return f"Compiling the engine{words}: waiting for the engine thread"
+            return (
+                f"Not compiled yet{words}: compiling starts once the value is entered "
+                "(Enter or a click elsewhere), else Start waits for it"
+            )
         return p.text if p.done else f"{p.text} ({round(100 * p.fraction)}%)"
 
     def map_spec(self, choice: int | str):
@@ -188,6 +201,8 @@ class App:
 
     def update(self, dt: float) -> None:
         self.poll()
+        # reap Replay Viewers the player closed, so none lingers as a zombie process
+        self.viewers = [v for v in self.viewers if v is not None and v.poll() is None]
         self.screen.update(dt)
 
     def draw(self, surface) -> None:
@@ -293,6 +308,13 @@ def main(argv=None) -> int:
     except OSError as error:  # a replay or screenshot that cannot be written: one line
         print(f"battleclient: {error}", file=sys.stderr)
         return 2
+
+
+def rules_compiled_now(setup: ClientSetup) -> bool:
+    """battleclient.session.rules_compiled, asked only once the engine thread has imported it
+    (the UI thread never imports JAX itself); False before."""
+    session = sys.modules.get("battleclient.session")
+    return session is not None and session.rules_compiled(setup)
 
 
 def remembered_setup(args) -> tuple:
