@@ -66,3 +66,19 @@ def test_folder_rows_fit_the_list(tmp_path, display):
     assert len(rows) == 3 and all("..." in r for r in rows)
     assert all(font.size(r)[0] <= L.LIST[2] - LIST_ROOM for r in rows)
     assert [r.split()[0] for r in rows] == ["1", "2", "3"] and rows[0].endswith("ticks")
+
+
+def test_both_apps_number_the_same_moment_alike(tmp_path):
+    from battleclient.panels import tick_heading as client_heading
+    from replay_viewer.model import ViewerModel
+    from replay_viewer.panels import info_lines, log_history
+
+    replay = synthetic_replay(12, seed=2)
+    replay.states["outcome"][-1] = 1  # the game ended with its last tick, tick 11
+    model = ViewerModel(replay, "g.mbgr")
+    for t, over in ((0, False), (5, False), (12, True)):
+        model.timeline.seek(t)
+        client = client_heading(t, 12, over).lower()
+        assert client in info_lines(model)[0].lower(), (t, client)
+    model.timeline.seek(5)
+    assert log_history(model)[0][0] == "Tick 4 (state 4 -> 5)"  # the client's "Tick 4 resolved"
