@@ -129,6 +129,8 @@ class PlayDrawing:
                     surface.set_clip(pygame.Rect(L.ARENA))  # never over the panels
                     panels.draw_ring(surface, centre, dots, chosen, small, self.ring_inner())
                     surface.set_clip(clip)
+                    others = {u.slot for u in scene.units if u.slot != s.selected}
+                    s.renderer.draw_units_over(surface, scene, others)  # units over the ring
         right = self._top(surface)
         if s.since < RESOLVE_S and s.snap.events is not None and s.phase != "over":
             self._banner(surface, right)

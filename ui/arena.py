@@ -75,14 +75,28 @@ class ArenaRenderer:
         self._rect = pygame.Rect(rect)
         scale, _, _ = self._layout(self._rect)
         previous_clip = surface.get_clip()
-        surface.set_clip(self._rect)
+        surface.set_clip(self._rect.clip(previous_clip))
         self._draw_map(surface, scene, scale)
+        self._room = self.map_rect(self._rect)
+        # circles, rings and numbers of units by the edge stay on the map, not its margin
+        surface.set_clip(self._room.clip(previous_clip))
         self._draw_overlays(surface, scene, scale)
         self._labels: list[pygame.Rect] = []  # unit labels placed so far this frame
-        self._room = self.map_rect(self._rect)
         for unit in scene.units:
             self._draw_unit(surface, scene, unit, scale)
         self._draw_floats(surface, scene, scale)
+        surface.set_clip(previous_clip)
+
+    def draw_units_over(self, surface: pygame.Surface, scene: Scene, slots) -> None:
+        """Draws the units of `slots` again, over what was drawn since `draw` (an orders ring
+        must not hide the units it passes), clipped to the map of the last drawn rect."""
+        scale, _, _ = self._layout(self._rect)
+        previous_clip = surface.get_clip()
+        surface.set_clip(self._room.clip(previous_clip))
+        self._labels = []
+        for unit in scene.units:
+            if unit.slot in slots:
+                self._draw_unit(surface, scene, unit, scale)
         surface.set_clip(previous_clip)
 
     def _draw_map(self, surface, scene: Scene, scale: float) -> None:
@@ -280,4 +294,4 @@ class ArenaRenderer:
             offsets[item.slot] = dy + 14
             text = self.font(18).render(item.text, True, COLOURS.get(item.kind, COLOURS["info"]))
             top = cy - round(C.BODY_RADIUS * scale) - 24 - dy
-            surface.blit(text, text.get_rect(midbottom=(cx, top + 12)))
+            surface.blit(text, text.get_rect(midbottom=(cx, top + 12)).clamp(self._room))
