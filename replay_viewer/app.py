@@ -455,6 +455,9 @@ class App:
             slot = self.renderer.unit_at(scene, self.mouse, L.ARENA)
             if slot is not None:
                 draw_tooltip(surface, self.mouse, tooltip_lines(scene.unit(slot)), self.font)
+        described = self.side.hover_lines(self.mouse) if self.model is not None else []
+        if described:
+            draw_tooltip(surface, self.mouse, wrap_tooltip(described, self.font), self.font)
         if self.show_help:
             draw_help(surface, surface.get_rect(), self.font, self.big_font)
         self.last_frame = surface
@@ -488,6 +491,14 @@ class App:
             self.update(dt)
             self.draw(screen)
             pygame.display.flip()
+
+
+def wrap_tooltip(lines, font, width: int = 380) -> list[str]:
+    """`lines` wrapped to `width` pixels of `font` (ui.panels.fit_lines), one after another."""
+    out = []
+    for line in lines:
+        out += fit_lines(line, (font,), width, 10_000)[1]
+    return out
 
 
 def open_problem(error: Exception) -> str:
