@@ -292,13 +292,12 @@ class PlayScreen:
             return
         book, slot = self.books[self.team], self.selected
         scene = self.scenes[self.team]
-        hit = self.renderer.unit_at(scene, pos, L.ARENA)
-        # units are drawn over the ring (play_draw), so a click on another unit is about it
-        if button == 1 and slot is not None and self.since >= TWEEN_S and hit in (None, slot):
+        if button == 1 and slot is not None and self.since >= TWEEN_S:
             for d, point in self.drawing.ring(scene, slot):
                 if (pos[0] - point[0]) ** 2 + (pos[1] - point[1]) ** 2 <= 12**2:
                     book.set_move(slot, 0 if book.orders[slot].move == d else d)
                     return self._sync_buttons()
+        hit = self.renderer.unit_at(scene, pos, L.ARENA)
         if hit is None:
             return
         if button == 1 and slot is not None and book.choose_target(slot, hit):

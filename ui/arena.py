@@ -87,18 +87,6 @@ class ArenaRenderer:
         self._draw_floats(surface, scene, scale)
         surface.set_clip(previous_clip)
 
-    def draw_units_over(self, surface: pygame.Surface, scene: Scene, slots) -> None:
-        """Draws the units of `slots` again, over what was drawn since `draw` (an orders ring
-        must not hide the units it passes), clipped to the map of the last drawn rect."""
-        scale, _, _ = self._layout(self._rect)
-        previous_clip = surface.get_clip()
-        surface.set_clip(self._room.clip(previous_clip))
-        self._labels = []
-        for unit in scene.units:
-            if unit.slot in slots:
-                self._draw_unit(surface, scene, unit, scale)
-        surface.set_clip(previous_clip)
-
     def _draw_map(self, surface, scene: Scene, scale: float) -> None:
         """The static layer (arena, grid, Red Zones, pads, obstacles), cached per layout."""
         key = (
