@@ -31,6 +31,7 @@ from battleclient.settings import (
     timestamp,
     unique_path,
 )
+from battleclient.wording import rules_words
 from replay_viewer.export import save_png
 from ui.pacing import FramePacer
 from ui.paths import screenshot_dir
@@ -106,10 +107,22 @@ class App:
             self.prepared.add(key)
             self.submit(prepare_rules, self.progress, setup, self.maps_by_split)
 
-    def progress_text(self) -> str:
+    def progress_text(self, rules: ClientSetup | None = None) -> str:
+        """The progress line; with `rules` (the setup the lobby shows, numbers being typed
+        included), a "Ready" line about other rules says instead that these still compile."""
         p = self.progress
         if p.error:
             return p.error
+        if rules is not None and p.done and p.text.startswith("Ready"):
+            words = rules_words(rules)
+            if rules_compiled_now(rules):
+                return f"Ready: the engine is compiled{words}"
+            if rules_key(rules) in self.prepared:
+                return f"Compiling the engine{words}: waiting for the engine thread"
+            return (
+                f"Not compiled yet{words}: compiling starts once the value is entered "
+                "(Enter or a click elsewhere), else Start waits for it"
+            )
         return p.text if p.done else f"{p.text} ({round(100 * p.fraction)}%)"
 
     def map_spec(self, choice: int | str):
@@ -188,6 +201,8 @@ class App:
 
     def update(self, dt: float) -> None:
         self.poll()
+        # reap Replay Viewers the player closed, so none lingers as a zombie process
+        self.viewers = [v for v in self.viewers if v is not None and v.poll() is None]
         self.screen.update(dt)
 
     def draw(self, surface) -> None:
@@ -215,6 +230,12 @@ class App:
                 frame = pygame.Surface(L.SIZE)
                 self.draw(frame)
                 print(save_png(frame, screenshot))
+                if self.screen.snap.tick < after_ticks:  # the score ended it sooner
+                    print(
+                        f"battleclient: --after-ticks {after_ticks}: the game ended at tick "
+                        f"{self.screen.snap.tick}; the screenshot shows its last frame",
+                        file=sys.stderr,
+                    )
                 self.running = False
                 break
             self.draw(display)
@@ -276,10 +297,7 @@ def main(argv=None) -> int:
     if argv is None:
         _fixed_hash_seed()
     args = parse_args(argv)
-    last, note = (None, "") if (args.headless or args.screenshot) else load_last_setup()
-    if last is not None:  # a remembered map whose file is gone: the default map, said once
-        last, map_note = settle_map(last, read_catalog())
-        note = f"{note} {map_note}".strip()
+    last, note = remembered_setup(args)
     try:
         setup = setup_from_args(args, last)
     except ValueError as error:
@@ -290,6 +308,26 @@ def main(argv=None) -> int:
     except OSError as error:  # a replay or screenshot that cannot be written: one line
         print(f"battleclient: {error}", file=sys.stderr)
         return 2
+
+
+def rules_compiled_now(setup: ClientSetup) -> bool:
+    """battleclient.session.rules_compiled, asked only once the engine thread has imported it
+    (the UI thread never imports JAX itself); False before."""
+    session = sys.modules.get("battleclient.session")
+    return session is not None and session.rules_compiled(setup)
+
+
+def remembered_setup(args) -> tuple:
+    """(the lobby's last setup or None, a note to show): the last setup fills in only a game
+    that opens the lobby; one started at once from the command line (--slots without --lobby,
+    --headless, --screenshot) plays the defaults --help gives, plus its own options."""
+    if args.headless or args.screenshot or (args.slots and not args.lobby):
+        return None, ""
+    last, note = load_last_setup()
+    if last is not None:  # a remembered map whose file is gone: the default map, said once
+        last, map_note = settle_map(last, read_catalog())
+        note = f"{note} {map_note}".strip()
+    return last, note
 
 
 def _run(args, setup, note: str) -> int:

@@ -121,4 +121,10 @@ def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> Clien
             raise ValueError(f"{name} {path}: the file exists; refusing to overwrite it")
     if args.after_ticks < 0:
         raise ValueError(f"--after-ticks {args.after_ticks}: must be 0 or more")
-    return setup.replace(**changes)
+    setup = setup.replace(**changes)
+    if args.after_ticks > setup.horizon:
+        raise ValueError(
+            f"--after-ticks {args.after_ticks}: the game ends by tick {setup.horizon} "
+            "(--max-ticks); choose 0 to that"
+        )
+    return setup

@@ -3,7 +3,8 @@
 `ClientSetup` is what the lobby edits, the command line fills in and `last_setup.json` stores.
 Map choice is a map id ("47"), a split name ("test": a map drawn from that split with the
 game's seed) or a map file's path ("maps/arena.json", "/tmp/my_map.json"); the roster is
-written per slot, Team A before the slash, with "-" for an empty slot ("MWHRP/MW-RP");
+written per slot, Team A before the slash, with "-" for an empty slot after a team's last
+agent ("MWHRP/MW---" = "MWHRP/MW": RULES 2.1, a team fills its block from its first slot);
 controllers are slot-spec strings (policies/slotspec.py grammar), parsed
 by the engine thread because the parser imports JAX.
 """
@@ -72,9 +73,10 @@ def parse_map_choice(text) -> str:
 
 
 def parse_roster(text: str) -> np.ndarray:
-    """ "MWHRP/MWHRP", "MW-RP/H", "MWH" (both teams) -> (10,) int32 class ids, 0 = empty slot.
+    """ "MWHRP/MWHRP", "MWH--/H", "MWH" (both teams) -> (10,) int32 class ids, 0 = empty slot.
 
-    Letters M W H R P (RULES 2.2), "-" an empty slot; each team needs 1-5 agents. Raises
+    Letters M W H R P (RULES 2.2), "-" an empty slot; each team needs 1-5 agents filling its
+    slots from the first (RULES 2.1, as engine.validation.check_layout requires). Raises
     ValueError naming the bad part.
     """
     halves = str(text).split("/") if "/" in str(text) else [str(text), str(text)]
@@ -91,13 +93,29 @@ def parse_roster(text: str) -> np.ndarray:
                     f"roster {text!r}: unknown class letter {letter!r} (use M W H R P or -)"
                 )
             roster[team * C.TEAM_SIZE + k] = CLASS_LETTER.get(letter, 0)
-        if not roster[team * C.TEAM_SIZE : (team + 1) * C.TEAM_SIZE].any():
+        block = roster[team * C.TEAM_SIZE : (team + 1) * C.TEAM_SIZE]
+        if not block.any():
             raise ValueError(f"roster {text!r}: team {C.TEAM_NAMES[team]} needs 1-5 agents")
+        gap = first_gap(block)
+        if gap is not None:
+            raise ValueError(
+                f"roster {text!r}: slot {C.TEAM_NAMES[team]}{gap} is empty but a later slot of "
+                f"team {C.TEAM_NAMES[team]} is not; a team fills its slots from the first "
+                "(RULES 2.1)"
+            )
     return roster
 
 
+def first_gap(block) -> int | None:
+    """The team-local index of an empty slot followed by an agent in one team's 5 class ids,
+    or None when the agents fill the block from its first slot (RULES 2.1)."""
+    filled = [bool(c) for c in block]
+    size = sum(filled)
+    return None if all(filled[:size]) else filled.index(False)
+
+
 def roster_text(roster) -> str:
-    """(10,) class ids -> "MWHRP/MW-RP" (trailing empty slots dropped)."""
+    """(10,) class ids -> "MWHRP/MW" (trailing empty slots dropped)."""
     teams = []
     for team in range(C.NUM_TEAMS):
         row = [int(c) for c in roster[team * C.TEAM_SIZE : (team + 1) * C.TEAM_SIZE]]

@@ -357,6 +357,14 @@ class Lobby:
         except ValueError:
             return None, roster, spawn_end_code(setup)
 
+    def rules_shown(self) -> ClientSetup:
+        """The setup with the rules the number boxes show now, typing included (for the
+        progress line: a value being typed is not compiled yet)."""
+        try:
+            return self.setup.replace(**self.field_values()[0])
+        except ValueError:
+            return self.setup
+
     def _prepare_rules(self) -> None:
         """New rules (Max ticks, Score to win, Information) start compiling in the background
         once entered, so Start does not wait for the compile; unfinished values never do."""

@@ -48,7 +48,13 @@ def _progress(lobby, surface) -> None:
         (bar.x, bar.y, round(bar.width * frac), bar.height),
     )
     pygame.draw.rect(surface, COLOURS["panel_line"], bar, 1)
-    panels.draw_lines(surface, L.PROGRESS_TEXT, [app.progress_text()], app.small, COLOURS["muted"])
+    panels.draw_lines(
+        surface,
+        L.PROGRESS_TEXT,
+        [app.progress_text(lobby.rules_shown())],
+        app.small,
+        COLOURS["muted"],
+    )
 
 
 def _preview(lobby, surface) -> None:

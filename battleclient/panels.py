@@ -223,11 +223,16 @@ def fitted_ring(centre, radius: float, legal, room, least: float):
     return out
 
 
-def draw_ring(surface, centre, dots, chosen: int, font, inner=24) -> None:
+def draw_ring(surface, centre, dots, chosen: int, font, inner=24, covered=()) -> None:
     """The direction ring: a dot per (direction, point) of `dots`, the chosen one filled in
-    accent; spokes start `inner` pixels out so the unit's glyph stays readable."""
+    accent; spokes start `inner` pixels out so the unit's glyph stays readable. A dot in
+    `covered` (over another unit) is only a ring, so the unit under it stays visible."""
     starts = dict(ring_points(centre, inner))
     for d, point in dots:
+        if d in covered:
+            colour = COLOURS["accent"] if d == chosen else COLOURS["text"]
+            pygame.draw.circle(surface, colour, point, DOT_R, 2)
+            continue
         start = starts[d]
         spoke = COLOURS["accent"] if d == chosen else COLOURS["panel_line"]
         pygame.draw.line(surface, spoke, start, point, 2 if d == chosen else 1)

@@ -127,7 +127,15 @@ class PlayDrawing:
                     centre = s.renderer.world_to_screen(unit.pos, L.ARENA)
                     clip = surface.get_clip()
                     surface.set_clip(pygame.Rect(L.ARENA))  # never over the panels
-                    panels.draw_ring(surface, centre, dots, chosen, small, self.ring_inner())
+                    # a dot on another unit is drawn as an outline only: the unit stays seen
+                    covered = {
+                        d
+                        for d, p in dots
+                        if s.renderer.unit_at(scene, p, L.ARENA) not in (None, s.selected)
+                    }
+                    panels.draw_ring(
+                        surface, centre, dots, chosen, small, self.ring_inner(), covered
+                    )
                     surface.set_clip(clip)
         right = self._top(surface)
         if s.since < RESOLVE_S and s.snap.events is not None and s.phase != "over":

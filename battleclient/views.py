@@ -92,15 +92,19 @@ def fair_scene(snap, viewer, *, selected=None, highlights=(), overlays=None) -> 
 
 
 def log_lines(snap, viewer, scene: Scene, before: Scene | None) -> list[str]:
-    """The transition into `snap` in words, told only as far as the view knew (ui.explain),
-    plus any System failure (public: the slots' controllers are shown in the lobby)."""
+    """The transition into `snap` in words, told only as far as the view knew (ui.explain:
+    this tick's effects only on units seen directly now, not relayed; private orders only of
+    the human's own team, RULES 5.5), plus any System failure (public: the slots' controllers
+    are shown in the lobby)."""
     if snap.events is None or snap.prev_state is None:
         return []
     if viewer == ORACLE:
         lines = explain_tick(snap.events, snap.prev_state, snap.state)
     else:
         known = set(scene.known) | (set(before.known) if before is not None else set(viewer))
+        seen = {u.slot for u in scene.units if not u.relayed}
+        team = ("team", team_of(int(viewer[0])))
         lines = explain_tick(
-            snap.events, snap.prev_state, snap.state, view=("team", 0), known=known
+            snap.events, snap.prev_state, snap.state, view=team, known=known, seen=seen
         )
     return lines + list(snap.notes)

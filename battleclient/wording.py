@@ -7,7 +7,7 @@ lobby's own checks (`number_problem`, `team_problem`) are worded for players fro
 
 import re
 
-from battleclient.game_setup import LIMITS, ClientSetup
+from battleclient.game_setup import LIMITS, ClientSetup, first_gap
 from ui.rules import C
 
 # (pattern, replacement), applied in order: internal names -> the lobby's labels
@@ -53,12 +53,21 @@ def number_problem(label: str, field: str, text: str) -> str:
 
 
 def team_problem(roster) -> str:
-    """ "" or which team has no agent (every team needs 1 to 5 agents, RULES 2.1)."""
+    """ "" or what is wrong with a team: no agent, or an empty slot before an agent (every team
+    fills 1 to 5 slots from its first, RULES 2.1)."""
     for team in range(C.NUM_TEAMS):
-        if not any(roster[team * C.TEAM_SIZE : (team + 1) * C.TEAM_SIZE]):
-            name = C.TEAM_NAMES[team]
+        block = roster[team * C.TEAM_SIZE : (team + 1) * C.TEAM_SIZE]
+        name = C.TEAM_NAMES[team]
+        if not any(block):
             return (
                 f"Team {name} has no agents: set a class for 1 to 5 of its slots {name}0-{name}4."
+            )
+        gap = first_gap(block)
+        if gap is not None:
+            return (
+                f"Slot {name}{gap} is empty but a later slot of Team {name} is not: a team fills "
+                f"its slots from {name}0 (RULES 2.1); set a class for {name}{gap} or empty the "
+                "later ones."
             )
     return ""
 

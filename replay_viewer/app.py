@@ -32,11 +32,16 @@ from replay_viewer.shortcuts import action_for
 from replay_viewer.side_panel import SidePanel
 from ui.arena import ArenaRenderer
 from ui.pacing import FramePacer
-from ui.panels import fit_lines, short_path
+from ui.panels import elide_middle, fit_lines, short_path
 from ui.paths import screenshot_dir
 from ui.rules import slot_label
 from ui.scene import view_label
 from ui.theme import COLOURS, GUI_THEME
+
+# Seconds a status message stays before the resting hint replaces it (errors stay longer).
+MESSAGE_SECONDS, ERROR_SECONDS = 6.0, 15.0
+LIST_ROOM = 60  # pixels of the folder list taken by its scroll bar and padding
+RESTING_HINT = ("Open a replay: Ctrl+O", "? lists the keys; Ctrl+O opens another replay")
 
 
 class App:
@@ -57,7 +62,8 @@ class App:
         self.model: ViewerModel | None = None
         self.entries = []  # folder listing
         self.folder: Path | None = None
-        self.message, self.message_is_error = "Open a replay: Ctrl+O", False
+        self.message, self.message_is_error = RESTING_HINT[0], False
+        self.message_age = 0.0  # seconds the status message has been shown
         self.show_help, self.running = False, True
         self.mouse = (0, 0)
         self.side = SidePanel(self)
@@ -70,6 +76,8 @@ class App:
         self.arena = SmoothArena(self.renderer, self.info_font, animate)
         self.replay_path: Path | None = None
         self.video = VideoRunner()  # an export running in the window's loop (Video, e)
+        self.shortcut_char = ""  # the character of the shortcut being run
+        self.swallow_text = ""  # ... kept when it opened a text box
         self._build_bar()
 
     # --- widgets -----------------------------------------------------------------------------
@@ -82,6 +90,7 @@ class App:
             [f"{s} ticks/s" for s in SPEEDS], f"{SPEEDS[2]} ticks/s", pygame.Rect(L.SPEED), m
         )
         self.view_menu = None
+        self.menu_view = None  # the view the View menu was built for
         self.slider = None
         self.side.build()
 
@@ -91,6 +100,7 @@ class App:
                 widget.kill()
         options = view_options(self.model)
         label = view_label(self.model.view)
+        self.menu_view = self.model.view
         self.view_menu = UIDropDownMenu(
             options, label if label in options else options[0], pygame.Rect(L.VIEW), self.manager
         )
@@ -109,13 +119,23 @@ class App:
         play = "Pause" if self.model.timeline.playing else "Play"
         if self.widgets["play"].text != play:
             self.widgets["play"].set_text(play)
-        if self.view_menu.selected_option[0] != view_label(self.model.view):
+        # Rebuilt only when the view changed elsewhere (keys, --view): the menu's own choice
+        # is still on its way as UI_DROP_DOWN_MENU_CHANGED, and a rebuilt menu would drop it.
+        if self.menu_view != self.model.view:
             self._build_game_widgets()
             self.slider.set_current_value(t)
 
     # --- opening -----------------------------------------------------------------------------
     def say(self, text: str, error: bool = False) -> None:
-        self.message, self.message_is_error = text, error
+        self.message, self.message_is_error, self.message_age = text, error, 0.0
+
+    def _age_message(self, dt: float) -> None:
+        """Replaces a status message older than MESSAGE_SECONDS (ERROR_SECONDS for an error)
+        with the resting hint, so an old "Saved ..." or "View: ..." never reads as news."""
+        self.message_age += dt
+        limit = ERROR_SECONDS if self.message_is_error else MESSAGE_SECONDS
+        if self.message_age >= limit and self.message not in RESTING_HINT:
+            self.say(RESTING_HINT[self.model is not None])
 
     def open_path(self, path) -> bool:
         """Opens a replay file or lists a folder; problems become a message, never a crash."""
@@ -176,7 +196,14 @@ class App:
 
     def _show_list(self) -> None:
         self._hide_list()
-        labels = [f"{i + 1:3d}  {e.label()}" for i, e in enumerate(self.entries)]
+        # pygame_gui clips a row wider than the list under its scroll bar: shorten it in the
+        # middle (file name start, result at the end) with the list's own font
+        font = self.manager.get_theme().get_font(["selection_list.@selection_list_item"])
+        width = L.LIST[2] - LIST_ROOM
+        labels = [
+            elide_middle(f"{i + 1:3d}  {e.label()}", font, width)
+            for i, e in enumerate(self.entries)
+        ]
         self.list_widget = UISelectionList(pygame.Rect(L.LIST), labels, self.manager)
 
     def _hide_list(self) -> None:
@@ -190,6 +217,10 @@ class App:
             if event.type == pygame.QUIT:
                 self.running = False
                 continue
+            if event.type == pygame.TEXTINPUT and self._swallowed(event.text):
+                continue
+            if event.type == pygame.KEYDOWN and self._typing() and self._leave_box(event):
+                continue
             consumed = self.manager.process_events(event)
             if event.type == pygame.MOUSEMOTION:
                 self.mouse = event.pos
@@ -198,7 +229,9 @@ class App:
             if event.type == pygame.KEYDOWN and not consumed and not self._typing():
                 action = action_for(event)
                 if action is not None:
+                    self.shortcut_char = getattr(event, "unicode", "")
                     self.act(*action)
+                    self.shortcut_char = ""
             elif event.type == pygame.MOUSEBUTTONDOWN and not consumed and event.button == 1:
                 self._click(event.pos)
             elif event.type == pygame.MOUSEWHEEL:
@@ -206,6 +239,26 @@ class App:
 
     def _typing(self) -> bool:
         return self.tick_entry.is_focused or self.side.typing()
+
+    def give_keyboard(self, entry) -> None:
+        """Focuses a text box through the UI manager (so a click elsewhere releases it) and drops
+        the TEXTINPUT that SDL sends after the shortcut's own KEYDOWN (`g`, `/`)."""
+        self.manager.set_focus_set(entry)
+        self.swallow_text = self.shortcut_char
+
+    def release_keyboard(self) -> None:
+        self.manager.set_focus_set(None)
+
+    def _swallowed(self, text: str) -> bool:
+        swallow, self.swallow_text = self.swallow_text, ""
+        return bool(swallow) and text == swallow
+
+    def _leave_box(self, event) -> bool:
+        """Esc in a text box gives the keyboard back to the shortcuts; True if it did."""
+        if event.key != pygame.K_ESCAPE:
+            return False
+        self.release_keyboard()
+        return True
 
     def _ui_event(self, event) -> bool:
         kind = event.type
@@ -225,9 +278,14 @@ class App:
                     self.model.timeline.speed_index = SPEEDS.index(int(event.text.split()[0]))
             elif event.ui_element is self.view_menu and self.model is not None:
                 self.model.set_view(view_from_label(event.text))
+                self.menu_view = self.model.view
+                self.say(f"View: {event.text}")
             return True
         if kind == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.tick_entry:
             self._goto(event.text)
+            return True
+        if kind == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.side.search:
+            self.release_keyboard()  # Enter keeps the filter and gives the keys back
             return True
         if kind == pygame_gui.UI_TEXT_ENTRY_CHANGED:
             return self.side.text_changed(event.ui_element, event.text)
@@ -245,7 +303,7 @@ class App:
         return False
 
     def _goto(self, text: str) -> None:
-        self.tick_entry.unfocus()
+        self.release_keyboard()
         if self.model is None:
             return
         if text.strip().isdigit() and int(text) <= self.model.ticks:
@@ -287,7 +345,7 @@ class App:
                 self.manager,
             )
         elif action == "goto":
-            self.tick_entry.focus()
+            self.give_keyboard(self.tick_entry)
             self.tick_entry.set_text("")
         elif action in ("view", "view_agent", "view_next"):
             self._change_view(action, arg)
@@ -373,6 +431,7 @@ class App:
         if self.video.running:
             self.video.step()
             self.say(self.video.line, self.video.error)
+        self._age_message(dt)
         if self.model is not None:
             self.model.timeline.advance(dt)
             self._sync_widgets()
@@ -396,6 +455,9 @@ class App:
             slot = self.renderer.unit_at(scene, self.mouse, L.ARENA)
             if slot is not None:
                 draw_tooltip(surface, self.mouse, tooltip_lines(scene.unit(slot)), self.font)
+        described = self.side.hover_lines(self.mouse) if self.model is not None else []
+        if described:
+            draw_tooltip(surface, self.mouse, wrap_tooltip(described, self.font), self.font)
         if self.show_help:
             draw_help(surface, surface.get_rect(), self.font, self.big_font)
         self.last_frame = surface
@@ -429,6 +491,14 @@ class App:
             self.update(dt)
             self.draw(screen)
             pygame.display.flip()
+
+
+def wrap_tooltip(lines, font, width: int = 380) -> list[str]:
+    """`lines` wrapped to `width` pixels of `font` (ui.panels.fit_lines), one after another."""
+    out = []
+    for line in lines:
+        out += fit_lines(line, (font,), width, 10_000)[1]
+    return out
 
 
 def open_problem(error: Exception) -> str:

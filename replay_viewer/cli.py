@@ -39,7 +39,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="replay-viewer", description=__doc__.splitlines()[0])
     parser.add_argument("path", nargs="?", help="a replay file (*.mbgr) or a folder of replays")
     parser.add_argument("--tick", type=int, default=0, help="tick to show first")
-    parser.add_argument("--view", default="oracle", help="oracle | agent:SLOT | team:A|B")
+    parser.add_argument("--view", default="oracle", help="oracle | agent:0-9|A0-B4 | team:A|B")
     parser.add_argument(
         "--screenshot", metavar="PNG", help="render one frame of a replay file to PNG and exit"
     )

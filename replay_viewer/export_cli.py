@@ -19,7 +19,7 @@ def add_export_options(parser, view: bool = True) -> None:
     parser.add_argument("--from", dest="start", type=int, metavar="T", help="first tick (0)")
     parser.add_argument("--to", dest="end", type=int, metavar="T", help="last tick (the end)")
     if view:
-        parser.add_argument("--view", default="oracle", help="oracle | agent:SLOT | team:A|B")
+        parser.add_argument("--view", default="oracle", help="oracle | agent:0-9|A0-B4 | team:A|B")
     parser.add_argument("--fps", type=int, default=30, help="frames a second (30)")
     parser.add_argument("--ticks-per-second", type=float, default=4.0, metavar="N",
                         help="playback speed in ticks a second (4)")  # fmt: skip

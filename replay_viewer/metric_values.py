@@ -27,6 +27,17 @@ def units() -> dict[str, str]:
     return {m.id: m.unit for m in METRICS}
 
 
+@cache
+def definitions() -> dict[str, str]:
+    """{metric id: its definition} from the catalog (docs/METRICS.md), or {} if importing it
+    would start JAX."""
+    if not jax_free("evaluation.metrics.catalog"):
+        return {}
+    from evaluation.metrics.catalog import METRICS
+
+    return {m.id: m.definition for m in METRICS}
+
+
 def number_text(value) -> str:
     """A number in at most about 4 characters of precision; "n/a" for None or NaN."""
     if value is None or value != value:

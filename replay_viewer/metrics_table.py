@@ -7,7 +7,10 @@ cell too wide for its column takes a smaller font, then wraps after "_" onto mor
 values are shown in words (metric_values.value_text).
 """
 
+import os
 import re
+import tempfile
+from pathlib import Path
 
 import polars as pl
 import pygame
@@ -78,6 +81,7 @@ class MetricsTable:
         self.all = frame
         self.rows = frame
         self.query, self.scroll = "", 0
+        self.hide_zero = False  # leave out rows whose value is exactly 0
         self.sort: tuple[str, bool] | None = None  # (column, descending)
         self.header_rects: dict[str, pygame.Rect] = {}
         self.row_rects: list[tuple[pygame.Rect, tuple]] = []
@@ -87,6 +91,8 @@ class MetricsTable:
         """Keeps rows containing every whitespace-separated word of `text` (any case)."""
         self.query = text
         frame = self.all
+        if self.hide_zero:  # n/a (NaN or missing) is not zero: such rows stay
+            frame = frame.filter((pl.col("value") != 0) | pl.col("value").is_null())
         for token in text.lower().split():
             frame = frame.filter(pl.col("hay").str.contains(token, literal=True))
         self.rows = self._sorted(frame)
@@ -96,7 +102,10 @@ class MetricsTable:
         if self.sort is None:
             return frame
         column, descending = self.sort
-        return frame.sort(column, descending=descending, nulls_last=True)
+        key = pl.col(column)
+        if frame.schema[column].is_float():  # NaN ("n/a") sorts as missing: last either way
+            key = key.fill_nan(None)
+        return frame.sort(key, descending=descending, nulls_last=True)
 
     def toggle_sort(self, column: str) -> None:
         """First click sorts (values: largest first), the second reverses, the third restores."""
@@ -108,6 +117,26 @@ class MetricsTable:
         else:
             self.sort = None
         self.set_query(self.query)
+
+    def toggle_hide_zero(self) -> None:
+        self.hide_zero = not self.hide_zero
+        self.set_query(self.query)
+
+    def write_csv(self, path) -> None:
+        """The rows shown (filter, hidden zeros and sort applied) as CSV: metric, source,
+        target, value (numbers as recorded; NaN empty). Written to a temporary file beside
+        `path` and linked into place, so `path` appears whole and an existing file is never
+        replaced (FileExistsError)."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        os.close(handle)
+        try:
+            shown = self.rows.select("metric", "source", "target", "value")
+            shown.with_columns(pl.col("value").fill_nan(None)).write_csv(temp)
+            os.link(temp, path)  # fails if `path` exists: never over a file
+        finally:
+            os.unlink(temp)
 
     def scroll_by(self, rows: int, visible: int) -> None:
         self.scroll = max(0, min(max(0, self.rows.height - visible), self.scroll + rows))

@@ -166,8 +166,12 @@ class ViewerModel:
         t = self.tick if t is None else int(t)
         if t == 0:
             return ["Tick 0: the game starts; step forward to see what happens."]
-        known = None if self.view == "oracle" else self.known_transition(t)
-        lines = explain_tick(self.events(t - 1), self.state(t - 1), self.state(t), self.view, known)
+        known, seen = None, None
+        if self.view != "oracle":
+            known = self.known_transition(t)
+            seen = set(np.flatnonzero(self.masks(t)[0]).tolist())  # relayed rows: last tick
+        ev, before, after = self.events(t - 1), self.state(t - 1), self.state(t)
+        lines = explain_tick(ev, before, after, self.view, known, seen)
         return lines or ["Nothing this view could see happened."]
 
     def unit_label(self, slot: int) -> str:
@@ -192,7 +196,10 @@ class ViewerModel:
             if full:  # an LLM's reply is as private as its submitted order
                 before = int(self.state(t - 1)["tick"])
                 lines += decision_lines(self.replay.decisions, before, slot)
-            lines += self._change_lines(self.state(t - 1), s, slot, t)
+            if self.view == "oracle" or self.masks(t - 1)[0][slot]:
+                lines += self._change_lines(self.state(t - 1), s, slot, t)
+            else:  # the change needs the tick before, which this view did not see
+                lines.append("Changes: not in sight the tick before")
         return lines
 
     def _selection_hint(self, slot: int | None) -> list[str]:
@@ -306,8 +313,8 @@ class ViewerModel:
         if self.view == "oracle":
             per_recipient = dmg
         else:
-            direct = self.all_masks()[0]
-            known = direct[:-1] | direct[1:]
+            # this tick's damage is observed where the recipient is seen directly after it
+            known = self.all_masks()[0][1:]
             per_recipient = dmg * known[:, None, :]
         by_source = per_recipient.sum(axis=2)
         out = np.stack([by_source[:, :5].sum(1), by_source[:, 5:].sum(1)], 1).astype(np.float32)

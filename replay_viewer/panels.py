@@ -58,7 +58,8 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
     s = model.state(t)
     rest = (
         f"   map {h['map']['id']} {h['map']['name']} ({h['map']['split']})   "
-        f"tick {t}/{model.ticks}   score A {int(s['score'][0])} : B {int(s['score'][1])}   "
+        f"{tick_heading(t, model.ticks, int(s['outcome']) != C.ONGOING)}   "
+        f"score A {int(s['score'][0])} : B {int(s['score'][1])}   "
         f"view: {view_label(model.view)}"
     )
     name = model.name
@@ -75,6 +76,13 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
     return [first, second, systems_text(h["systems"], font, width)]
 
 
+def tick_heading(t: int, last: int, over: bool) -> str:
+    """The info bar's tick, numbered as the BattleClient numbers the same moment (RULES 0:
+    tick t leads from state t to t+1): "tick t/T" for state t, and the final state of a
+    finished game names the tick that ended it, "tick T-1 (last)"."""
+    return f"tick {t - 1} (last)" if over and t == last and t > 0 else f"tick {t}/{last}"
+
+
 def log_history(model, depth: int = 4) -> list:
     """The current transition's sentences, then the previous few (dimmed)."""
     out = []
@@ -85,7 +93,7 @@ def log_history(model, depth: int = 4) -> list:
             break
         lines = model.log_lines(t)
         colour = COLOURS["text"] if k == 0 else COLOURS["muted"]
-        title = f"Tick {t - 1} -> {t}" if t > 0 else "Tick 0"
+        title = f"Tick {t - 1} (state {t - 1} -> {t})" if t > 0 else "State 0"
         out.append((title, COLOURS["accent"] if k == 0 else COLOURS["muted"]))
         out += [(line, colour) for line in lines]
     return out

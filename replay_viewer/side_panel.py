@@ -1,12 +1,17 @@
 """The right-hand panel (event log, selected agent, metrics, heat maps) and the plots below
 the arena. Content is re-rendered only when what it shows changes."""
 
+from pathlib import Path
+
 import pygame
 from pygame_gui.elements import UIButton, UITextEntryLine
 
 from replay_viewer import layout as L
+from replay_viewer.metric_values import definitions
 from replay_viewer.panels import draw_lines, log_history
 from replay_viewer.plots import SLOT_COLOURS, draw_heat_map, draw_plot
+from ui.panels import short_path
+from ui.paths import metrics_dir
 from ui.rules import unit_name
 from ui.theme import COLOURS, TEAM_COLOURS
 
@@ -34,6 +39,12 @@ class SidePanel:
         self.search = UITextEntryLine(
             pygame.Rect(L.SEARCH), m, placeholder_text="search metrics (/)"
         )
+        self.hide_zero_button = UIButton(
+            pygame.Rect(L.HIDE_ZERO), "Hide 0", m, tool_tip_text="Hide rows whose value is 0"
+        )
+        self.csv_button = UIButton(
+            pygame.Rect(L.CSV), "CSV", m, tool_tip_text="Save the rows shown as a CSV file"
+        )
         for k, kind in enumerate(HEAT_KINDS):
             rect = pygame.Rect(L.SIDE[0] + k * 104, L.HEAT_BUTTONS_Y, 100, 26)
             self.heat_buttons[kind] = UIButton(rect, kind.capitalize(), m)
@@ -41,7 +52,10 @@ class SidePanel:
 
     def _show_widgets(self) -> None:
         metrics = self.tab == "metrics" and self.table is not None and self._oracle()
-        self.search.show() if metrics else self.search.hide()
+        if not metrics and self.search.is_focused:  # a hidden box must not keep the keyboard
+            self.app.release_keyboard()
+        for widget in (self.search, self.hide_zero_button, self.csv_button):
+            widget.show() if metrics else widget.hide()
         for button in self.heat_buttons.values():
             button.show() if self.tab == "heat" and self._oracle() else button.hide()
 
@@ -66,7 +80,45 @@ class SidePanel:
             if element is button:
                 self.heat_kind = kind
                 return True
+        if element is self.hide_zero_button and self.table is not None:
+            self.table.toggle_hide_zero()
+            hidden = self.table.hide_zero
+            self.hide_zero_button.set_text("Show 0" if hidden else "Hide 0")
+            self.app.say(f"Rows with value 0: {'hidden' if hidden else 'shown'}")
+            return True
+        if element is self.csv_button and self.table is not None:
+            self.export_csv()
+            return True
         return False
+
+    def export_csv(self) -> Path | None:
+        """The metric rows shown (search, hidden zeros, sort) as a new CSV in the metrics
+        folder under the data directory (ui.paths.metrics_dir), never over a file."""
+        stem = f"{Path(self.app.model.name).stem}_metrics"
+        for n in range(1, 1000):
+            path = metrics_dir() / (f"{stem}.csv" if n == 1 else f"{stem}-{n}.csv")
+            try:
+                self.table.write_csv(path)
+            except FileExistsError:
+                continue
+            except OSError as error:  # a read-only or full disk: said, the viewer goes on
+                self.app.say(f"CSV not saved: {error}", error=True)
+                return None
+            self.app.say(f"Saved {self.table.rows.height} rows to {short_path(path)}")
+            return path
+        return None
+
+    def hover_lines(self, pos) -> list[str]:
+        """The definition of the metric row under `pos` (window pixels) in the Metrics tab, as
+        the catalog gives it (docs/METRICS.md); [] elsewhere."""
+        if self.tab != "metrics" or self.table is None or not self._oracle():
+            return []
+        x, y = pos[0] - L.SIDE_BODY[0], pos[1] - L.SIDE_BODY[1]
+        for rect, row in self.table.row_rects:
+            if rect.collidepoint(x, y):
+                text = definitions().get(row[0])
+                return [row[0], text] if text else []
+        return []
 
     def text_changed(self, element, text: str) -> bool:
         if element is self.search and self.table is not None:
@@ -82,7 +134,7 @@ class SidePanel:
             self.tab = "metrics"
             self._show_widgets()
             if self.table is not None and self._oracle():
-                self.search.focus()
+                self.app.give_keyboard(self.search)
 
     def wheel(self, pos, dy: int) -> None:
         if (
@@ -119,7 +171,9 @@ class SidePanel:
     def _key(self):
         model, t = self.app.model, self.app.model.tick
         table = self.table
-        table_key = None if table is None else (table.query, table.scroll, table.sort)
+        table_key = (
+            None if table is None else (table.query, table.scroll, table.sort, table.hide_zero)
+        )
         return (self.tab, t, model.view, model.selected, table_key, self.heat_kind, id(model))
 
     def draw(self, surface) -> None:

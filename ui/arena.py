@@ -75,11 +75,13 @@ class ArenaRenderer:
         self._rect = pygame.Rect(rect)
         scale, _, _ = self._layout(self._rect)
         previous_clip = surface.get_clip()
-        surface.set_clip(self._rect)
+        surface.set_clip(self._rect.clip(previous_clip))
         self._draw_map(surface, scene, scale)
+        self._room = self.map_rect(self._rect)
+        # circles, rings and numbers of units by the edge stay on the map, not its margin
+        surface.set_clip(self._room.clip(previous_clip))
         self._draw_overlays(surface, scene, scale)
         self._labels: list[pygame.Rect] = []  # unit labels placed so far this frame
-        self._room = self.map_rect(self._rect)
         for unit in scene.units:
             self._draw_unit(surface, scene, unit, scale)
         self._draw_floats(surface, scene, scale)
@@ -280,4 +282,4 @@ class ArenaRenderer:
             offsets[item.slot] = dy + 14
             text = self.font(18).render(item.text, True, COLOURS.get(item.kind, COLOURS["info"]))
             top = cy - round(C.BODY_RADIUS * scale) - 24 - dy
-            surface.blit(text, text.get_rect(midbottom=(cx, top + 12)))
+            surface.blit(text, text.get_rect(midbottom=(cx, top + 12)).clamp(self._room))

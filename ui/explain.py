@@ -1,8 +1,11 @@
 """One tick's events in words, for the event log ("Rogue B3 poisoned Priest A4: 36 damage, ...").
 
 Sentences follow the tick order of RULES 4 (acceptance, abilities, regeneration, cooldowns,
-statuses, deaths, respawns, score, outcome). In a point of view only events whose source or
-recipient the view knew are told, and amounts only where the view could see the recipient.
+statuses, deaths, respawns, score, outcome). A point of view is told no more than its
+observations of the new state hold (RULES 5.3-5.7): a unit's action, this tick's damage,
+healing, statuses, regeneration and cooldown only for units it sees directly in that state (a
+relayed row shows the tick before), and rejected or fallback orders only for its own agents
+(5.5: only accepted actions are observed). Deaths and respawns are public (5.6).
 """
 
 import math
@@ -64,6 +67,8 @@ def _statuses(ev, after, cls: int, lane: int, slot: int, on_self: bool) -> list[
 
 
 def _ability(ev, before, after, src: int, known) -> str | None:
+    """`known`: the slots seen directly in `after` (whose action and this tick's effects the
+    view observed)."""
     lane, rec = int(ev["lane"][src]), int(ev["recipient"][src])
     cls = int(before["class_id"][src])
     if lane == 0 or (src not in known and (rec < 0 or rec not in known)):
@@ -133,7 +138,7 @@ def _upkeep(ev, before, known) -> list[str]:
     return out
 
 
-def _deaths(ev, before, known) -> list[str]:
+def _deaths(ev, before, known, seen) -> list[str]:
     out = []
     for s in sorted(known):
         if not ev["died"][s]:
@@ -142,7 +147,7 @@ def _deaths(ev, before, known) -> list[str]:
         killers = [
             unit_name(k, before["class_id"][k])
             for k in np.flatnonzero(ev["lethal"][:, s])
-            if int(k) in known
+            if int(k) in seen
         ]
         if killers:
             text += " (lethal damage: " + ", ".join(killers) + ")"
@@ -168,24 +173,41 @@ def _score(ev, after) -> list[str]:
     return out
 
 
-def explain_tick(events_t: dict, state_t: dict, state_t1: dict, view="oracle", known=None):
+def own_slots(view) -> set[int]:
+    """The slots whose private orders a view may be told: all in the Oracle view, the agent
+    itself in ("agent", slot), the team's five in ("team", k) (RULES 5.5)."""
+    if view == "oracle":
+        return set(range(C.NUM_SLOTS))
+    kind, arg = view
+    if kind == "agent":
+        return {int(arg)}
+    return set(range(int(arg) * C.TEAM_SIZE, (int(arg) + 1) * C.TEAM_SIZE))
+
+
+def explain_tick(
+    events_t: dict, state_t: dict, state_t1: dict, view="oracle", known=None, seen=None
+):
     """Sentences for the transition state_t -> state_t1 (events_t = that tick's Events).
 
     All three are dicts of NumPy arrays without a time axis. `view` is "oracle" (everything) or
-    a point of view, for which `known` (the slots the view saw at either tick, see
-    ui.scene.known_masks) is required; events touching only other slots are left out.
-    Public facts (score, outcome) are always told. Raises ValueError for a POV without `known`.
+    a point of view ("agent", slot) / ("team", k), for which `known` (the slots the view knew at
+    either tick, ui.scene.known_masks) is required; `seen` is the subset seen directly in
+    state_t1 (default: all of `known`). Only `seen` units' actions and this tick's amounts,
+    statuses, regeneration and cooldowns are told, deaths and respawns of `known` units, and
+    rejections and fallbacks of the view's own agents (own_slots). Public facts (score,
+    outcome) are always told. Raises ValueError for a POV without `known`.
     """
     if view == "oracle":
         known = set(np.flatnonzero(np.asarray(state_t["active"], bool)).tolist())
     elif known is None:
         raise ValueError(f"view {view!r}: pass the slots the view knew as `known`")
     known = {int(s) for s in known}
-    lines = _orders(events_t, state_t, known)
+    seen = known if seen is None else {int(s) for s in seen} & known
+    lines = _orders(events_t, state_t, known & own_slots(view))
     for src in range(C.NUM_SLOTS):
-        line = _ability(events_t, state_t, state_t1, src, known)
+        line = _ability(events_t, state_t, state_t1, src, seen)
         if line:
             lines.append(line)
-    lines += _upkeep(events_t, state_t, known)
-    lines += _deaths(events_t, state_t, known)
+    lines += _upkeep(events_t, state_t, seen)
+    lines += _deaths(events_t, state_t, known, seen)
     return lines + _score(events_t, state_t1)

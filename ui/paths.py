@@ -22,6 +22,11 @@ def screenshot_dir() -> Path:
     return data_dir() / "screenshots"
 
 
+def metrics_dir() -> Path:
+    """The folder the Replay Viewer exports metric tables (CSV) into (made on first export)."""
+    return data_dir() / "metrics"
+
+
 def video_dir() -> Path:
     """The folder both apps export videos into (made on first export, not here)."""
     return data_dir() / "videos"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ui.rules import C, team_of
+from ui.rules import C, slot_label, team_of
 
 OVERLAYS = ("sight", "ranges", "los", "red_zones", "trails", "numbers")
 DEFAULT_OVERLAYS = frozenset({"red_zones", "numbers"})
@@ -77,15 +77,19 @@ class Scene:
 
 
 def parse_view(text: str):
-    """ "oracle", "agent:3", "team:A" / "team:1" -> a view value; ValueError otherwise."""
+    """ "oracle", "agent:3" or "agent:A3" (the slot labels both apps show, ui.rules.slot_label),
+    "team:A" / "team:1" -> a view value; ValueError otherwise."""
     if text == "oracle":
         return "oracle"
     kind, _, arg = text.partition(":")
     if kind == "agent" and arg.isdigit() and 0 <= int(arg) < C.NUM_SLOTS:
         return ("agent", int(arg))
+    labels = {slot_label(s): s for s in range(C.NUM_SLOTS)}
+    if kind == "agent" and arg.upper() in labels:
+        return ("agent", labels[arg.upper()])
     if kind == "team" and arg.upper() in ("A", "B", "0", "1"):
         return ("team", 0 if arg.upper() in ("A", "0") else 1)
-    raise ValueError(f"view {text!r}: expected oracle, agent:0-9 or team:A|B")
+    raise ValueError(f"view {text!r}: expected oracle, agent:0-9, agent:A0-B4 or team:A|B")
 
 
 def view_label(view) -> str:

@@ -21,11 +21,17 @@ from battleclient.settings import load_last_setup, new_replay_path, save_last_se
 
 
 def test_roster_text_round_trip_with_empty_slots():
-    roster = parse_roster("MW-RP/h")
-    assert roster.tolist() == [1, 2, 0, 4, 5, 3, 0, 0, 0, 0]
-    assert roster_text(roster) == "MW-RP/H"
+    roster = parse_roster("MW---/h")
+    assert roster.tolist() == [1, 2, 0, 0, 0, 3, 0, 0, 0, 0]
+    assert roster_text(roster) == "MW/H"
     assert parse_roster("MWH").tolist() == [1, 2, 3, 0, 0, 1, 2, 3, 0, 0]
-    for bad, words in (("MWHRPM/M", "more than 5"), ("MX/M", "'X'"), ("--/M", "needs 1-5")):
+    for bad, words in (
+        ("MWHRPM/M", "more than 5"),
+        ("MX/M", "'X'"),
+        ("--/M", "needs 1-5"),
+        ("MW-RP/H-R", "slot A2 is empty"),
+        ("MWH/H-R", "slot B1 is empty"),
+    ):
         with pytest.raises(ValueError, match=words):
             parse_roster(bad)
 

@@ -93,3 +93,49 @@ def test_pov_frames_ignore_what_the_view_could_not_see(display, tmp_path, view):
             pygame.image.tobytes(frame(first), "RGB") != pygame.image.tobytes(frame(second), "RGB")
         )
     assert any(differs) and oracle[0] == oracle[1]
+
+
+def unobserved_twin(replay: Replay, view) -> Replay:
+    """hidden_twin, also changed in every fact of a transition k -> k+1 that the view's
+    observation of state k+1 does not hold (RULES 5.3-5.7): this tick's damage, healing,
+    statuses, regeneration and cooldowns of units not seen directly in k+1 (relayed rows show
+    state k), and the submitted, rejected and fallback orders of other agents (5.5)."""
+    twin = hidden_twin(replay, view)
+    direct, _ = ViewerModel(replay).all_masks(view)
+    unseen = ~direct[1:]  # (T, 10): not seen directly after transition k
+    ev = twin.events
+    for name in ("damage_raw", "damage_source", "damage_recipient", "damage_realised"):
+        ev[name][unseen[:, None, :].repeat(10, 1)] *= 1.5
+    for name in ("heal_raw", "heal_recipient", "heal_realised"):
+        ev[name][unseen[:, None, :].repeat(10, 1)] += 2.0
+    for name in ("status_applied", "status_refreshed", "status_broken"):
+        ev[name][unseen] ^= True
+    ev["regen"][unseen] += 1.0
+    ev["cooldown_ready"][unseen] ^= True
+    own = np.zeros(10, bool)
+    own[view[1]] = view[0] == "agent"
+    if view[0] == "team":
+        own[5 * view[1] : 5 * view[1] + 5] = True
+    ev["rejected"][:, ~own] ^= True
+    ev["fallback"][:, ~own] ^= True
+    ev["submitted"][:, ~own, 0] = (ev["submitted"][:, ~own, 0] + 1) % 9
+    return twin
+
+
+@pytest.mark.parametrize("view", [("agent", 3), ("team", 1)])
+def test_pov_surfaces_say_no_more_than_the_observation(display, tmp_path, view):
+    """Board, tooltips, log, Agent panel, metrics and heat-map tabs and the plots are the same
+    for two games whose only differences the view's observations do not hold."""
+    base = synthetic_replay(24, seed=4)
+    direct, relay = ViewerModel(base).all_masks(view)
+    assert (relay & ~direct).any(), "the test needs relayed rows"
+    twin = unobserved_twin(base, view)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second = open_app(base, tmp_path / "a"), open_app(twin, tmp_path / "b")
+    ticks = list(range(0, 25, 2))
+    assert pov_frames(first, view, ticks) == pov_frames(second, view, ticks)
+    first.model.set_view("oracle")
+    second.model.set_view("oracle")
+    logs = [[app.model.log_lines(t) for t in ticks] for app in (first, second)]
+    assert logs[0] != logs[1]  # the twin really differs where the view was blind

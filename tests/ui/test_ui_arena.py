@@ -118,3 +118,17 @@ def test_slot_label_moves_left_of_a_unit_at_the_east_edge():
     assert any(lit)
     assert not any(surface.get_at((x, y))[:3] == text for x in range(right.left, right.right)
                    for y in range(right.top, right.bottom))  # fmt: skip
+
+
+def test_edge_units_and_overlays_stay_on_the_map_not_its_margin():
+    """A shielded, selected unit on the west edge with sight and range circles: its rings and
+    circles are cut at the map's edge (x = 8 px here); the 8 px margin stays background."""
+    edge = unit(1, (0.5, 5.0), shield=3)
+    sc = scene([edge], overlays={"sight", "ranges"})
+    sc = Scene(**{**sc.__dict__, "selected": 1})
+    surface, renderer = draw(sc)
+    cx, cy = renderer.world_to_screen(edge.pos)
+    assert cx == 18  # body radius 10 px: the body touches the map's west edge at x = 8
+    margin = [rgb(surface, (x, cy)) for x in range(0, 8)]
+    assert margin == [COLOURS["background"]] * 8
+    assert rgb(surface, (8, cy)) != COLOURS["background"]  # the map's own border is drawn

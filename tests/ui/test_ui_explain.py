@@ -115,3 +115,44 @@ def test_self_heal_burst_rejection_fallback_and_outcome():
 )
 def test_num(value, text):
     assert num(value) == text
+
+
+def test_relayed_only_recipient_gets_no_amounts_or_statuses():
+    """Priest A4 known to Team B's view only from a relayed row (RULES 5.7: it shows the tick
+    before), so this tick's poison damage and statuses are not the view's to tell."""
+    lines = explain_tick(
+        *poison(),
+        view=("team", 1),
+        known={5, 6, 7, ROGUE_B3, 9, PRIEST_A4},
+        seen={5, 6, 7, ROGUE_B3, 9},
+    )
+    assert lines == ["Rogue B3 poisoned Priest A4 (out of view)"]
+
+
+def test_relayed_only_source_is_a_unit_out_of_view():
+    lines = explain_tick(
+        *poison(), view=("agent", PRIEST_A4), known={PRIEST_A4, ROGUE_B3}, seen={PRIEST_A4}
+    )
+    assert lines[0].startswith("Priest A4 was hit by a unit out of view: 36 damage")
+
+
+def test_enemy_rejections_and_fallbacks_are_private_but_own_are_told():
+    events, before, after = quiet_tick()
+    events["rejected"][1, 2] = True  # Warrior A1's attack
+    events["fallback"][9] = True  # Priest B4
+    everyone = set(range(10))
+    assert explain_tick(events, before, after, view=("team", 1), known=everyone) == [
+        "Priest B4: its System gave no answer; a fallback order was used"
+    ]
+    assert explain_tick(events, before, after, view=("agent", 1), known=everyone) == [
+        "Warrior A1's attack was rejected"
+    ]
+    assert explain_tick(events, before, after, view=("agent", 0), known=everyone) == []
+
+
+def test_regeneration_and_ready_ultimate_only_for_units_seen_now():
+    events, before, after = quiet_tick()
+    events["regen"][[2, 7]] = 3.0
+    events["cooldown_ready"][[2, 7]] = True
+    lines = explain_tick(events, before, after, view=("agent", 2), known={2, 7}, seen={2})
+    assert lines == ["Regenerated: Hunter A2 +3", "Ultimate ready: Hunter A2"]

@@ -23,6 +23,8 @@ def masks():
     [
         ("oracle", "oracle", "Oracle"),
         ("agent:7", ("agent", 7), "Agent B2"),
+        ("agent:B3", ("agent", 8), "Agent B3"),
+        ("agent:a0", ("agent", 0), "Agent A0"),
         ("team:A", ("team", 0), "Team A"),
         ("team:b", ("team", 1), "Team B"),
         ("team:1", ("team", 1), "Team B"),
@@ -33,7 +35,9 @@ def test_parse_view(text, view, label):
     assert view_label(view) == label
 
 
-@pytest.mark.parametrize("text", ["agent:10", "agent:x", "team:C", "god", ""])
+@pytest.mark.parametrize(
+    "text", ["agent:10", "agent:x", "agent:B5", "agent:C1", "team:C", "god", ""]
+)
 def test_parse_view_rejects(text):
     with pytest.raises(ValueError, match="expected oracle"):
         parse_view(text)

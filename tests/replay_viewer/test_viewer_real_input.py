@@ -1,0 +1,92 @@
+"""The viewer driven as a person drives it: SDL events posted to pygame's queue and read by
+the App's own handling (`frame` drains the queue), never synthetic pygame_gui events."""
+
+import pygame
+import pytest
+
+from replay_viewer import layout as L
+from replay_viewer.metrics_table import MetricsTable, display_frame
+from tests.helpers.viewer import demo_metrics, frame
+
+
+def post_click(app, pos):
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        pygame.event.post(pygame.event.Event(kind, pos=pos, button=1))
+    frame(app)  # the window loops on: a drop-down's answer takes a few rounds of events
+    frame(app)
+
+
+def post_key(app, key, char=""):
+    """KEYDOWN, then TEXTINPUT (as SDL sends it for a printable key), then KEYUP."""
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=char, scancode=0))
+    if char:
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=char))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0, unicode=char, scancode=0))
+    frame(app)
+
+
+def option_rect(menu, text):
+    """Where the expanded drop-down draws the option `text` (pixels)."""
+    items = menu.current_state.options_selection_list.item_list
+    return next(i["button_element"].rect for i in items if i["text"] == text)
+
+
+@pytest.fixture
+def with_metrics(app):
+    pygame.event.clear()
+    table = display_frame(demo_metrics(app.model.replay), app.model.replay.states["class_id"][0])
+    app.side.set_metrics(MetricsTable(table), "demo metrics")
+    frame(app)
+    return app
+
+
+def test_view_menu_choice_by_mouse_sticks(app):
+    pygame.event.clear()
+    frame(app)
+    post_click(app, pygame.Rect(L.VIEW).center)
+    post_click(app, option_rect(app.view_menu, "Agent B2").center)
+    assert app.model.view == ("agent", 7)
+    assert app.view_menu.selected_option[0] == "Agent B2"
+    post_click(app, pygame.Rect(L.VIEW).center)
+    post_click(app, option_rect(app.view_menu, "Team B").center)
+    assert app.model.view == ("team", 1)
+
+
+def test_search_box_gives_the_keyboard_back_on_esc_enter_and_click(with_metrics):
+    app = with_metrics
+    post_key(app, pygame.K_SLASH, "/")
+    for ch in "dam":
+        post_key(app, ord(ch), ch)
+    assert app.side.search.get_text() == "dam"  # the '/' that opened it is not typed
+    assert app.side.table.query == "dam"
+    post_key(app, pygame.K_ESCAPE)
+    assert not app.side.search.is_focused
+    post_key(app, pygame.K_SPACE, " ")
+    assert app.model.timeline.playing and app.side.search.get_text() == "dam"
+    post_key(app, pygame.K_SPACE, " ")
+    post_key(app, pygame.K_SLASH, "/")
+    post_key(app, pygame.K_RETURN)
+    assert not app.side.search.is_focused
+    post_key(app, pygame.K_RIGHT)
+    assert app.model.tick == 1
+    post_key(app, pygame.K_SLASH, "/")
+    post_click(app, pygame.Rect(L.ARENA).center)
+    assert not app.side.search.is_focused
+    post_key(app, pygame.K_SLASH, "/")
+    post_click(app, app.side.tab_buttons["log"].rect.center)  # the box is hidden now
+    assert not app.side.search.is_focused
+    post_key(app, pygame.K_SLASH, "?")
+    assert app.show_help
+
+
+def test_g_opens_the_tick_box_without_typing_g(app):
+    pygame.event.clear()
+    frame(app)
+    post_key(app, pygame.K_g, "g")
+    assert app.tick_entry.is_focused and app.tick_entry.get_text() == ""
+    for ch in "12":
+        post_key(app, ord(ch), ch)
+    post_key(app, pygame.K_RETURN)
+    assert app.model.tick == 12 and not app.tick_entry.is_focused
+    post_key(app, pygame.K_RIGHT)
+    assert app.model.tick == 13
