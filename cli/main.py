@@ -1,11 +1,12 @@
-"""`mbg`: the MARL-BattleGrounds command line (maps, play, replay, metrics, train, eval, bench)."""
+"""`mbg`: the MARL-BattleGrounds command line (maps, play, replay, metrics, scenarios, train,
+eval, bench)."""
 
 import argparse
 import importlib
 import sys
 
 # Each module registers its own subcommands; the list fixes the order of `mbg --help`.
-COMMAND_MODULES = ("maps", "play", "replay", "metrics", "train", "bench")
+COMMAND_MODULES = ("maps", "play", "replay", "metrics", "scenarios", "train", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

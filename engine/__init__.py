@@ -21,6 +21,8 @@ that never import JAX (the Replay Viewer, the metrics).
 import importlib
 
 _EXPORTS = {
+    "authored_state": "engine.authored",
+    "state_fields": "engine.authored",
     "Env": "engine.env",
     "draw_state": "engine.env",
     "initial_state": "engine.env",
