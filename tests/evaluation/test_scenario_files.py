@@ -1,4 +1,4 @@
-"""Scenario files: every bad field is named, starts round-trip bit for bit, arenas stay out of pools."""
+"""Scenario files: bad fields named, starts round-trip bit for bit, arenas kept out of pools."""
 
 import copy
 import json
