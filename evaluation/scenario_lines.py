@@ -19,13 +19,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-import engine
 from engine import constants as C
 from engine.types import Actions
 from evaluation import match
 from evaluation.scenarios import Scenario, action_text, parse_action, parse_slot, slot_name
 from policies.system import Lineup, System, as_system, lineup_from_mapping
 
+VERIFY_BATCH = 4  # lines re-simulated together (padded), so every scenario shares one compile
 MAX_LINE = 32  # ticks a line (and a scenario's horizon) may hold: the line System's table
 
 
@@ -221,13 +221,11 @@ def verify(scenario: Scenario, record: bool = False) -> list[tuple[str, Played]]
     rollouts = [start_rollout(scenario, lineup, 0, table) for _, table in scenario.lines]
     if not rollouts:
         return []
-    played = play_games(scenario, lineup, rollouts, record=record)
-    return [(name, p) for (name, _), p in zip(scenario.lines, played, strict=True)]
+    padded = rollouts + [rollouts[-1]] * (-len(rollouts) % VERIFY_BATCH)  # one compiled size
+    played = play_games(scenario, lineup, padded, record=record)
+    return [(name, p) for (name, _), p in zip(scenario.lines, played[: len(rollouts)], strict=True)]
 
 
 def line_holds(scenario: Scenario, name: str, played: Played) -> bool:
     length = len(dict(scenario.lines)[name])
     return played.solved and played.ticks <= length
-
-
-__all__ = ["engine", "line_holds", "play_games", "scenario_lineup", "start_rollout", "verify"]
