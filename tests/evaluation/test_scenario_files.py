@@ -98,7 +98,7 @@ def test_a_body_on_an_obstacle_is_refused():
     doc = copy.deepcopy(GOOD)
     doc["arena"] = 907  # columns at x = 10, y = 2, 5, 8 (radius 0.5)
     doc["start"]["agents"]["B0"]["pos"] = [10.4, 5]
-    with pytest.raises(S.ScenarioError, match=r"pos\[5\] = \[10.39.*overlaps obstacle 1"):
+    with pytest.raises(S.ScenarioError, match=r"pos\[5\] = \[10.39.*overlaps obstacle (row )?1"):
         S.scenario_from_dict(doc, "bad.json")
 
 
