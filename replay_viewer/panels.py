@@ -65,6 +65,8 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
     if font is not None and width is not None:  # a long file name must not wrap the line
         name = elide_middle(name, font, max(0, width - font.size(rest)[0]))
     first = name + rest
+    if h.get("scenario"):  # the three lines go to the scenario: what a playtester reads
+        return [first, *scenario_lines(h["scenario"], t, model.view == "oracle")]
     if model.view != "oracle":
         return [first, "point of view: only what this view knew at this tick is shown"]
     r = h["result"]
@@ -73,6 +75,20 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
         f"{h['info_regime']}"
     )
     return [first, second, systems_text(h["systems"], font, width)]
+
+
+def scenario_lines(info: dict | None, tick: int, oracle: bool) -> list[str]:
+    """A scenario replay's lines (header "scenario", evaluation/scenario_lines.py): its title,
+    skill and the ticks left at replay tick `tick`, then its brief; whether the success rule
+    was met only in the Oracle view, since an agent's view at this tick cannot know it."""
+    if not info:
+        return []
+    left = max(int(info["horizon"]) - tick, 0)
+    head = f"scenario {info['id']} {info['title']} ({info['skill']}): {left} ticks left"
+    if oracle:
+        met = "met" if info["solved"] else "not met"
+        head += f"   focal team {info['focal_team']} wins within the horizon: {met}"
+    return [head, info["brief"]]
 
 
 def log_history(model, depth: int = 4) -> list:
