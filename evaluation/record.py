@@ -9,7 +9,6 @@ state and compares every later state and event bit for bit.
 
 import dataclasses
 import datetime
-from importlib import metadata
 
 import jax
 import jax.numpy as jnp
@@ -21,19 +20,8 @@ from engine.types import Actions, Config, State
 from evaluation.match import GameSetup, jit_step, play_match
 from evaluation.replay import FORMAT_VERSION, Replay
 from evaluation.replay_schema import DERIVED_STATE_FIELDS
+from evaluation.replay_verify import provenance, rules_version
 from policies.system import Lineup
-
-
-def rules_version() -> str:
-    """The rules the engine implements: engine.constants.RULES_VERSION when defined, else the
-    package version."""
-    version = getattr(C, "RULES_VERSION", None)
-    if version:
-        return str(version)
-    try:
-        return f"marl-battlegrounds {metadata.version('marl-battlegrounds')}"
-    except metadata.PackageNotFoundError:
-        return "marl-battlegrounds (unknown version)"
 
 
 def build_header(
@@ -81,6 +69,7 @@ def build_header(
         },
         "metrics_level": metrics_level,
         "config": dataclasses.asdict(config),
+        "provenance": provenance(),
     }
 
 
@@ -144,7 +133,8 @@ def replay_config(header: dict) -> Config:
     return Config(**stored)
 
 
-def _initial_state(replay: Replay) -> State:
+def initial_state(replay: Replay) -> State:
+    """The replay's recorded tick-0 State (derived fields recomputed). Raises ValueError."""
     values = {}
     for field in dataclasses.fields(State):
         if field.name in DERIVED_STATE_FIELDS:
@@ -165,7 +155,7 @@ def first_difference(replay: Replay) -> tuple[int, str] | None:
     """
     config = replay_config(replay.header)
     step = jit_step(config)
-    state = _initial_state(replay)
+    state = initial_state(replay)
     submitted = np.asarray(replay.events["submitted"], np.int32)
     fallback = np.zeros(C.NUM_SLOTS, bool)
     for t in range(replay.ticks):

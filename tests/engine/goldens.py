@@ -243,6 +243,7 @@ def per_tick(path: pathlib.Path) -> list[dict]:
                 bad=bad,
                 free_error=float(error[~touched].max(initial=0.0)),
                 contact_error=float(error[touched].max(initial=0.0)),
+                contact_errors=error[touched].tolist(),
                 contact=int(touched.sum()),
                 bodies=int(np.sum(np.asarray(start["alive"]))),
             )
@@ -315,8 +316,17 @@ def report() -> None:
             f"{path.stem[:38]:38} {len(ticks):5} {n_contact:4}/{n_bodies:<4} {free:9.2e}"
             f" {hit:11.2e} {bad:4} {first:>15} {whole['max_drift']:7.4f}"
         )
+    errors = np.asarray(
+        [e for p in trace_paths() for r in per_tick(p) for e in r["contact_errors"]]
+    )
     print(f"bodies in contact: {touched} of {total} body-ticks; worst per-tick position error:")
     print(f"{worst_free:.2e} moving freely, {worst_contact:.4f} in contact (map units)")
+    if len(errors):
+        q = np.quantile(errors, [0.5, 0.9, 0.99])
+        print(
+            f"in contact: {np.mean(errors <= POS_TOL):.1%} within {POS_TOL:g}, median {q[0]:.2e},"
+            f" 90% {q[1]:.4f}, 99% {q[2]:.4f}"
+        )
 
 
 if __name__ == "__main__":
