@@ -93,8 +93,15 @@ def test_replays_carry_their_provenance():
 
 @pytest.mark.slow
 def test_systems_re_run_from_the_seed_check_the_seed():
-    # brawler vs random: the random System's actions come from the game seed's keys.
-    replay = read_replay(SMALL)
+    # A short random-vs-random game: the random Systems' actions come from the seed's keys.
+    from engine.types import Config
+    from evaluation.match import schedule
+    from evaluation.record import record_games
+    from policies.slotspec import parse_slots, resolve_slots, team_spec
+
+    setup = schedule(3, ["MP/RH"], games=1, seed=11)
+    lineup = resolve_slots(parse_slots(team_spec("random", "random")), setup[0].roster)
+    _, (replay,) = record_games(lineup, setup, Config(horizon=6), mode="host")
     assert verify(replay, systems=True) == []
     edited = copy.copy(replay)
     edited.header = copy.deepcopy(replay.header)
