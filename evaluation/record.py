@@ -11,11 +11,9 @@ import dataclasses
 import datetime
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from engine import constants as C
-from engine import validation
 from engine.types import Actions, Config, State
 from evaluation.match import GameSetup, jit_step, play_match
 from evaluation.replay import FORMAT_VERSION, Replay
@@ -134,16 +132,27 @@ def replay_config(header: dict) -> Config:
 
 
 def initial_state(replay: Replay) -> State:
-    """The replay's recorded tick-0 State (derived fields recomputed). Raises ValueError."""
-    values = {}
+    """The replay's recorded tick-0 State, rebuilt and checked by `engine.authored_state`;
+    the stored derived fields (active, seen, has_prev, outcome) must agree with the rebuilt
+    ones. Raises ValueError naming the field."""
+    import engine
+    from engine.authored import AUTHORED_FIELDS
+
     for field in dataclasses.fields(State):
-        if field.name in DERIVED_STATE_FIELDS:
-            continue
-        if field.name not in replay.states:
+        if field.name not in DERIVED_STATE_FIELDS and field.name not in replay.states:
             raise ValueError(f"replay: states.{field.name} is missing; cannot re-simulate")
-        values[field.name] = jnp.asarray(np.asarray(replay.states[field.name][0]))
-    cells = validation.cell_obstacles(values["obstacles"], "replay: states.obstacles")
-    return State(**values, cell_obstacles=jnp.asarray(cells))
+    first = {name: np.asarray(values[0]) for name, values in replay.states.items()}
+    fields = {name: first[name] for name in AUTHORED_FIELDS}
+    if not bool(first["has_prev"]):
+        fields["prev_action"] = None
+    try:
+        state = engine.authored_state(replay_config(replay.header), **fields)
+    except ValueError as error:
+        raise ValueError(f"replay: states[0].{error}") from None
+    for name in ("active", "seen", "has_prev", "outcome"):
+        if not np.array_equal(np.asarray(getattr(state, name)), first[name]):
+            raise ValueError(f"replay: states[0].{name} disagrees with the rest of the state")
+    return state
 
 
 def first_difference(replay: Replay) -> tuple[int, str] | None:
