@@ -4,13 +4,33 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: play test lint format bench bench-smax-venv clean-venv
+LOCK   := requirements.lock
+# Every optional extra of pyproject.toml, so the lock pins them all.
+EXTRAS = $$(python3 -c "import tomllib; print(','.join(tomllib.load(open('pyproject.toml', 'rb'))['project'].get('optional-dependencies', {})))")
 
-$(STAMP): pyproject.toml
+.PHONY: play test lint format bench bench-smax-venv clean-venv lock
+
+# Installs exactly the versions in requirements.lock (a pip constraints file: JAX, jaxlib and
+# everything else pinned with ==), so replays and checkpoint records reproduce bit for bit.
+$(STAMP): pyproject.toml $(LOCK)
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -c $(LOCK) -e '.[dev]'
 	touch $(STAMP)
+
+# Re-resolves the lock in a scratch venv: versions already in requirements.lock are kept,
+# packages pyproject.toml added since are resolved fresh; delete a line (or the file) to
+# upgrade. Then `make test` installs from the new lock.
+lock:
+	rm -rf .venv-lock
+	python3 -m venv .venv-lock
+	.venv-lock/bin/pip install --quiet --upgrade pip
+	touch $(LOCK)
+	.venv-lock/bin/pip install --quiet -c $(LOCK) -e ".[$(EXTRAS)]"
+	head -n 2 $(LOCK) | grep '^#' > $(LOCK).new || true
+	.venv-lock/bin/pip freeze --exclude-editable | grep -v '^marl-battlegrounds' >> $(LOCK).new
+	mv $(LOCK).new $(LOCK)
+	rm -rf .venv-lock
 
 play: $(STAMP)
 	$(VENV)/bin/battleclient

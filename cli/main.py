@@ -1,5 +1,5 @@
-"""`mbg`: the MARL-BattleGrounds command line (maps, play, replay, metrics, train, eval, bench,
-llm, rate, tournament)."""
+"""`mbg`: the MARL-BattleGrounds command line (maps, play, replay, metrics, scenarios, train,
+eval, bench, llm, rate, tournament)."""
 
 import argparse
 import importlib
@@ -11,6 +11,7 @@ COMMAND_MODULES = (
     "play",
     "replay",
     "metrics",
+    "scenarios",
     "train",
     "bench",
     "llm",

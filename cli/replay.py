@@ -1,13 +1,16 @@
 """`mbg replay`: facts about replay files, and re-simulation checks.
 
 mbg replay info game.mbgr [more.mbgr | folder ...] [--json]
-mbg replay verify game.mbgr [more.mbgr | folder ...]
+mbg replay verify game.mbgr [more.mbgr | folder ...] [--systems]
 mbg replay export FOLDER [more ...] --to DIR [--format gif|mp4] [--from T] [--until T] ...
 
-`verify` re-plays each replay's submitted actions through the engine from its tick-0 state and
-compares every tick, naming the first tick (and field) that differs. Both go through every file:
-one that cannot be read is named on stderr with the reason, and the exit status is 1 when any
-file failed (2 when the arguments name no replay at all).
+`verify` checks that a replay was recorded under this engine's rules version (naming both
+when not), recomputes every header field the game determines (result, score, ticks, map,
+spawn end, roster, team sizes) from the recorded states, then re-plays the submitted actions
+from the tick-0 state and compares every tick, naming the first tick (and field) that differs;
+`--systems` also re-runs the recorded Systems from the recorded seed. Both go through every
+file: one that cannot be read is named on stderr with the reason, and the exit status is 1
+when any file failed (2 when the arguments name no replay at all).
 """
 
 import argparse
@@ -31,6 +34,11 @@ def register(subparsers) -> None:
     info.set_defaults(func=run_info)
     verify = actions.add_parser("verify", help="re-simulate replays and compare every tick")
     verify.add_argument("paths", nargs="+", help="*.mbgr files or folders of them")
+    verify.add_argument(
+        "--systems",
+        action="store_true",
+        help="also re-run the recorded Systems from the recorded seed (checks the seed; slow)",
+    )
     verify.set_defaults(func=run_verify)
     from replay_viewer.export_cli import register_batch  # pygame is imported only on export
 
@@ -145,14 +153,15 @@ def run_info(args) -> int:
 def run_verify(args) -> int:
     """Re-simulates each file; prints one line a file; returns 1 if any does not reproduce or
     cannot be read (each named on stderr), after trying every file."""
-    from evaluation.record import first_difference
+    from evaluation.replay_verify import verify as check
 
     def verify(n, path, replay) -> bool:
-        found = first_difference(replay)
-        if found is None:
-            print(f"{path}: ok, {replay.ticks} ticks reproduce")
+        problems = check(replay, systems=getattr(args, "systems", False))
+        if not problems:
+            print(f"{path}: ok, header and {replay.ticks} ticks reproduce")
             return True
-        print(f"{path}: differs first at tick {found[0]} ({found[1]})")
+        for problem in problems:
+            print(f"{path}: {problem}")
         return False
 
     return _run_all(args.paths, "verify", verify)

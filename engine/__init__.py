@@ -11,6 +11,10 @@ Public API (JaxMARL style; every function is pure and works under jit, vmap and 
     obs, state, reward, events = engine.step_env(config, state, actions)   # no auto-reset
     obs = engine.observe(config, state)
 
+    state = engine.authored_state(config, obstacles=..., pads=..., red_zones=..., class_id=...,
+                                  spawn_end=0, pos=..., health=..., status=...)  # a mid-game start
+    fields = engine.state_fields(state)               # plain lists, float32-exact; the inverse
+
 `env.pool` holds the maps, rosters and spawn ends that auto-reset draws from, as arrays; pass a
 different `pool=` to reset/step to change them without recompiling.
 
@@ -21,6 +25,8 @@ that never import JAX (the Replay Viewer, the metrics).
 import importlib
 
 _EXPORTS = {
+    "authored_state": "engine.authored",
+    "state_fields": "engine.authored",
     "Env": "engine.env",
     "draw_state": "engine.env",
     "initial_state": "engine.env",

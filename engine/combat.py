@@ -75,6 +75,29 @@ def _pro_rata(matrix, total, realised):
     return matrix * share[None, :]
 
 
+def stored(x: jnp.ndarray) -> jnp.ndarray:
+    """`x` rounded to float32 before its next use, whatever XLA fuses.
+
+    XLA:CPU compiles a fused multiply followed by an add or subtract into one fused
+    multiply-add, which skips the product's rounding; a select between them stops that (and
+    optimization_barrier does not: XLA:CPU drops barriers before fusion). Values here are
+    finite, so the select returns `x` bit for bit.
+    """
+    return jnp.where(jnp.isfinite(x), x, 0.0)
+
+
+def recipient_damage(damage_source: jnp.ndarray, aura_in: jnp.ndarray) -> jnp.ndarray:
+    """D_j = (sum over sources of source-modified damage on j) x W_j, in that order (RULES 4,
+    step 4; RULES_BRIEF Part B 4): damage_source (10, 10) [source, recipient], aura_in (10,)
+    -> (10,) float32 hit points. The sum runs in slot order and D_j is rounded to float32
+    (`stored`) before health uses it.
+
+    Applying W_j per source and then summing can end 1-4 float32 ulps away, and a death tests
+    health == 0 exactly, so the order is part of the rules.
+    """
+    return stored(geometry.small_sum(damage_source, 0) * aura_in)
+
+
 def combat(state: State, lane, recipient, aura_out, aura_in):
     """Damage and healing at every stage, and health after the single clamp (RULES 4, 4-5).
 
@@ -91,18 +114,20 @@ def combat(state: State, lane, recipient, aura_out, aura_in):
     route_matrix = (recipient[:, None] == jnp.arange(C.NUM_SLOTS)[None, :]).astype(jnp.float32)
     burst = jnp.where(state.status[:, C.BURST] > 0, C.BURST_FACTOR, 1.0)
     damage_raw = route_matrix * raw_damage[:, None]
-    damage_source = damage_raw * (burst * aura_out)[:, None]
+    damage_source = stored(damage_raw * (burst * aura_out)[:, None])  # rounded before summing
     damage_recipient = damage_source * aura_in[None, :]
     anti_heal = jnp.where(state.status[:, C.ANTI_HEAL] > 0, C.ANTI_HEAL_FACTOR, 1.0)
     heal_raw = route_matrix * raw_heal[:, None]
     heal_recipient = heal_raw * anti_heal[None, :]
 
-    total_damage = damage_recipient.sum(0)
-    total_heal = heal_recipient.sum(0)
+    total_damage = recipient_damage(damage_source, aura_in)
+    total_heal = geometry.small_sum(heal_recipient, 0)
     max_health = jnp.asarray(C.MAX_HEALTH)[cls]
-    overkill = jnp.maximum(total_damage - total_heal - state.health, 0.0)
-    overheal = jnp.maximum(state.health + total_heal - total_damage - max_health, 0.0)
-    health = jnp.clip(state.health + total_heal - total_damage, 0.0, max_health)
+    # One net change, then one clamp: h + (H - D), the original's rounding order.
+    unclamped = state.health + (total_heal - total_damage)
+    health = jnp.clip(unclamped, 0.0, max_health)
+    overkill = jnp.maximum(-unclamped, 0.0)
+    overheal = jnp.maximum(unclamped - max_health, 0.0)
     return {
         "damage_raw": damage_raw,
         "damage_source": damage_source,
@@ -128,7 +153,7 @@ def regenerate(state: State, health, participant):
     cls = state.class_id
     max_health = jnp.asarray(C.MAX_HEALTH)[cls]
     rate = jnp.asarray(C.REGEN_FRACTION)[cls] * max_health
-    rate = jnp.where(state.status[:, C.ANTI_HEAL] > 0, rate * C.ANTI_HEAL_FACTOR, rate)
+    rate = stored(jnp.where(state.status[:, C.ANTI_HEAL] > 0, rate * C.ANTI_HEAL_FACTOR, rate))
     eligible = legality.acting(state) & (state.ooc == 0) & ~participant
     healed = jnp.where(eligible, jnp.minimum(health + rate, max_health), health)
     return healed, healed - health

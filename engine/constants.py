@@ -7,6 +7,14 @@ such as "RULES 3.2" point at RULES.md.
 
 import numpy as np
 
+# --- Rules version -----------------------------------------------------------------------------
+# Bumped whenever any outcome of any game can change; replays carry it, and `mbg replay verify`
+# re-simulates only replays of this version (RULES.md 8 lists what each version changed).
+#   1: recorded as "marl-battlegrounds 0.1.0" (the package version) before versions existed.
+#   2: the Warrior factor applied once to each recipient's summed damage, health as
+#      h + (H - D), the original's order (RULES 4 steps 4-5); the order-free movement of RULES 8.
+RULES_VERSION = "2"
+
 # --- Slots, teams, classes (RULES 2.1) ---------------------------------------------------------
 NUM_SLOTS = 10
 TEAM_SIZE = 5

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine import constants as C
-from engine.maps import make_pool, resolve_maps
+from engine.maps import make_pool, refuse_scenario_arenas, resolve_maps
 
 if TYPE_CHECKING:
     from engine.types import Pool
@@ -48,6 +48,7 @@ class Stage:
             raise ValueError(f"{where}: map_ids needs 1-{MAX_POOL} ids, got {self.map_ids!r}")
         if any(not _is_int(i) or i < 0 for i in self.map_ids):
             raise ValueError(f"{where}: map_ids must be integers >= 0, got {self.map_ids!r}")
+        refuse_scenario_arenas(self.map_ids, where)
         if not self.team_sizes or any(
             not _is_int(n) or not 1 <= n <= C.TEAM_SIZE for n in self.team_sizes
         ):

@@ -8,6 +8,9 @@ the field and the reason.
 
 Splits (A5): ids 0-11 curriculum, 12-41 train, 42-46 validation, 47-51 test; a user map file with
 an id of 52 or more has split "custom". Set MBG_MAPS_DIR to read the shipped ids from elsewhere.
+Scenario arenas (ids 900-999, split "scenario", files under `scenarios/arenas/`) are played only
+from scenario files: `pack_pool`, and so every training, curriculum and evaluation pool, refuses
+them (the paper's scenarios are on arenas never used in training or selection).
 
 A map id names one layout: replays and pools record it. A file loaded by its path (anywhere) may
 carry the id of a map in MAPS_DIR only if it is that map; a user's own map takes an unused id of
@@ -65,6 +68,9 @@ SPLITS = {
     "test": range(47, 52),
 }
 CUSTOM_SPLIT = "custom"
+SCENARIO_SPLIT = "scenario"
+SCENARIO_IDS = range(900, 1000)
+ARENAS_DIR = Path(__file__).resolve().parents[1] / "scenarios" / "arenas"
 
 
 @dataclass(frozen=True, eq=False)
@@ -319,11 +325,30 @@ def custom_map_files() -> list[Path]:
 
 # --- Splits and selections -------------------------------------------------------------------
 def split_of(map_id: int) -> str:
-    """The split a map id belongs to (A5); ids of 52 and more are user maps, split "custom"."""
+    """The split a map id belongs to (A5); 900-999 are scenario arenas, split "scenario"; other
+    ids of 52 and more are user maps, split "custom"."""
     for name, ids in SPLITS.items():
         if map_id in ids:
             return name
-    return CUSTOM_SPLIT
+    return SCENARIO_SPLIT if map_id in SCENARIO_IDS else CUSTOM_SPLIT
+
+
+def load_arena(map_id: int) -> MapSpec:
+    """The scenario arena with this id (900-999) from `scenarios/arenas/NNN_<slug>.json`.
+    Raises ValueError for an id outside the range, MapError for a missing or bad file."""
+    if map_id not in SCENARIO_IDS:
+        raise ValueError(f"arena {map_id!r}: scenario arenas have ids 900-999")
+    return _load_from(ARENAS_DIR, int(map_id))
+
+
+def refuse_scenario_arenas(map_ids, where: str) -> None:
+    """Raise ValueError when a pool (`where`) would hold a scenario arena (split "scenario")."""
+    bad = sorted({int(i) for i in map_ids if int(i) in SCENARIO_IDS})
+    if bad:
+        raise ValueError(
+            f"{where}: map {bad[0]} is a scenario arena (ids 900-999); scenario arenas are never "
+            "trained, validated or tested on (play them with `mbg scenarios`)"
+        )
 
 
 def split_ids(split: str) -> list[int]:

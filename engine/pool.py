@@ -84,7 +84,8 @@ def pack_pool(
 
     obstacles: per map a (k <= 32, 8) float32 table (RULES 1.2 columns); pads: per map
     (2, 5, 2) by end; red_zones: per map (2, 4) by end; rosters: (10,) class ids or strings for
-    `parse_roster`; p_east: probability that Team A spawns east. Raises ValueError on bad shapes.
+    `parse_roster`; p_east: probability that Team A spawns east. Raises ValueError on bad shapes
+    and for a scenario arena (ids 900-999, `engine.maps.refuse_scenario_arenas`).
     """
     n = len(obstacles)
     tables = np.zeros((n, C.MAX_OBSTACLES, C.OBSTACLE_FEATURES), np.float32)
@@ -98,6 +99,9 @@ def pack_pool(
         np.stack(red_zones) if red_zones is not None else np.stack([default_red_zones()] * n)
     )
     ids = np.asarray(map_ids if map_ids is not None else range(n), np.int32)
+    from engine.maps import refuse_scenario_arenas  # engine.maps imports this module
+
+    refuse_scenario_arenas(ids.tolist(), "pool")
     roster_arr = np.stack(
         [parse_roster(r) if isinstance(r, str) else np.asarray(r) for r in rosters]
     )

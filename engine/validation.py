@@ -81,12 +81,37 @@ def check_layout(obstacles, pads, red_zones, roster, spawn_end) -> None:
         _fail("pads", int(slot), pads[slot].tolist(), "pad must keep the body inside the map")
 
 
-def check_state(config: Config, state: State) -> None:
+def check_bodies(obstacles, pos, alive, overlap_tolerance: float = C.STUCK_TOLERANCE) -> None:
+    """No living body (radius 0.5) outside the map or overlapping an active obstacle by more
+    than `overlap_tolerance` map units (RULES 1.3). obstacles (32, 8), pos (10, 2), alive (10,).
+
+    The tolerance exists because a body pushed onto an obstacle's edge rounds to a hair inside
+    it in float32 (the engine's own `movement.unstick` allows C.STUCK_TOLERANCE). Raises
+    ValueError naming the slot, its position and the obstacle row.
+    """
+    from engine import map_geometry
+
+    rows = np.asarray(obstacles, np.float64)
+    pos = np.asarray(pos, np.float64)
+    lo, hi = C.BODY_RADIUS, np.array([C.MAP_WIDTH, C.MAP_HEIGHT]) - C.BODY_RADIUS
+    used = (rows[:, C.OBS_ACTIVE] > 0) & (rows[:, C.OBS_TYPE] != C.OBSTACLE_NONE)
+    for slot in np.flatnonzero(np.asarray(alive)).tolist():
+        x, y = pos[slot]
+        if not ((pos[slot] >= lo) & (pos[slot] <= hi)).all():
+            _fail("pos", slot, [float(x), float(y)], "outside the map")
+        hit = used & map_geometry.disc_overlaps(rows, x, y, C.BODY_RADIUS - overlap_tolerance)
+        if hit.any():
+            row = int(np.argmax(hit))
+            _fail("pos", slot, [float(x), float(y)], f"the body overlaps obstacle row {row}")
+
+
+def check_state(config: Config, state: State, overlap_tolerance: float = C.STUCK_TOLERANCE) -> None:
     """Check an authored mid-game state (a scenario) against the engine's invariants.
 
     Health in (0, max] for the living and 0 for the dead, nobody alive in an empty slot,
-    positions inside the map, counters within their rule maxima, scores below the threshold
-    and tick below the horizon. Raises ValueError naming the field, slot and value.
+    living bodies inside the map and clear of obstacles (`check_bodies`), counters within
+    their rule maxima, scores below the threshold and tick below the horizon. Raises
+    ValueError naming the field, slot and value.
     """
     s = {name: np.asarray(getattr(state, name)) for name in State.__dataclass_fields__}
     check_layout(s["obstacles"], s["pads"], s["red_zones"], s["class_id"], s["spawn_end"])
@@ -103,9 +128,6 @@ def check_state(config: Config, state: State) -> None:
             _fail("health", slot, health, f"a living agent needs 0 < health <= {max_health[slot]}")
         if not alive and health != 0:
             _fail("health", slot, health, "a dead agent has 0 health")
-        lo, hi = C.BODY_RADIUS, np.array([C.MAP_WIDTH, C.MAP_HEIGHT]) - C.BODY_RADIUS
-        if alive and not ((s["pos"][slot] >= lo) & (s["pos"][slot] <= hi)).all():
-            _fail("pos", slot, s["pos"][slot].tolist(), "outside the map")
         if not 0 <= s["cooldown"][slot] <= C.ULT_COOLDOWN:
             _fail("cooldown", slot, int(s["cooldown"][slot]), f"must be 0-{C.ULT_COOLDOWN}")
         if not 0 <= s["shield"][slot] <= config.shield_ticks:
@@ -114,6 +136,7 @@ def check_state(config: Config, state: State) -> None:
         if over.any():
             channel = C.STATUS_NAMES[int(np.argmax(over))]
             _fail("status", slot, s["status"][slot].tolist(), f"{channel} out of 0..duration")
+    check_bodies(s["obstacles"], s["pos"], s["alive"] & s["active"], overlap_tolerance)
     if (s["score"] >= config.score_threshold).any() or (s["score"] < 0).any():
         _fail("score", None, s["score"].tolist(), f"must be 0..{config.score_threshold - 1}")
     if not 0 <= int(s["tick"]) < config.horizon:

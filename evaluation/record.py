@@ -9,31 +9,17 @@ state and compares every later state and event bit for bit.
 
 import dataclasses
 import datetime
-from importlib import metadata
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from engine import constants as C
-from engine import validation
 from engine.types import Actions, Config, State
 from evaluation.match import GameSetup, jit_step, play_match
 from evaluation.replay import FORMAT_VERSION, Replay
 from evaluation.replay_schema import DERIVED_STATE_FIELDS
+from evaluation.replay_verify import provenance, rules_version
 from policies.system import Lineup
-
-
-def rules_version() -> str:
-    """The rules the engine implements: engine.constants.RULES_VERSION when defined, else the
-    package version."""
-    version = getattr(C, "RULES_VERSION", None)
-    if version:
-        return str(version)
-    try:
-        return f"marl-battlegrounds {metadata.version('marl-battlegrounds')}"
-    except metadata.PackageNotFoundError:
-        return "marl-battlegrounds (unknown version)"
 
 
 def build_header(
@@ -81,6 +67,7 @@ def build_header(
         },
         "metrics_level": metrics_level,
         "config": dataclasses.asdict(config),
+        "provenance": provenance(),
     }
 
 
@@ -154,21 +141,49 @@ def replay_config(header: dict) -> Config:
     return Config(**stored)
 
 
-def _initial_state(replay: Replay) -> State:
-    return state_at(replay, 0)
+def initial_state(replay: Replay) -> State:
+    """The replay's recorded tick-0 State, rebuilt and checked by `engine.authored_state`;
+    the stored derived fields (active, seen, has_prev, outcome) must agree with the rebuilt
+    ones. Raises ValueError naming the field."""
+    import engine
+    from engine.authored import AUTHORED_FIELDS
+
+    for field in dataclasses.fields(State):
+        if field.name not in DERIVED_STATE_FIELDS and field.name not in replay.states:
+            raise ValueError(f"replay: states.{field.name} is missing; cannot re-simulate")
+    first = {name: np.asarray(values[0]) for name, values in replay.states.items()}
+    fields = {name: first[name] for name in AUTHORED_FIELDS}
+    if not bool(first["has_prev"]):
+        fields["prev_action"] = None
+    try:
+        state = engine.authored_state(replay_config(replay.header), **fields)
+    except ValueError as error:
+        raise ValueError(f"replay: states[0].{error}") from None
+    for name in ("active", "seen", "has_prev", "outcome"):
+        if not np.array_equal(np.asarray(getattr(state, name)), first[name]):
+            raise ValueError(f"replay: states[0].{name} disagrees with the rest of the state")
+    return state
 
 
 def state_at(replay: Replay, index: int) -> State:
-    """The engine State recorded at index `index` (0..T) of `replay`, derived fields rebuilt.
-    Raises ValueError for a missing field or an index outside the replay."""
+    """The engine State recorded at index `index` (0..T) of `replay`; tick 0 is checked as
+    `initial_state` checks it, later states are the engine's own output and are taken as
+    recorded (derived fields rebuilt). Raises ValueError for a missing field or an index
+    outside the replay."""
     if not 0 <= index <= replay.ticks:
         raise ValueError(f"replay: tick index {index} is outside 0-{replay.ticks}")
+    if index == 0:
+        return initial_state(replay)
+    import jax.numpy as jnp
+
+    from engine import validation
+
     values = {}
     for field in dataclasses.fields(State):
         if field.name in DERIVED_STATE_FIELDS:
             continue
         if field.name not in replay.states:
-            raise ValueError(f"replay: states.{field.name} is missing; cannot re-simulate")
+            raise ValueError(f"replay: states.{field.name} is missing")
         values[field.name] = jnp.asarray(np.asarray(replay.states[field.name][index]))
     cells = validation.cell_obstacles(values["obstacles"], "replay: states.obstacles")
     return State(**values, cell_obstacles=jnp.asarray(cells))
@@ -183,7 +198,7 @@ def first_difference(replay: Replay) -> tuple[int, str] | None:
     """
     config = replay_config(replay.header)
     step = jit_step(config)
-    state = _initial_state(replay)
+    state = initial_state(replay)
     submitted = np.asarray(replay.events["submitted"], np.int32)
     fallback = np.zeros(C.NUM_SLOTS, bool)
     for t in range(replay.ticks):

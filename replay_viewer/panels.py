@@ -66,6 +66,8 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
     if font is not None and width is not None:  # a long file name must not wrap the line
         name = elide_middle(name, font, max(0, width - font.size(rest)[0]))
     first = name + rest
+    if h.get("scenario"):  # the three lines go to the scenario: what a playtester reads
+        return [first, *scenario_lines(h["scenario"], t, model.view == "oracle")]
     if model.view != "oracle":
         return [first, "point of view: only what this view knew at this tick is shown"]
     r = h["result"]
@@ -81,6 +83,20 @@ def tick_heading(t: int, last: int, over: bool) -> str:
     tick t leads from state t to t+1): "tick t/T" for state t, and the final state of a
     finished game names the tick that ended it, "tick T-1 (last)"."""
     return f"tick {t - 1} (last)" if over and t == last and t > 0 else f"tick {t}/{last}"
+
+
+def scenario_lines(info: dict | None, tick: int, oracle: bool) -> list[str]:
+    """A scenario replay's lines (header "scenario", evaluation/scenario_lines.py): its title,
+    skill and the ticks left at replay tick `tick`, then its brief; whether the success rule
+    was met only in the Oracle view, since an agent's view at this tick cannot know it."""
+    if not info:
+        return []
+    left = max(int(info["horizon"]) - tick, 0)
+    head = f"scenario {info['id']} {info['title']} ({info['skill']}): {left} ticks left"
+    if oracle:
+        met = "met" if info["solved"] else "not met"
+        head += f"   focal team {info['focal_team']} wins within the horizon: {met}"
+    return [head, info["brief"]]
 
 
 def log_history(model, depth: int = 4) -> list:

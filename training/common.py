@@ -158,8 +158,10 @@ def opponent_actions(groups, systems, obs: Obs, actions: Actions, carries, reset
 
 
 def check_training_maps(maps) -> list[int]:
-    """Map ids of a selection, refusing validation and test maps (RULES_BRIEF A5)."""
+    """Map ids of a selection, refusing validation and test maps (RULES_BRIEF A5) and scenario
+    arenas (ids 900-999)."""
     ids = map_files.resolve_maps(maps)
+    map_files.refuse_scenario_arenas(ids, "maps")
     held_out = [i for i in ids if map_files.split_of(i) in ("validation", "test")]
     if held_out:
         raise ValueError(f"maps: {held_out} are validation/test maps; train on curriculum/train")

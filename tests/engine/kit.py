@@ -13,7 +13,6 @@ import numpy as np
 
 import engine
 from engine import constants as C
-from engine import legality
 from engine import pool as P
 from engine.types import Actions, Config
 
@@ -66,28 +65,33 @@ def game(roster: str, spawn_end: int = 0, obstacles=(), **changes):
 _PER_SLOT = ("pos", "health", "alive", "cooldown", "ooc", "shield")
 
 
-def edit(state, status=None, **changes):
-    """Edit an authored state and recompute `seen` (RULES 5.2).
+def edit(state, status=None, has_prev=None, **changes):
+    """Edit an authored state through `engine.authored_state` (derived fields recomputed,
+    everything validated).
 
     pos/health/alive/cooldown/ooc/shield take {slot: value}; status takes {(slot, channel):
-    ticks}; any other field takes a whole value, cast to the field's dtype (no weak types, so
-    the jitted step never recompiles).
+    ticks}; has_prev False drops the previous-action record (True keeps it, or zeros); any
+    other authored field takes a whole value.
     """
+    fields = engine.state_fields(state)
     for name, value in changes.items():
-        old = getattr(state, name)
         if name in _PER_SLOT:
-            new = old
+            new = np.array(fields[name])
             for slot, v in value.items():
-                new = new.at[slot].set(jnp.asarray(v, old.dtype))
-        else:
-            new = jnp.asarray(value, old.dtype)
-        state = state.replace(**{name: new})
+                new[slot] = v
+            value = new
+        fields[name] = value
     if status:
-        new = state.status
+        new = np.array(fields["status"])
         for (slot, channel), ticks in status.items():
-            new = new.at[slot, channel].set(ticks)
-        state = state.replace(status=new)
-    return state.replace(seen=legality.visibility(state))
+            new[slot, channel] = ticks
+        fields["status"] = new
+    if has_prev is not None:
+        prev = fields["prev_action"]
+        fields["prev_action"] = (
+            (np.zeros((C.NUM_SLOTS, 3)) if prev is None else prev) if has_prev else None
+        )
+    return engine.authored_state(CONFIG, **fields)
 
 
 def actions(plan=None) -> Actions:

@@ -122,12 +122,14 @@ def test_counters_age_and_expire():
 @pytest.mark.parametrize(
     "before, after, refreshed",
     # max(full 5, aged): 0 -> 5 (applied); 3 -> aged 2 -> 5 (refreshed);
-    # 8 (authored, longer than full) -> aged 7 -> 7 (refreshed, never shortened).
+    # 8 (longer than full, which authored_state rejects: set directly) -> aged 7 -> 7
+    # (refreshed, never shortened).
     [(0, 5, False), (3, 5, True), (8, 7, True)],
 )
 def test_reapplication_is_max_of_full_and_aged(before, after, refreshed):
     # R(A0) at (8,5) poisons H(B5) at (9.5,5).
-    s = game("R/H", pos={0: (8, 5), 5: (9.5, 5)}, status={(5, C.POISON_SLOW): before})
+    s = game("R/H", pos={0: (8, 5), 5: (9.5, 5)})
+    s = s.replace(status=s.status.at[5, C.POISON_SLOW].set(before))  # `seen` is unaffected
     _, s1, _, ev = step(s, {0: (STAY, enemy(0), 1)})
     assert int(s1.status[5, C.POISON_SLOW]) == after
     assert bool(ev.status_refreshed[5, C.POISON_SLOW]) is refreshed
@@ -176,7 +178,11 @@ def test_death_clears_every_channel():
     ],
 )
 def test_slow_product_and_freedom_floor_move_the_agent(channels, expected):
-    s = game("R/M", pos={0: (8, 5), 5: (15, 5)}, status={(0, c): 2 for c in channels})
+    s = game(
+        "R/M",
+        pos={0: (8, 5), 5: (15, 5)},
+        status={(0, c): min(2, C.STATUS_DURATION[c]) for c in channels},
+    )
     _, _, _, ev = step(s, {0: (E, 0, 0)})
     np.testing.assert_allclose(ev.move[0], [expected, 0.0], atol=TOL)
 

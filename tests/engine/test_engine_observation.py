@@ -151,7 +151,7 @@ def team_a_view(obs):
     y=st.floats(0.5, 9.5, width=32),
     cooldown=st.integers(0, 30),
     ooc=st.integers(0, 3),
-    statuses=st.lists(st.integers(0, 5), min_size=C.NUM_STATUS, max_size=C.NUM_STATUS),
+    statuses=st.tuples(*(st.integers(0, int(d)) for d in C.STATUS_DURATION)),
 )
 def test_changing_a_hidden_enemy_changes_no_observation(health, x, y, cooldown, ooc, statuses):
     # Team A at x <= 5, B's Rogue somewhere at x >= 16: more than 6.5 from everyone in A.

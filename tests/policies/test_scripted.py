@@ -13,7 +13,7 @@ import pytest
 
 import engine
 from engine import constants as C
-from engine import legality
+from engine.map_geometry import disc_overlaps
 from engine.maps import load_map
 from engine.types import Config
 from policies.scripted import BOTS, scripted_policy, scripted_system
@@ -159,21 +159,32 @@ def _random_states(count: int, seed: int):
         roster = rng.integers(1, 6, 10).astype(np.int32)
         roster[rng.integers(1, 6) : 5] = 0
         roster[5 + rng.integers(1, 6) :] = 0
-        state = engine.initial_state(CONFIG, table, pads, zones, roster, rng.integers(2), 47)
-        alive = state.active & jnp.asarray(rng.random(10) < 0.8)
-        hp = np.asarray(state.health) * rng.uniform(0.05, 1.0, 10)
+        active = roster > 0
+        alive = active & (rng.random(10) < 0.8)
+        pos = np.zeros((10, 2), np.float32)
+        for slot in np.flatnonzero(active):  # anywhere clear of the obstacles
+            while True:
+                pos[slot] = rng.uniform([0.5, 0.5], [19.5, 9.5])
+                if not disc_overlaps(spec.obstacles, *pos[slot], C.BODY_RADIUS).any():
+                    break
         status = rng.integers(0, 4, (10, 9)) * (rng.random((10, 9)) < 0.2)
-        shield = rng.integers(0, 4, 10) * (rng.random(10) < 0.2)
-        state = state.replace(
-            pos=jnp.asarray(rng.uniform([0.5, 0.5], [19.5, 9.5], (10, 2)), jnp.float32),
+        state = engine.authored_state(
+            CONFIG,
+            obstacles=table,
+            pads=pads,
+            red_zones=zones,
+            class_id=roster,
+            spawn_end=int(rng.integers(2)),
+            map_id=47,
+            pos=pos,
             alive=alive,
-            health=jnp.where(alive, jnp.asarray(hp, jnp.float32), 0.0),
-            status=jnp.asarray(status, jnp.int32) * alive[:, None],
-            shield=jnp.asarray(shield, jnp.int32) * alive,
-            cooldown=jnp.asarray(rng.integers(0, 3, 10) * rng.integers(0, 30, 10), jnp.int32),
-            ooc=jnp.asarray(rng.integers(0, 6, 10), jnp.int32),
+            health=np.where(alive, C.MAX_HEALTH[roster] * rng.uniform(0.05, 1.0, 10), 0.0),
+            status=np.minimum(status, C.STATUS_DURATION) * alive[:, None],
+            shield=rng.integers(0, 4, 10) * (rng.random(10) < 0.2) * alive,
+            cooldown=np.minimum(rng.integers(0, 3, 10) * rng.integers(0, 30, 10), 30) * active,
+            ooc=np.minimum(rng.integers(0, 6, 10), C.OOC_DELAY[roster]) * alive,
         )
-        states.append(state.replace(seen=legality.visibility(state)))
+        states.append(state)
     return jax.tree.map(lambda *xs: jnp.stack(xs), *states)
 
 

@@ -1,0 +1,194 @@
+"""`mbg scenarios`: list, validate, verify, solve and run the endgame scenarios (scenarios/).
+
+    mbg scenarios list [--json]
+    mbg scenarios validate [FILE_OR_ID ...]      every problem of every file at once
+    mbg scenarios verify [FILE_OR_ID ...]        re-simulate every stored line; exit 1 if one fails
+    mbg scenarios solve FILE_OR_ID [--depth N] [--budget N] [--deeper] [--json]
+    mbg scenarios run --systems SPEC ... [--scenarios 1,2] [--games N] --out DIR
+                      [--json] [--csv FILE] [--parquet FILE]
+
+FILE_OR_ID: a scenario id (the number its file name starts with, in scenarios/) or a file path.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+from evaluation import scenarios as S
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("scenarios", help="endgame scenarios: list, verify, solve, run")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    p = sub.add_parser("list", help="the scenarios with their skill, arena, horizon and hash")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_list)
+    p = sub.add_parser("validate", help="check scenario files; report every problem")
+    p.add_argument("names", nargs="*", metavar="FILE_OR_ID")
+    p.set_defaults(func=run_validate)
+    p = sub.add_parser("verify", help="re-simulate every stored winning line")
+    p.add_argument("names", nargs="*", metavar="FILE_OR_ID")
+    p.set_defaults(func=run_verify)
+    p = sub.add_parser("solve", help="search the focal team's joint actions for winning lines")
+    p.add_argument("name", metavar="FILE_OR_ID")
+    p.add_argument("--depth", type=int, default=None, help="ticks to search (default horizon)")
+    p.add_argument("--budget", type=int, default=20000, help="children per depth before pruning")
+    p.add_argument("--deeper", action="store_true", help="go on past the first winning depth")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_solve)
+    p = sub.add_parser("run", help="Systems as the focal team on the scenarios")
+    p.add_argument("--systems", nargs="+", required=True, metavar="SPEC")
+    p.add_argument("--scenarios", default="all", help="ids or files, comma-separated")
+    p.add_argument("--games", type=int, default=256, help="seeds for Systems that sample")
+    p.add_argument("--out", type=Path, required=True, help="a new folder for the replays")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--csv", type=Path)
+    p.add_argument("--parquet", type=Path)
+    p.set_defaults(func=run_run)
+
+
+def _names(names) -> list:
+    return list(names) if names else [str(p) for p in S.scenario_files()]
+
+
+def run_list(args) -> int:
+    rows, bad = [], 0
+    for path in S.scenario_files():
+        try:
+            s = S.load_scenario_file(path)
+        except S.ScenarioError as error:
+            print(error, file=sys.stderr)
+            bad += 1
+            continue
+        rows.append({
+            "id": s.id, "title": s.title, "skill": s.skill, "arena": s.arena.name,
+            "focal": "AB"[s.focal_team], "horizon": s.horizon, "lines": len(s.lines),
+            "controller": s.controller, "start_hash": s.start_hash[:12], "file": path.name,
+        })  # fmt: skip
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        print(f"{'id':>3}  {'title':<26} {'skill':<22} {'arena':<16} ticks lines hash")
+        for r in rows:
+            print(
+                f"{r['id']:>3}  {r['title']:<26.26} {r['skill']:<22.22} {r['arena']:<16.16} "
+                f"{r['horizon']:>5} {r['lines']:>5} {r['start_hash']}"
+            )
+        print(f"{len(rows)} scenarios in {S.SCENARIOS_DIR}")
+    return 1 if bad else 0
+
+
+def run_validate(args) -> int:
+    bad = 0
+    for name in _names(args.names):
+        try:
+            s = S.load_scenario(name)
+            print(f"ok   {s.source}: scenario {s.id} ({s.start_hash[:12]})")
+        except (S.ScenarioError, ValueError) as error:
+            bad += 1
+            print(f"FAIL {error}")
+    return 1 if bad else 0
+
+
+def run_verify(args) -> int:
+    from evaluation import scenario_lines as L
+
+    failed = checked = 0
+    for name in _names(args.names):
+        s = S.load_scenario(name)
+        for line, played in L.verify(s):
+            checked += 1
+            ok = L.line_holds(s, line, played)
+            failed += not ok
+            verdict = "wins" if ok else "FAILS"
+            print(
+                f"scenario {s.id} {line!r}: {verdict} in {played.ticks} ticks, score "
+                f"{played.score[0]}-{played.score[1]} ({s.start_hash[:12]})"
+            )
+    print(f"{checked - failed} of {checked} lines win")
+    return 1 if failed or not checked else 0
+
+
+def run_solve(args) -> int:
+    from evaluation import scenario_lines as L
+    from evaluation import scenario_search as Q
+
+    s = S.load_scenario(args.name)
+    report = Q.solve(s, depth=args.depth, budget=args.budget, deeper=args.deeper)
+    found = [
+        L.line_document(f"found {i + 1}", t, s.focal_slots)
+        for i, t in enumerate(report.lines.values())
+    ]
+    summary = {
+        "scenario": s.id, "start_hash": s.start_hash, "first_win_depth": report.first_win_depth,
+        "exhaustive": report.exhaustive, "pruned_at": report.pruned_at,
+        "first_tick_actions": report.first_tick_actions,
+        "first_tick_winning": report.first_tick_winning, "depths": report.depths,
+        "seconds": round(report.seconds, 1), "lines": found,
+    }  # fmt: skip
+    if args.json:
+        print(json.dumps(summary, indent=1))
+        return 0 if found else 1
+    print(f"scenario {s.id} {s.title} ({s.start_hash[:12]}), {report.seconds:.1f} s")
+    for d in report.depths:
+        print(
+            f"  depth {d['depth']}: {d['frontier']} positions, {d['children']} joint actions "
+            f"stepped, {d['wins']} win, {d['decided_otherwise']} decided otherwise, "
+            f"{d['unique_open']} distinct open positions"
+        )
+    how = "exhaustive" if report.exhaustive else (
+        "pruned (best positions by score lead, then controller hit points lost; depth, "
+        f"positions, kept: {report.pruned_at})"
+    )  # fmt: skip
+    print(f"search: {how}")
+    if report.first_win_depth is None:
+        print("no winning line found")
+        return 1
+    shortest = "no shorter line exists" if report.exhaustive else "shorter lines may exist"
+    print(f"first win at depth {report.first_win_depth} ({shortest})")
+    print(
+        f"first-tick joint actions from which a win was found: {report.first_tick_winning} of "
+        f"{report.first_tick_actions} ({100 * report.first_tick_fraction:.2f}%)"
+    )
+    print(f"{len(found)} distinct combat plans win:")
+    for line in found:
+        print(json.dumps(line))
+    return 0
+
+
+def run_run(args) -> int:
+    from evaluation import scenario_run as R
+
+    if args.out.exists() and any(args.out.iterdir()):
+        raise ValueError(f"--out {args.out}: not empty; choose a new folder")
+    args.out.mkdir(parents=True, exist_ok=True)
+    names = None if args.scenarios == "all" else args.scenarios.split(",")
+    scenarios = S.load_scenarios(names)
+
+    def progress(row):
+        print(
+            f"{row['system']:<28.28} scenario {row['scenario']}: {row['solved']}/{row['games']} "
+            f"solved",
+            file=sys.stderr,
+        )
+
+    table, figures = R.run_all(scenarios, args.systems, args.games, args.out, progress)
+    import io
+
+    from policies.checkpoints import write_new  # atomic, never over an existing file
+
+    if args.csv:
+        write_new(args.csv, table.write_csv().encode())
+    if args.parquet:
+        buffer = io.BytesIO()
+        table.write_parquet(buffer)
+        write_new(args.parquet, buffer.getvalue())
+    if args.json:
+        print(json.dumps({"rows": table.to_dicts(), **figures}, indent=1))
+        return 0
+    print(R.table_text(table))
+    print(
+        f"{figures['games']} games in {figures['wall_s']:.1f} s wall (compilation included), "
+        f"{figures['games_per_s']:.1f} games/s; replays in {args.out}"
+    )
+    return 0

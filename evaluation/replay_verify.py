@@ -1,0 +1,195 @@
+"""Replay verification that trusts nothing unchecked (`mbg replay verify`).
+
+A replay is checked in three steps: (1) its rules version must be the one this engine runs
+(`engine.constants.RULES_VERSION`; a replay from other rules is named as such, never
+re-simulated into a false divergence); (2) every header field the game determines (result,
+score, ticks, map id, name and layout, spawn end, roster, team sizes, threshold, horizon,
+information regime) is recomputed from the recorded states and compared; (3) the submitted
+actions are re-simulated from the tick-0 state and every state and event compared bit for bit
+(`evaluation.record.first_difference`). `provenance` records what produced a replay: the
+rules, the exact versions of the numeric libraries and the lock file they came from.
+"""
+
+import hashlib
+import platform
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+from engine import constants as C
+
+LOCK_FILE = Path(__file__).resolve().parents[1] / "requirements.lock"
+PINNED = ("jax", "jaxlib", "numpy", "flax", "msgpack", "marl-battlegrounds")
+
+
+def rules_version() -> str:
+    """The rules this engine implements (engine.constants.RULES_VERSION)."""
+    return str(C.RULES_VERSION)
+
+
+def provenance() -> dict:
+    """What produced a replay: Python, platform, the exact versions of the packages that
+    decide its floats (PINNED) and the SHA-256 of requirements.lock ("" when absent)."""
+    versions = {}
+    for name in PINNED:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = ""
+    lock = LOCK_FILE.read_bytes() if LOCK_FILE.is_file() else b""
+    return {
+        "rules_version": rules_version(),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "packages": versions,
+        "lock_sha256": hashlib.sha256(lock).hexdigest() if lock else "",
+    }
+
+
+def rules_problem(header: dict) -> str | None:
+    """Why a replay cannot be re-simulated by this engine's rules, or None."""
+    recorded = header.get("rules_version")
+    if recorded == rules_version():
+        return None
+    return (
+        f"recorded under rules version {recorded!r}; this engine runs rules version "
+        f"{rules_version()!r}, so it cannot re-simulate it (RULES.md 8 lists the changes)"
+    )
+
+
+def _map_facts(map_id: int, obstacles) -> dict | None:
+    """name and split of the built-in map with this id and layout, else None (a custom map)."""
+    from engine import maps
+
+    try:
+        spec = maps.load_map(map_id)
+    except (ValueError, OSError):
+        return None
+    table = np.zeros((C.MAX_OBSTACLES, C.OBSTACLE_FEATURES), np.float32)
+    table[: len(spec.obstacles)] = spec.obstacles
+    if not np.array_equal(table, np.asarray(obstacles, np.float32)):
+        return None
+    return {"name": spec.name, "split": spec.split}
+
+
+def game_facts(replay) -> dict:
+    """The header fields the game itself determines, recomputed from the recorded states:
+    dotted header key -> value (plain Python)."""
+    from evaluation.record import replay_config
+
+    states, header = replay.states, replay.header
+    roster = [int(c) for c in np.asarray(states["class_id"][0])]
+    outcome = int(np.asarray(states["outcome"][-1]))
+    config = replay_config(header)
+    facts = {
+        "result.outcome": outcome,
+        "result.outcome_name": C.OUTCOME_NAMES[outcome],
+        "result.score": [int(s) for s in np.asarray(states["score"][-1])],
+        "result.ticks": int(np.asarray(states["tick"][-1]) - np.asarray(states["tick"][0])),
+        "map.id": int(np.asarray(states["map_id"][0])),
+        "map.obstacles": np.asarray(states["obstacles"][0], np.float32).tolist(),
+        "map.red_zones": np.asarray(states["red_zones"][0], np.float32).tolist(),
+        "spawn_end": int(np.asarray(states["spawn_end"][0])),
+        "roster": roster,
+        "team_sizes": [sum(c > 0 for c in roster[:5]), sum(c > 0 for c in roster[5:])],
+        "score_threshold": config.score_threshold,
+        "horizon": config.horizon,
+        "info_regime": "shared_obs" if config.shared_obs else "no_shared_obs",
+    }
+    named = _map_facts(facts["map.id"], states["obstacles"][0])
+    if named is not None or header.get("map", {}).get("split") != "custom":
+        named = named or {"name": "(no built-in map with this id and layout)", "split": "?"}
+        facts["map.name"], facts["map.split"] = named["name"], named["split"]
+    return facts
+
+
+def _stored(header: dict, key: str):
+    value = header
+    for part in key.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def header_differences(replay) -> list[str]:
+    """Every header field that disagrees with the game it describes, one line each:
+    "header.result.score says [25, 0]; the game gives [7, 4]"."""
+    facts = game_facts(replay)
+    out = []
+    if replay.ticks != facts["result.ticks"]:
+        out.append(f"{replay.ticks} recorded ticks of events, {facts['result.ticks']} of states")
+    for key, value in facts.items():
+        stored = _stored(replay.header, key)
+        if isinstance(value, list):
+            same = stored is not None and np.array_equal(
+                np.asarray(stored, np.float64), np.asarray(value, np.float64)
+            )
+        else:
+            same = stored == value
+        if not same and key in ("map.obstacles", "map.red_zones"):
+            out.append(f"header.{key} differs from the recorded states' layout")
+        elif not same:
+            out.append(f"header.{key} says {stored!r:.60}; the game gives {value!r:.60}")
+    return out
+
+
+def systems_difference(replay) -> str | None:
+    """Re-run the recorded Systems (header "systems") from the recorded seed and the replay's
+    tick-0 state, and compare the actions they submit with the recorded ones: None when every
+    tick agrees, else what differs. This is what checks header "seeds": a game's Systems draw
+    their keys from it (evaluation.match.system_keys). Games with a human slot cannot be
+    re-run and say so."""
+    from engine import maps
+    from evaluation.match import GameSetup
+    from evaluation.record import initial_state, record_games, replay_config
+    from policies.slotspec import resolve_slots
+
+    header = replay.header
+    specs = list(header["systems"])
+    if any(spec.partition(":")[0].strip() == "human" for spec in specs):
+        return "header.seeds cannot be checked: a human played in this game"
+    facts = game_facts(replay)
+    try:
+        spec = maps.load_map(facts["map.id"])
+    except (ValueError, OSError) as error:
+        return f"header.seeds cannot be checked: map {facts['map.id']} ({error})"
+    state = initial_state(replay)
+    lineup = resolve_slots(specs, facts["roster"])
+    seeds = header["seeds"]
+    setup = GameSetup(
+        map=spec,
+        roster=np.asarray(facts["roster"], np.int32),
+        spawn_end=facts["spawn_end"],
+        seed=int(seeds.get("game", 0)),
+        index=int(seeds.get("index", 0)),
+        state=state,
+    )
+    _, (again,) = record_games(lineup, [setup], replay_config(header), mode="host")
+    recorded, replayed = replay.events["submitted"], again.events["submitted"]
+    for t in range(min(len(recorded), len(replayed))):
+        if not np.array_equal(recorded[t], replayed[t]):
+            return f"header.seeds / systems: the Systems submit other actions at tick {t + 1}"
+    if len(recorded) != len(replayed):
+        return f"the Systems' game lasts {len(replayed)} ticks, the replay {len(recorded)}"
+    return None
+
+
+def verify(replay, systems: bool = False) -> list[str]:
+    """All problems of a replay, [] when it checks out: a rules-version mismatch (alone: the
+    rest is then meaningless), header fields the game contradicts, the first re-simulated
+    tick that differs, and with `systems` the Systems re-run from the seed
+    (`systems_difference`)."""
+    from evaluation.record import first_difference
+
+    problem = rules_problem(replay.header)
+    if problem:
+        return [problem]
+    out = header_differences(replay)
+    found = first_difference(replay)
+    if found is not None:
+        out.append(f"differs first at tick {found[0]} ({found[1]})")
+    if systems and not out:
+        found = systems_difference(replay)
+        out += [found] if found else []
+    return out

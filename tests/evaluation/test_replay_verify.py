@@ -1,0 +1,110 @@
+"""`mbg replay verify` trusts nothing unchecked: the rules version, every header field the
+game determines, then every re-simulated tick (evaluation/replay_verify.py)."""
+
+import copy
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+from engine import constants as C
+from evaluation.replay import read_replay, write_replay
+from evaluation.replay_verify import LOCK_FILE, header_differences, provenance, verify
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "replays"
+OLD_RULES = FIXTURES / "v1_rules1_real_2v2_no_metrics.mbgr"
+SMALL = FIXTURES / "v1_real_2v2_no_metrics.mbgr"
+
+
+def current_fixtures():
+    return [p for p in sorted(FIXTURES.glob("v*.mbgr")) if _rules(p) == C.RULES_VERSION]
+
+
+def _rules(path):
+    return read_replay(path).header["rules_version"]
+
+
+def test_some_fixtures_are_of_the_current_rules():
+    # Re-record them with make_fixtures.py when RULES_VERSION changes.
+    names = [p.name for p in current_fixtures()]
+    assert "v1_real_2v2_no_metrics.mbgr" in names and "v1_real_5v5_full_metrics.mbgr" in names
+
+
+@pytest.mark.parametrize("path", current_fixtures(), ids=lambda p: p.name)
+def test_every_current_rules_fixture_re_simulates(path):
+    assert verify(read_replay(path)) == []
+
+
+def test_an_old_rules_replay_is_named_as_such(capsys):
+    replay = read_replay(OLD_RULES)
+    assert replay.header["rules_version"] == "marl-battlegrounds 0.1.0"
+    (problem,) = verify(replay)
+    assert "'marl-battlegrounds 0.1.0'" in problem and f"'{C.RULES_VERSION}'" in problem
+    assert "cannot re-simulate" in problem and "differs" not in problem
+    assert main(["replay", "verify", str(OLD_RULES)]) == 1
+    assert "recorded under rules version 'marl-battlegrounds 0.1.0'" in capsys.readouterr().out
+
+
+EDITS = {
+    "result.score": lambda h: h["result"].update(score=[25, 0]),
+    "result.outcome": lambda h: h["result"].update(outcome=C.A_WINS, outcome_name="A wins"),
+    "result.ticks": lambda h: h["result"].update(ticks=h["result"]["ticks"] + 1),
+    "spawn_end": lambda h: h.update(spawn_end=1 - h["spawn_end"]),
+    "map.id": lambda h: h["map"].update(id=h["map"]["id"] + 1),
+    "map.name": lambda h: h["map"].update(name="Somewhere else"),
+    "team_sizes": lambda h: h.update(team_sizes=[2, 1]),
+    "roster": lambda h: h.update(roster=[1, 1] + h["roster"][2:]),
+    "horizon": lambda h: h.update(horizon=h["horizon"] + 1),
+}
+
+
+@pytest.mark.parametrize("field", list(EDITS))
+def test_an_edited_header_field_is_named(field):
+    replay = read_replay(SMALL)
+    assert header_differences(replay) == []
+    edited = copy.copy(replay)
+    edited.header = copy.deepcopy(replay.header)
+    EDITS[field](edited.header)
+    problems = header_differences(edited)
+    assert any(p.startswith(f"header.{field} says") for p in problems), problems
+
+
+def test_cli_verify_reports_an_edited_result(tmp_path, capsys):
+    replay = read_replay(SMALL)
+    replay.header = copy.deepcopy(replay.header)
+    truth = list(replay.header["result"]["score"])
+    replay.header["result"]["score"] = [25, 0]
+    path = write_replay(tmp_path / "edited.mbgr", replay)
+    assert main(["replay", "verify", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"header.result.score says [25, 0]; the game gives {truth}" in out
+
+
+def test_replays_carry_their_provenance():
+    header = read_replay(SMALL).header
+    assert header["rules_version"] == C.RULES_VERSION
+    recorded = header["provenance"]
+    assert recorded["rules_version"] == C.RULES_VERSION
+    assert recorded["packages"]["jax"] and recorded["packages"]["jaxlib"]
+    now = provenance()
+    assert now["lock_sha256"] == hashlib.sha256(LOCK_FILE.read_bytes()).hexdigest()
+
+
+@pytest.mark.slow
+def test_systems_re_run_from_the_seed_check_the_seed():
+    # A short random-vs-random game: the random Systems' actions come from the seed's keys.
+    from engine.types import Config
+    from evaluation.match import schedule
+    from evaluation.record import record_games
+    from policies.slotspec import parse_slots, resolve_slots, team_spec
+
+    setup = schedule(3, ["MP/RH"], games=1, seed=11)
+    lineup = resolve_slots(parse_slots(team_spec("random", "random")), setup[0].roster)
+    _, (replay,) = record_games(lineup, setup, Config(horizon=6), mode="host")
+    assert verify(replay, systems=True) == []
+    edited = copy.copy(replay)
+    edited.header = copy.deepcopy(replay.header)
+    edited.header["seeds"]["game"] += 1
+    (problem,) = verify(edited, systems=True)
+    assert problem.startswith("header.seeds / systems: the Systems submit other actions")

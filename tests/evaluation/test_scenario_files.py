@@ -1,0 +1,154 @@
+"""Scenario files: bad fields named, starts round-trip bit for bit, arenas kept out of pools."""
+
+import copy
+import json
+
+import jax
+import numpy as np
+import pytest
+
+import engine
+from engine import maps
+from evaluation import scenarios as S
+
+GOOD = {
+    "format": 1, "id": 99, "title": "Test", "skill": "planning", "brief": "A test position.",
+    "arena": 905, "focal_team": "A", "horizon": 5, "score_to_win": 20,
+    "controller": "scripted:tactician",
+    "start": {
+        "tick": 295, "score": [18, 19], "spawn_end": 0, "wave_clock": [2, 3],
+        "agents": {
+            "A0": {"class": "Rogue", "pos": [12.25, 5.1], "health": 40, "cooldown": 3,
+                   "status": {"poison_slow": 2}, "ooc": 2},
+            "A1": {"class": "Hunter", "alive": False},
+            "B0": {"class": "Mage", "pos": [15, 5], "health": 26.5, "status": {"burst": 4}},
+            "B1": {"class": "Priest", "pos": [17, 6], "shield": 1},
+        },
+    },
+    "lines": [{"name": "hit", "ticks": [{"A0": "E B0 basic"}, {"A0": "Stay - none"}]}],
+}  # fmt: skip
+
+
+def test_good_document_builds_the_exact_state():
+    s = S.scenario_from_dict(GOOD, "test.json")
+    st = s.start
+    assert s.focal_slots == (0, 1) and s.controller_slots == (5, 6)
+    assert s.config.horizon == 300 and s.config.score_threshold == 20
+    assert np.asarray(st.pos)[0].tolist() == [np.float32(12.25), np.float32(5.1)]
+    assert np.asarray(st.health).tolist()[:2] == [40.0, 0.0]
+    assert float(st.health[6]) == 100.0  # a living agent without health: its class maximum
+    assert not bool(st.alive[1]) and np.asarray(st.pos)[1].tolist() == [1.5, 3.25]  # its pad
+    assert int(st.status[0, 2]) == 2 and int(st.status[5, 7]) == 4
+    assert int(st.shield[6]) == 1 and int(st.cooldown[0]) == 3 and int(st.ooc[0]) == 2
+    assert np.asarray(st.wave_clock).tolist() == [2, 3] and int(st.tick) == 295
+    assert not bool(st.has_prev)
+    # The line is in Team A's frame: E is move 3; B0 is enemy 0 = category 6 (RULES 3.3).
+    name, table = s.lines[0]
+    assert name == "hit" and table.shape == (2, 10, 3) and table[0, 0].tolist() == [3, 6, 0]
+    # seen is derived: the Rogue sees the Mage 2.75 away; the shielded Priest is hidden.
+    assert bool(st.seen[0, 5]) and not bool(st.seen[0, 6]) and bool(st.seen[5, 6])
+
+
+@pytest.mark.parametrize(
+    "path, value, field",
+    [
+        (("horizon",), 0, "horizon"),
+        (("focal_team",), "C", "focal_team"),
+        (("arena",), 47, "arena"),  # a test map is no scenario arena
+        (("controller",), "scripted:nobody", "controller"),
+        (("start", "agents", "A0", "class"), "Bard", "start.agents.A0.class"),
+        (("start", "agents", "A0", "pos"), [3], "start.agents.A0.pos"),
+        (("start", "agents", "A0", "status"), {"sleepy": 2}, "start.agents.A0.status.sleepy"),
+        (("start", "agents", "A0", "health"), 300, "health[0]"),
+        (("start", "agents", "B0", "pos"), [19.75, 5.0], "pos[5]"),
+        (("start", "score"), [20, 3], "score"),
+        (("start", "wave_clock"), [5, 0], "wave_clock[0]"),
+        (("start", "agents", "A0", "cooldown"), 31, "cooldown[0]"),
+        (("lines",), [{"name": "x", "ticks": [{"B0": "E A0 basic"}]}], "lines[0].ticks[0].B0"),
+        (("lines",), [{"name": "x", "ticks": [{"A0": "Jump A0 basic"}]}], "lines[0].ticks[0].A0"),
+    ],
+)
+def test_each_bad_field_is_named(path, value, field):
+    doc = copy.deepcopy(GOOD)
+    node = doc
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    with pytest.raises(S.ScenarioError) as caught:
+        S.scenario_from_dict(doc, "bad.json")
+    text = str(caught.value)
+    assert text.startswith("bad.json: ") and field in text, text
+    # The value at fault: the bad key, element or word where the field holds more.
+    shown = {"wave_clock[0]": 5, "start.agents.A0.status.sleepy": "sleepy"}.get(field, value)
+    shown = {"lines[0].ticks[0].B0": "B0", "lines[0].ticks[0].A0": "Jump"}.get(field, shown)
+    assert any(form in text for form in (repr(shown), str(shown), json.dumps(shown))), text
+
+
+def test_every_problem_of_a_file_is_reported_at_once():
+    doc = copy.deepcopy(GOOD)
+    doc["horizon"], doc["focal_team"], doc["colour"] = -1, "Z", "red"
+    doc["start"]["agents"]["A0"]["class"] = "Bard"
+    with pytest.raises(S.ScenarioError) as caught:
+        S.scenario_from_dict(doc, "bad.json")
+    fields = [p.split(" ")[0].rstrip(":") for p in caught.value.problems]
+    assert {"horizon", "focal_team", "colour", "start.agents.A0.class"} <= set(fields)
+
+
+def test_a_body_on_an_obstacle_is_refused():
+    doc = copy.deepcopy(GOOD)
+    doc["arena"] = 907  # columns at x = 10, y = 2, 5, 8 (radius 0.5)
+    doc["start"]["agents"]["B0"]["pos"] = [10.4, 5]
+    with pytest.raises(S.ScenarioError, match=r"pos\[5\] = \[10.39.*overlaps obstacle (row )?1"):
+        S.scenario_from_dict(doc, "bad.json")
+
+
+def test_a_start_round_trips_through_its_file_bit_for_bit(tmp_path):
+    first = S.scenario_from_dict(GOOD, "test.json")
+    doc = S.document_for_state(
+        first.start, arena=905, title="again", skill="x", brief="y", focal_team="A", horizon=5
+    )
+    path = S.write_document(tmp_path / "again.json", doc)
+    again = S.load_scenario_file(path)
+    for a, b in zip(jax.tree.leaves(first.start), jax.tree.leaves(again.start), strict=True):
+        assert np.asarray(a).dtype == np.asarray(b).dtype
+        assert np.asarray(a).tobytes() == np.asarray(b).tobytes()
+    assert again.start_hash == first.start_hash
+    with pytest.raises(FileExistsError):
+        S.write_document(path, doc)  # never over an existing file
+
+
+def test_the_hash_changes_with_any_start_field():
+    base = S.scenario_from_dict(GOOD, "test.json").start_hash
+    doc = copy.deepcopy(GOOD)
+    doc["start"]["agents"]["B0"]["health"] = 26.500002
+    assert S.scenario_from_dict(doc, "test.json").start_hash != base
+    doc = copy.deepcopy(GOOD)
+    doc["horizon"] = 6
+    doc["start"]["tick"] = 294
+    assert S.scenario_from_dict(doc, "test.json").start_hash != base
+
+
+def test_state_fields_inverts_authored_state():
+    state = S.scenario_from_dict(GOOD, "test.json").start
+    fields = engine.state_fields(state)
+    again = engine.authored_state(S.scenario_config(20, 295, 5), **fields)
+    for a, b in zip(jax.tree.leaves(state), jax.tree.leaves(again), strict=True):
+        assert np.array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_scenario_arenas_are_refused_by_every_pool():
+    from engine import curriculum
+    from training.common import check_training_maps
+
+    arena = maps.load_arena(901)
+    assert arena.split == "scenario" and maps.split_of(901) == "scenario"
+    with pytest.raises(ValueError, match="map 901 is a scenario arena"):
+        maps.make_pool([arena])
+    with pytest.raises(ValueError, match="scenario arena"):
+        engine.make(maps=[arena])
+    with pytest.raises(ValueError, match="scenario arena"):
+        curriculum.make_stage("s", [903, 12], [1], 5)
+    with pytest.raises(ValueError, match="scenario arena"):
+        check_training_maps("12,905")
+    for split in ("train", "validation", "test", "curriculum", "all"):
+        assert not set(maps.resolve_maps(split)) & set(maps.SCENARIO_IDS)

@@ -1,0 +1,79 @@
+"""The shipped scenarios: every stored line wins, the controller's own play loses, mirrors agree."""
+
+import copy
+
+import numpy as np
+import pytest
+
+from cli.main import main
+from evaluation import scenario_lines as L
+from evaluation import scenario_search as Q
+from evaluation import scenarios as S
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return S.load_scenarios()
+
+
+def test_the_shipped_scenarios_and_lines(shipped):
+    # Six of the paper's eight are shipped so far (README, "Endgame scenarios").
+    assert [s.id for s in shipped] == list(range(1, 7))
+    assert sum(len(s.lines) for s in shipped) == 7
+    first = shipped[0]
+    assert [len(table) for _, table in first.lines] == [3, 3]
+    for s in shipped:
+        assert s.arena.split == "scenario" and 5 <= s.horizon <= 10 and s.lines
+        assert s.controller == S.DEFAULT_CONTROLLER
+
+
+def test_every_line_wins_and_the_controller_loses_from_the_focal_side(shipped):
+    for s in shipped:
+        for name, played in L.verify(s):
+            assert L.line_holds(s, name, played), (s.id, name, played)
+        lineup = L.scenario_lineup(s, s.controller)
+        (own,) = L.play_games(s, lineup, [L.start_rollout(s, lineup)])
+        assert not own.solved, (s.id, own)
+
+
+def _mirrored(doc: dict) -> dict:
+    doc = copy.deepcopy(doc)
+    doc["start"]["spawn_end"] = 1 - doc["start"]["spawn_end"]
+    for agent in doc["start"]["agents"].values():
+        if "pos" in agent:
+            agent["pos"] = [20.0 - agent["pos"][0], agent["pos"][1]]
+    return doc
+
+
+def test_swapped_spawn_ends_give_the_mirrored_game(shipped):
+    s = shipped[0]
+    mirror = S.scenario_from_dict(_mirrored(s.doc), s.source)
+    assert mirror.start_hash != s.start_hash
+    plain = L.verify(s, record=True)
+    flipped = L.verify(mirror, record=True)
+    for (name, a), (_, b) in zip(plain, flipped, strict=True):
+        assert a.solved and b.solved and a.ticks == b.ticks and a.score == b.score, name
+        pa, pb = a.replay.states["pos"], b.replay.states["pos"]
+        alive = a.replay.states["alive"]
+        np.testing.assert_allclose(pa[..., 1][alive], pb[..., 1][alive], atol=1e-4)
+        np.testing.assert_allclose(pa[..., 0][alive], 20.0 - pb[..., 0][alive], atol=1e-4)
+        assert a.replay.header["scenario"]["start_hash"] == s.start_hash
+
+
+def test_cli_list_validate_verify(capsys):
+    assert main(["scenarios", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "6 scenarios" in out
+    assert main(["scenarios", "validate", "1", "2"]) == 0
+    assert main(["scenarios", "verify", "1"]) == 0
+    assert "2 of 2 lines win" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_the_finder_finds_both_lines_of_scenario_1(shipped):
+    s = shipped[0]
+    report = Q.solve(s, depth=3)
+    assert report.exhaustive and report.first_win_depth == 3
+    plans = {Q._plan(table, s.focal_slots) for _, table in s.lines}
+    assert plans <= set(report.lines)
+    assert 0 < report.first_tick_winning < report.first_tick_actions
