@@ -148,6 +148,7 @@ def test_bad_options_are_named(game, tmp_path, capsys):
         (["--from", "9", "--to", "3"], "--from 9 --to 3"),
         (["--to", "99"], "--to 99"),
         (["--size", "big"], "--size 'big'"),
+        (["--size", "99999x99999"], "--size 99999x99999: at most 3840x2160"),
         (["--view", "agent:12"], "--view"),
     ):
         assert viewer_main([str(game), "--export", str(tmp_path / "x.gif"), *args]) == 2
