@@ -206,6 +206,16 @@ def test_batch_export_goes_through_every_file(game, tmp_path, capsys):
     assert "refusing to overwrite" in capsys.readouterr().err
 
 
+def test_batch_empty_range_names_until_once(game, tmp_path, capsys):
+    from cli.main import main as mbg_main
+
+    args = ["replay", "export", str(game), "--to", str(tmp_path / "v"), "--from", "5"]
+    assert mbg_main([*args, "--until", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "--from 5 --until 3: the range needs at least one tick" in err
+    assert err.count("\n") == 1 and not (tmp_path / "v").exists()
+
+
 def test_export_never_imports_jax(game, tmp_path):
     code = (
         "import sys; from replay_viewer.cli import main; "
