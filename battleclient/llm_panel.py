@@ -25,9 +25,17 @@ def thinking_text(status: dict) -> str:
     return f"LLM thinking: {names} ({max(waiting.values()):.1f} s). K cancels (no-op this tick)"
 
 
+def failure_for(status: dict, team: int | None) -> str:
+    """The last endpoint failure of `team`'s own LLM Systems, any team's when None (Oracle
+    view): an opponent's failing endpoint is not the human's to know."""
+    error = status.get("error") if team is None else (status.get("errors") or {}).get(team)
+    return error or ""
+
+
 def reply_lines(status: dict, team: int | None) -> list[tuple[str, tuple]]:
     """One line per LLM agent of `team` (None: every team) with its latest reply and outcome,
-    then the last endpoint failure."""
+    then the last endpoint failure of `team`'s own LLM Systems (any team's when None): an
+    opponent's failing endpoint is not the human's to know."""
     lines = []
     for slot, (tick, text, outcome) in sorted((status.get("replies") or {}).items()):
         if team is not None and slot // C.TEAM_SIZE != team:
@@ -37,7 +45,7 @@ def reply_lines(status: dict, team: int | None) -> list[tuple[str, tuple]]:
         lines.append((f"{slot_label(slot)} t{tick}: {shown}", tint))
         if outcome != "legal":
             lines.append((f"   no-op: {outcome[:100]}", COLOURS["muted"]))
-    error = status.get("error") or ""
+    error = failure_for(status, team)
     if error and lines and not any(error[:100] in text for text, _ in lines):
         lines.append((f"Last endpoint failure: {error[:110]}", COLOURS["accent"]))
     return lines

@@ -238,8 +238,8 @@ class PlayDrawing:
         saved = replay_lines(s.replay_path, self.fonts[0], inner)
         lines = [end_score_line(a, b, s.snap.tick, why), *saved]
         lines.append("R opens it in the Replay Viewer, V exports a video; L or Enter: the lobby.")
-        if s.video.line:
-            lines.append(s.video.line)
+        if s.video.line:  # "Saved the video PATH": as long as the replay's path
+            lines += path_lines(s.video.line, self.fonts[0], inner)
         rect = pygame.Rect(L.OVER_CARD)
         title = f"Game over: {C.OUTCOME_NAMES[s.snap.outcome]}"
         panels.draw_card(surface, rect, title, lines, (self.fonts[0], self.fonts[2]), shade=False)
@@ -277,8 +277,14 @@ def replay_lines(path, font, width: int) -> list[str]:
     be, inside a folder or file name only when that alone is wider than a line."""
     if path is None:
         return ["Writing the replay..."]
+    return path_lines(f"Replay: {short_path(path)}", font, width)
+
+
+def path_lines(text: str, font, width: int) -> list[str]:
+    """`text` ending in a path as lines of at most `width` pixels, broken after a "/" where it
+    must be, inside a folder or file name only when that alone is wider than a line."""
     lines = [""]
-    for piece in re.findall(r"[^/]*/|[^/]+$", f"Replay: {short_path(path)}"):
+    for piece in re.findall(r"[^/]*/|[^/]+$", text):
         for char_run in _fit_piece(piece, font, width):
             if lines[-1] and font.size(lines[-1] + char_run)[0] > width:
                 lines.append("")

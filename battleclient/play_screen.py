@@ -13,6 +13,7 @@ import pygame_gui
 from pygame_gui.elements import UIButton
 
 from battleclient import layout as L
+from battleclient import llm_panel
 from battleclient.controllers import build_game
 from battleclient.controls import MOVE_KEYS, SELECT_KEYS, SPEEDS
 from battleclient.llm_panel import CANCEL_KEY
@@ -158,7 +159,9 @@ class PlayScreen:
 
     def _say_llm_failure(self) -> None:
         """A failed LLM endpoint is said once (until it fails differently); play goes on."""
-        error = self.session.llm_status()["error"] if self.session is not None else ""
+        if self.session is None:
+            return
+        error = llm_panel.failure_for(self.session.llm_status(), self.viewer_key)
         if error and error != self.llm_error:
             self.llm_error = error
             self.say(f"LLM: {error[:90]}; its agents play the no-op", error=True)

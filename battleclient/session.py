@@ -160,8 +160,12 @@ class GameSession:
         self.step = jit_step(self.config)
         # LLM Systems' live status (policies.llm.Monitor: thread-safe, plain Python), read by
         # the UI thread while the engine thread waits on the endpoint
-        self.monitors = [
-            m for m in (getattr(s.act, "monitor", None) for s in self.lineup.systems) if m
+        owned = zip(self.lineup.systems, np.asarray(self.lineup.owners, bool), strict=True)
+        with_monitor = [(s.act.monitor, row) for s, row in owned if getattr(s.act, "monitor", None)]
+        self.monitors = [m for m, _ in with_monitor]
+        # the teams each monitor's System plays: its endpoint failures are said to those only
+        self.monitor_teams = [
+            {int(slot) // C.TEAM_SIZE for slot in np.flatnonzero(row)} for _, row in with_monitor
         ]
         self.snapshot = self._snapshot(jax.device_get(state), jax.device_get(obs), None, None, ())
 
@@ -177,13 +181,15 @@ class GameSession:
     def llm_status(self) -> dict:
         """What the LLM slots are doing, safe to call from the UI thread: {"thinking": {slot:
         seconds}, "replies": {slot: (tick, reply text, outcome)}, "error": last endpoint
-        failure or ""}."""
-        merged = {"thinking": {}, "replies": {}, "error": ""}
-        for monitor in self.monitors:
+        failure or "", "errors": {team: that team's last endpoint failure}}."""
+        merged = {"thinking": {}, "replies": {}, "error": "", "errors": {}}
+        for monitor, teams in zip(self.monitors, self.monitor_teams, strict=True):
             view = monitor.view()
             merged["thinking"].update(view["thinking"])
             merged["replies"].update(view["replies"])
             merged["error"] = merged["error"] or view["error"]
+            for team in teams if view["error"] else ():
+                merged["errors"].setdefault(team, view["error"])
         return merged
 
     def cancel_thinking(self) -> bool:

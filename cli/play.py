@@ -112,6 +112,33 @@ def print_results(results) -> None:
         print(table.rename({"spawn_end": "A_starts"}))
 
 
+def llm_warnings(results) -> list[str]:
+    """One line for each LLM System none of whose decisions got a legal reply in any game
+    (an endpoint down, a wrong model name, replies never parsed): otherwise the only sign is a
+    zero among the llm_ columns, and the games look merely dull. Column prefixes as
+    evaluation.match names them ("", "A_", "B_")."""
+    lines = []
+    for column in (c for c in results.columns if c.endswith("llm_decisions")):
+        prefix = column.removesuffix("llm_decisions")
+        decisions, calls, legal = (
+            int(results[f"{prefix}llm_{name}"].sum())
+            for name in ("decisions", "calls", "legal_replies")
+        )
+        if not decisions or legal:
+            continue
+        who = f"team {prefix[:-1]}'s LLM agents" if prefix else "the LLM agents"
+        why = (
+            "no call was answered (is the endpoint up, and the model name right?)"
+            if not calls
+            else f"none of the {calls} answered calls gave a legal action"
+        )
+        lines.append(
+            f"{who}: {why}; all {decisions} decisions played the fallback no-op "
+            "(the reasons are in each replay's decisions)"
+        )
+    return lines
+
+
 def _check_out(out: Path) -> None:
     """Refuse an --out that cannot take the replays before any game is played. Raises
     FileExistsError or PermissionError naming the folder."""
@@ -210,6 +237,8 @@ def run(args) -> int:
         if bar:
             bar.stop()
     report = {"systems": list(lineup.specs), **summary(results), "replays": written}
+    for line in llm_warnings(results):
+        print(f"mbg play: warning: {line}", file=sys.stderr)
     if args.json:
         report["results"] = results.to_dicts()
         print(json.dumps(report))

@@ -129,6 +129,11 @@ def run_batch(args) -> int:
     try:  # options wrong for every file (a frame rate, a size, a missing extra): said once
         options = options_from_args(args)
         check_format(f"video.{args.format}", options.fps, options.size)
+        if None not in (options.start, options.end) and options.end <= options.start:
+            # The batch's last tick is --until (its --to is the folder), so say it by that name
+            raise VideoError(
+                f"--from {options.start} --until {options.end}: the range needs at least one tick"
+            )
     except VideoError as error:
         print(f"mbg replay export: {error}", file=sys.stderr)
         return 2

@@ -22,6 +22,10 @@ MP4_HINT = (
 )
 GIF_MAX_FPS = 50  # 2/100 s: browsers slow any shorter GIF delay down to 1/10 s
 FORMATS = (".gif", ".mp4")
+MIN_SIZE = (320, 180)  # pixels; below this the panels' text no longer fits
+# 4K UHD: a frame surface is width x height x 4 bytes (33 MB here), and larger ones run the
+# process out of memory in pygame.Surface, past what H.264 levels or GIF players take anyway.
+MAX_SIZE = (3840, 2160)
 
 
 class VideoError(ValueError):
@@ -42,8 +46,10 @@ def check_format(path, fps: int, size) -> str:
             f"so a GIF plays at most {GIF_MAX_FPS} fps; use --fps {GIF_MAX_FPS} or less, or .mp4"
         )
     width, height = size
-    if width < 320 or height < 180:
-        raise VideoError(f"--size {width}x{height}: at least 320x180 pixels")
+    if width < MIN_SIZE[0] or height < MIN_SIZE[1]:
+        raise VideoError(f"--size {width}x{height}: at least {MIN_SIZE[0]}x{MIN_SIZE[1]} pixels")
+    if width > MAX_SIZE[0] or height > MAX_SIZE[1]:
+        raise VideoError(f"--size {width}x{height}: at most {MAX_SIZE[0]}x{MAX_SIZE[1]} pixels")
     if suffix == ".mp4":
         if width % 2 or height % 2:
             raise VideoError(

@@ -79,3 +79,21 @@ def test_replies_show_for_the_own_team_and_a_failure_is_one_message(display, ser
     pygame.image.save(surface, str(tmp_path / "llm_replies.png"))
     shown = surface.subsurface(llm_panel.side_rects(True)[1])
     assert len({shown.get_at((x, 30))[:3] for x in range(0, 380, 2)}) > 2  # text was drawn
+
+
+def test_an_opponents_failing_endpoint_is_not_shown_to_the_human():
+    # Team B's LLM System failed; team A's played legally: the session's status as
+    # GameSession.llm_status() builds it for those two Systems
+    failure = "endpoint http://127.0.0.1:1/v1 failed after 2 retries: APIConnectionError"
+    status = {
+        "thinking": {},
+        "replies": {1: (3, '{"move": 8}', "legal"), 5: (3, "", failure)},
+        "error": failure,
+        "errors": {1: failure},
+    }
+    own = [text for text, _ in llm_panel.reply_lines(status, 0)]
+    assert own == ['A1 t3: {"move": 8}']  # no "Last endpoint failure" line for team A
+    assert llm_panel.failure_for(status, 0) == ""
+    assert llm_panel.failure_for(status, 1) == failure
+    oracle = [text for text, _ in llm_panel.reply_lines(status, None)]
+    assert oracle[-1] == f"   no-op: {failure[:100]}"  # the Oracle view sees every team's

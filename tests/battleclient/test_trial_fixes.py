@@ -12,7 +12,7 @@ from battleclient import panels
 from battleclient.game_setup import ClientSetup
 from battleclient.map_catalog import read_catalog, settle_map
 from battleclient.orders import OrderBook
-from battleclient.play_draw import PlayDrawing, end_score_line, replay_lines
+from battleclient.play_draw import PlayDrawing, end_score_line, path_lines, replay_lines
 from battleclient.wording import player_words
 from tests.battleclient.driver import GAME_TICKS, RANDOM, frame, setup, wait_for
 from ui.arena import ArenaRenderer
@@ -83,6 +83,22 @@ def test_end_card_replay_path_is_whole_on_lines_that_fit_the_card(display, monke
     assert replay_lines(tmp_path / "g.mbgr", font, width) == ["Replay: ~/g.mbgr"]
     assert replay_lines("/srv/g.mbgr", font, width) == ["Replay: /srv/g.mbgr"]
     assert replay_lines(None, font, width) == ["Writing the replay..."]
+
+
+def test_end_card_video_line_wraps_its_path_inside_the_card(display):
+    # The line a BattleClient game's Export video left on its end card under an XDG_DATA_HOME
+    # outside home, which ran past the card's right border as one line
+    font = pygame.font.Font(None, 18)
+    width = L.OVER_CARD[2] - 32 - 8
+    saved = (
+        "Saved the video /tmp/t1/data/marl-battlegrounds/videos/"
+        "20261201-110534_map000_seed0_t0000-0004_oracle.gif"
+    )
+    assert font.size(saved)[0] > width  # the case: too wide for one line
+    lines = path_lines(saved, font, width)
+    assert "".join(lines) == saved and len(lines) == 2
+    assert lines[1] == "20261201-110534_map000_seed0_t0000-0004_oracle.gif"
+    assert all(font.size(line)[0] <= width for line in lines)
 
 
 def test_end_card_and_its_buttons_sit_inside_the_arena_clear_of_the_slots_panel():

@@ -155,3 +155,26 @@ def test_replay_info_reads_as_text_for_a_person():
         "deaths": "A 10, B 19",
         "ticks": 119,
     }
+
+
+def test_play_warns_when_an_llm_system_never_got_a_legal_reply(capsys, monkeypatch):
+    import polars as pl
+
+    # Two 4-tick games of five LLM agents against an endpoint that is down (the figures
+    # `mbg play` gave for llm:m@http://127.0.0.1:1/v1), and a team B that plays fine
+    rows = [
+        dict(game=g, map_id=0, spawn_end=g, outcome=3, winner="draw", ticks=4, score_a=0, score_b=0,
+             A_llm_decisions=20, A_llm_calls=0, A_llm_legal_replies=0, A_llm_fallbacks=20,
+             B_llm_decisions=20, B_llm_calls=20, B_llm_legal_replies=20, B_llm_fallbacks=0)
+        for g in (0, 1)
+    ]  # fmt: skip
+    monkeypatch.setattr("cli.play._play", lambda *a: (pl.DataFrame(rows), []))
+    url = "http://127.0.0.1:1/v1"
+    slots = f"A*=llm:m@{url},B*=llm:m@{url}"
+    assert main(["play", "--map", "0", "--slots", slots, "--games", "2", "--json"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("warning") == 1
+    assert (
+        "mbg play: warning: team A's LLM agents: no call was answered (is the endpoint up, "
+        "and the model name right?); all 40 decisions played the fallback no-op"
+    ) in err

@@ -148,6 +148,7 @@ def test_bad_options_are_named(game, tmp_path, capsys):
         (["--from", "9", "--to", "3"], "--from 9 --to 3"),
         (["--to", "99"], "--to 99"),
         (["--size", "big"], "--size 'big'"),
+        (["--size", "99999x99999"], "--size 99999x99999: at most 3840x2160"),
         (["--view", "agent:12"], "--view"),
     ):
         assert viewer_main([str(game), "--export", str(tmp_path / "x.gif"), *args]) == 2
@@ -203,6 +204,16 @@ def test_batch_export_goes_through_every_file(game, tmp_path, capsys):
     assert "broken.mbgr" in err and "1 of 3 failed" in err
     assert mbg_main(args) == 1  # a second run refuses to replace the videos
     assert "refusing to overwrite" in capsys.readouterr().err
+
+
+def test_batch_empty_range_names_until_once(game, tmp_path, capsys):
+    from cli.main import main as mbg_main
+
+    args = ["replay", "export", str(game), "--to", str(tmp_path / "v"), "--from", "5"]
+    assert mbg_main([*args, "--until", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "--from 5 --until 3: the range needs at least one tick" in err
+    assert err.count("\n") == 1 and not (tmp_path / "v").exists()
 
 
 def test_export_never_imports_jax(game, tmp_path):
