@@ -60,11 +60,12 @@ def rules_problem(header: dict) -> str | None:
 
 
 def _map_facts(map_id: int, obstacles) -> dict | None:
-    """name and split of the built-in map with this id and layout, else None (a custom map)."""
+    """name and split of the built-in map or scenario arena with this id and layout, else None
+    (a custom map)."""
     from engine import maps
 
-    try:
-        spec = maps.load_map(map_id)
+    try:  # scenario arenas (ids 900-999) live beside the scenarios, not in maps/
+        spec = maps.load_arena(map_id) if map_id in maps.SCENARIO_IDS else maps.load_map(map_id)
     except (ValueError, OSError):
         return None
     table = np.zeros((C.MAX_OBSTACLES, C.OBSTACLE_FEATURES), np.float32)

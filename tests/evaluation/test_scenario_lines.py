@@ -9,6 +9,7 @@ from cli.main import main
 from evaluation import scenario_lines as L
 from evaluation import scenario_search as Q
 from evaluation import scenarios as S
+from evaluation.replay_verify import header_differences
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +59,9 @@ def test_swapped_spawn_ends_give_the_mirrored_game(shipped):
         np.testing.assert_allclose(pa[..., 1][alive], pb[..., 1][alive], atol=1e-4)
         np.testing.assert_allclose(pa[..., 0][alive], 20.0 - pb[..., 0][alive], atol=1e-4)
         assert a.replay.header["scenario"]["start_hash"] == s.start_hash
+        # `mbg replay verify` finds the arena's name and split (ids 900-999), not "custom"
+        assert header_differences(a.replay) == header_differences(b.replay) == []
+        assert a.replay.header["map"]["split"] == "scenario"
 
 
 def test_cli_list_validate_verify(capsys):
