@@ -6,6 +6,7 @@ and exits 1 when any failed). A rich progress bar runs on stderr. Never imports 
 """
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -127,7 +128,7 @@ def run_batch(args) -> int:
     from replay_viewer.video import default_name
 
     try:  # options wrong for every file (a frame rate, a size, a missing extra): said once
-        options = options_from_args(args)
+        options = dataclasses.replace(options_from_args(args), end_option="--until")
         check_format(f"video.{args.format}", options.fps, options.size)
         if None not in (options.start, options.end) and options.end <= options.start:
             # The batch's last tick is --until (its --to is the folder), so say it by that name

@@ -43,7 +43,8 @@ END_S = 2.0  # seconds of the end card
 class VideoOptions:
     """What to export. start / end: ticks (None: 0 / the last); fps: frames a second;
     ticks_per_second: playback speed; size: (width, height) pixels; animate: in-between frames
-    (False: each tick held for its frames)."""
+    (False: each tick held for its frames); end_option: the command-line name of `end` in
+    messages ("--until" in `mbg replay export`, whose --to names the folder)."""
 
     view: object = "oracle"
     start: int | None = None
@@ -53,6 +54,7 @@ class VideoOptions:
     captions: bool = True
     size: tuple[int, int] = (1280, 720)
     animate: bool = True
+    end_option: str = "--to"
 
 
 def view_text(view) -> str:
@@ -129,12 +131,13 @@ class VideoExport:
         last = self.model.ticks
         start = 0 if options.start is None else options.start
         end = last if options.end is None else options.end
+        to = options.end_option
         if not 0 <= start <= last:
             raise VideoError(f"--from {start}: {self.source.name} has ticks 0 to {last}")
         if not 0 <= end <= last:
-            raise VideoError(f"--to {end}: {self.source.name} has ticks 0 to {last}")
+            raise VideoError(f"{to} {end}: {self.source.name} has ticks 0 to {last}")
         if end <= start:
-            raise VideoError(f"--from {start} --to {end}: the range needs at least one tick")
+            raise VideoError(f"--from {start} {to} {end}: the range needs at least one tick")
         return start, end
 
     def _check_view(self, view) -> None:

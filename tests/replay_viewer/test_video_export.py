@@ -214,6 +214,9 @@ def test_batch_empty_range_names_until_once(game, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "--from 5 --until 3: the range needs at least one tick" in err
     assert err.count("\n") == 1 and not (tmp_path / "v").exists()
+    assert mbg_main([*args, "--until", "9999"]) == 1  # past the game: named as --until too
+    err = capsys.readouterr().err
+    assert "--until 9999: " in err and "has ticks 0 to" in err and "--to 9999" not in err
 
 
 def test_export_never_imports_jax(game, tmp_path):
