@@ -24,6 +24,7 @@ from pathlib import Path
 import jax
 import numpy as np
 
+from engine.constants import RULES_VERSION
 from evaluation import tournament_store as store
 from evaluation.match import RANDOM_ROSTER, GameSetup, result_row, schedule, start
 
@@ -97,6 +98,7 @@ def new_manifest(
         "games_per_pair": games,
         "seed": seed,
         "rules": dict(rules or {}),
+        "rules_version": RULES_VERSION,  # games of other rules are never mixed (RULES.md 8)
         "entrants": dict(entrants),
         "field": names,
         "matchups": plan_matchups(pairs, games, seed, 0, ROUND_ROBIN),
@@ -113,7 +115,8 @@ def _now() -> str:
 def check_resume(saved: dict, wanted: dict, folder) -> None:
     """Refuse to continue a folder's tournament with different terms (ValueError naming the
     manifest field)."""
-    for field in ("tournament", "maps", "games_per_pair", "seed", "rules", "entrants"):
+    fields = ("tournament", "rules_version", "maps", "games_per_pair", "seed", "rules", "entrants")
+    for field in fields:
         if saved.get(field) != wanted.get(field):
             raise ValueError(
                 f"{Path(folder) / store.MANIFEST}: {field} is {saved.get(field)!r}, this command "

@@ -13,6 +13,7 @@ left, not admitted, with the time). The challenge's root seed is drawn when it i
 import secrets
 from pathlib import Path
 
+from engine.constants import RULES_VERSION
 from evaluation import tournament_store as store
 from evaluation.tournament import _now, parse_entrants, plan_matchups
 
@@ -32,6 +33,11 @@ def open_challenge(folder, item: str, seed: int | None = None) -> tuple[dict, di
     manifest = store.read_manifest(folder)
     if manifest is None:
         raise ValueError(f"--field {folder}: no {store.MANIFEST}; run `mbg tournament run` first")
+    if manifest.get("rules_version") != RULES_VERSION:  # a rating mixes no two rule sets
+        raise ValueError(
+            f"--field {folder}: its games were played under rules version "
+            f"{manifest.get('rules_version')!r}; this engine runs {RULES_VERSION!r} (RULES.md 8)"
+        )
     ((name, spec),) = parse_entrants([item]).items()
     challenge = _challenge_of(manifest, name)
     if challenge is not None:

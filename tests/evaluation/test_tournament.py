@@ -48,6 +48,19 @@ def test_bad_entrants_and_terms_are_named(tmp_path):
         T.open_tournament(tmp_path / "x", ENTRANTS, "test", 6, 0, RULES)
 
 
+def test_games_of_other_rules_are_never_mixed(tmp_path):
+    from engine.constants import RULES_VERSION
+
+    manifest = T.open_tournament(tmp_path / "x", ENTRANTS, "test", 4, 0, RULES)
+    assert manifest["rules_version"] == RULES_VERSION
+    old = dict(manifest, rules_version="1")  # a field recorded under the first rules
+    store.write_manifest(tmp_path / "x", old)
+    with pytest.raises(ValueError, match="rules_version is '1', this command asks for"):
+        T.open_tournament(tmp_path / "x", ENTRANTS, "test", 4, 0, RULES)
+    with pytest.raises(ValueError, match="played under rules version '1'; this engine runs"):
+        open_challenge(tmp_path / "x", "k=scripted:kiter", seed=5)
+
+
 class Killed(Exception):
     pass
 
