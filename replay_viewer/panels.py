@@ -7,8 +7,8 @@ from pathlib import PurePath
 import pygame
 
 from replay_viewer.shortcuts import HELP
+from ui.panels import cut_end, elide_middle
 from ui.panels import draw_lines as shared_draw_lines
-from ui.panels import elide_middle
 from ui.rules import C
 from ui.scene import view_label
 from ui.theme import COLOURS
@@ -67,7 +67,10 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
         name = elide_middle(name, font, max(0, width - font.size(rest)[0]))
     first = name + rest
     if h.get("scenario"):  # the three lines go to the scenario: what a playtester reads
-        return [first, *scenario_lines(h["scenario"], t, model.view == "oracle")]
+        lines = [first, *scenario_lines(h["scenario"], t, model.view == "oracle")]
+        if font is not None and width is not None:  # the brief ends in "..." rather than the edge
+            lines = [cut_end(line, font, width) for line in lines]
+        return lines
     if model.view != "oracle":
         return [first, "point of view: only what this view knew at this tick is shown"]
     r = h["result"]

@@ -69,3 +69,17 @@ def test_team_systems():
     assert team_systems(["random"] * 5) == "random"
     assert team_systems(["", "", "", "", ""]) == "-"
     assert team_systems(["human", "random", "random", "", ""]) == "human / 2x random"
+
+
+def test_a_scenario_replay_fits_its_brief_in_the_bar(display, tmp_path):
+    replay = synthetic_replay(10, seed=5)
+    brief = "Team B leads 19-18 and needs one kill. " * 6  # a few sentences, longer than the bar
+    replay.header["scenario"] = {"id": 6, "title": "The Patient Hunter", "horizon": 6,
+                                 "skill": "opponent modelling", "focal_team": "A",
+                                 "solved": False, "brief": brief}  # fmt: skip
+    viewer = App(L.SIZE)
+    assert viewer.open_path(write_replay(tmp_path / NAME, replay))
+    lines = drawn(viewer)
+    assert "scenario 6 The Patient Hunter (opponent modelling)" in lines[1]
+    assert "focal team A wins within the horizon: not met" in lines[1]  # Oracle view only
+    assert lines[2].startswith("Team B leads 19-18") and lines[2].endswith("...")
