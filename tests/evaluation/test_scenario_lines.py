@@ -1,6 +1,7 @@
 """The shipped scenarios: every stored line wins, the controller's own play loses, mirrors agree."""
 
 import copy
+import dataclasses
 
 import numpy as np
 import pytest
@@ -62,6 +63,15 @@ def test_swapped_spawn_ends_give_the_mirrored_game(shipped):
         # `mbg replay verify` finds the arena's name and split (ids 900-999), not "custom"
         assert header_differences(a.replay) == header_differences(b.replay) == []
         assert a.replay.header["map"]["split"] == "scenario"
+    # An edited scenario claim is caught like an edited score (scenarios/README.md).
+    edited = copy.deepcopy(a.replay.header)
+    edited["scenario"] |= {"solved": False, "start_hash": "0" * 64, "horizon": 9}
+    found = header_differences(dataclasses.replace(a.replay, header=edited))
+    assert [line.split(" says ")[0] for line in found] == [
+        "header.scenario.start_hash",
+        "header.scenario.horizon",
+        "header.scenario.solved",
+    ], found
 
 
 def test_cli_list_validate_verify(capsys):
