@@ -159,11 +159,13 @@ def run_solve(args) -> int:
 def run_run(args) -> int:
     from evaluation import scenario_run as R
 
+    if args.games < 1:
+        raise ValueError(f"--games {args.games}: must be 1 or more")
     if args.out.exists() and any(args.out.iterdir()):
         raise ValueError(f"--out {args.out}: not empty; choose a new folder")
-    args.out.mkdir(parents=True, exist_ok=True)
     names = None if args.scenarios == "all" else args.scenarios.split(",")
     scenarios = S.load_scenarios(names)
+    args.out.mkdir(parents=True, exist_ok=True)  # only once the scenarios load
 
     def progress(row):
         print(
