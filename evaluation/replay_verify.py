@@ -60,13 +60,19 @@ def rules_problem(header: dict) -> str | None:
     )
 
 
+def built_in_map(map_id: int):
+    """The MapSpec of a built-in map or scenario arena; scenario arenas (ids 900-999) live
+    beside the scenarios, not in maps/. Raises ValueError / OSError naming the map."""
+    from engine import maps
+
+    return maps.load_arena(map_id) if map_id in maps.SCENARIO_IDS else maps.load_map(map_id)
+
+
 def _map_facts(map_id: int, obstacles) -> dict | None:
     """name and split of the built-in map or scenario arena with this id and layout, else None
     (a custom map)."""
-    from engine import maps
-
-    try:  # scenario arenas (ids 900-999) live beside the scenarios, not in maps/
-        spec = maps.load_arena(map_id) if map_id in maps.SCENARIO_IDS else maps.load_map(map_id)
+    try:
+        spec = built_in_map(map_id)
     except (ValueError, OSError):
         return None
     table = np.zeros((C.MAX_OBSTACLES, C.OBSTACLE_FEATURES), np.float32)
@@ -162,7 +168,6 @@ def systems_difference(replay) -> str | None:
     tick agrees, else what differs. This is what checks header "seeds": a game's Systems draw
     their keys from it (evaluation.match.system_keys). Games with a human slot cannot be
     re-run and say so."""
-    from engine import maps
     from evaluation.match import GameSetup
     from evaluation.record import initial_state, record_games, replay_config
     from policies.slotspec import resolve_slots
@@ -173,7 +178,7 @@ def systems_difference(replay) -> str | None:
         return "header.seeds cannot be checked: a human played in this game"
     facts = game_facts(replay)
     try:
-        spec = maps.load_map(facts["map.id"])
+        spec = built_in_map(facts["map.id"])
     except (ValueError, OSError) as error:
         return f"header.seeds cannot be checked: map {facts['map.id']} ({error})"
     state = initial_state(replay)

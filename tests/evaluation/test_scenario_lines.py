@@ -91,3 +91,21 @@ def test_the_finder_finds_both_lines_of_scenario_1(shipped):
     plans = {Q._plan(table, s.focal_slots) for _, table in s.lines}
     assert plans <= set(report.lines)
     assert 0 < report.first_tick_winning < report.first_tick_actions
+
+
+@pytest.mark.slow
+def test_verify_systems_reruns_a_scenario_replay_on_its_arena(shipped, tmp_path):
+    import dataclasses as dc
+
+    from evaluation import scenario_run as R
+    from evaluation.replay import read_replay
+    from evaluation.replay_verify import systems_difference
+
+    s = shipped[0]
+    R.run_system(s, "scripted:kiter", 1, tmp_path)
+    (path,) = tmp_path.iterdir()
+    replay = read_replay(path)
+    assert systems_difference(replay) is None  # arena 905 is found beside the scenarios
+    header = copy.deepcopy(replay.header)
+    header["systems"][5] = "random"  # the controller's slot B0
+    assert "submit other actions" in systems_difference(dc.replace(replay, header=header))
