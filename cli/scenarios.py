@@ -114,6 +114,10 @@ def run_solve(args) -> int:
     from evaluation import scenario_search as Q
 
     s = S.load_scenario(args.name)
+    if args.depth is not None and not 1 <= args.depth <= s.horizon:
+        raise ValueError(f"--depth {args.depth}: must be 1-{s.horizon} (scenario {s.id}'s horizon)")
+    if args.budget < 1:
+        raise ValueError(f"--budget {args.budget}: must be 1 or more")
     report = Q.solve(s, depth=args.depth, budget=args.budget, deeper=args.deeper)
     found = [
         L.line_document(f"found {i + 1}", t, s.focal_slots)

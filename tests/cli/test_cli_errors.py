@@ -61,3 +61,13 @@ def test_scenarios_run_refuses_no_games_and_leaves_no_folder(tmp_path, capsys):
     assert main(["scenarios", "run", "--systems", "random", "--scenarios", "99",
                  "--out", str(out)]) == 2  # fmt: skip
     assert "scenario 99" in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.parametrize(
+    "option, value, message",
+    [("--depth", "0", "--depth 0: must be 1-5"), ("--depth", "-1", "--depth -1: must be 1-5"),
+     ("--depth", "6", "--depth 6: must be 1-5"), ("--budget", "0", "--budget 0: must be 1")],
+)  # fmt: skip
+def test_scenarios_solve_refuses_a_depth_outside_the_horizon(option, value, message, capsys):
+    assert main(["scenarios", "solve", "1", option, value]) == 2  # scenario 1: horizon 5
+    assert message in capsys.readouterr().err
