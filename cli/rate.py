@@ -117,7 +117,11 @@ def run(args) -> int:
         path = getattr(args, option)
         if path and Path(path).exists():
             raise FileExistsError(f"--{option} {path}: already exists; choose another name")
-    tables = [load_results(path) for path in args.results]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tables = [load_results(path) for path in args.results]
+    for warning in caught:
+        print(f"mbg: warning: {warning.message}", file=sys.stderr)
     table = pl.concat(tables, how="diagonal_relaxed")
     if not table.height:
         raise ValueError(f"{', '.join(args.results)}: no games to rate")

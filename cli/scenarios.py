@@ -114,6 +114,10 @@ def run_solve(args) -> int:
     from evaluation import scenario_search as Q
 
     s = S.load_scenario(args.name)
+    if args.depth is not None and not 1 <= args.depth <= s.horizon:
+        raise ValueError(f"--depth {args.depth}: must be 1-{s.horizon} (scenario {s.id}'s horizon)")
+    if args.budget < 1:
+        raise ValueError(f"--budget {args.budget}: must be 1 or more")
     report = Q.solve(s, depth=args.depth, budget=args.budget, deeper=args.deeper)
     found = [
         L.line_document(f"found {i + 1}", t, s.focal_slots)
@@ -159,11 +163,13 @@ def run_solve(args) -> int:
 def run_run(args) -> int:
     from evaluation import scenario_run as R
 
+    if args.games < 1:
+        raise ValueError(f"--games {args.games}: must be 1 or more")
     if args.out.exists() and any(args.out.iterdir()):
         raise ValueError(f"--out {args.out}: not empty; choose a new folder")
-    args.out.mkdir(parents=True, exist_ok=True)
     names = None if args.scenarios == "all" else args.scenarios.split(",")
     scenarios = S.load_scenarios(names)
+    args.out.mkdir(parents=True, exist_ok=True)  # only once the scenarios load
 
     def progress(row):
         print(

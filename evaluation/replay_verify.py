@@ -4,7 +4,8 @@ A replay is checked in three steps: (1) its rules version must be the one this e
 (`engine.constants.RULES_VERSION`; a replay from other rules is named as such, never
 re-simulated into a false divergence); (2) every header field the game determines (result,
 score, ticks, map id, name and layout, spawn end, roster, team sizes, threshold, horizon,
-information regime) is recomputed from the recorded states and compared; (3) the submitted
+information regime; for a scenario replay its start hash, start tick, horizon and whether it
+was solved) is recomputed from the recorded states and compared; (3) the submitted
 actions are re-simulated from the tick-0 state and every state and event compared bit for bit
 (`evaluation.record.first_difference`). `provenance` records what produced a replay: the
 rules, the exact versions of the numeric libraries and the lock file they came from.
@@ -59,13 +60,19 @@ def rules_problem(header: dict) -> str | None:
     )
 
 
+def built_in_map(map_id: int):
+    """The MapSpec of a built-in map or scenario arena; scenario arenas (ids 900-999) live
+    beside the scenarios, not in maps/. Raises ValueError / OSError naming the map."""
+    from engine import maps
+
+    return maps.load_arena(map_id) if map_id in maps.SCENARIO_IDS else maps.load_map(map_id)
+
+
 def _map_facts(map_id: int, obstacles) -> dict | None:
     """name and split of the built-in map or scenario arena with this id and layout, else None
     (a custom map)."""
-    from engine import maps
-
-    try:  # scenario arenas (ids 900-999) live beside the scenarios, not in maps/
-        spec = maps.load_arena(map_id) if map_id in maps.SCENARIO_IDS else maps.load_map(map_id)
+    try:
+        spec = built_in_map(map_id)
     except (ValueError, OSError):
         return None
     table = np.zeros((C.MAX_OBSTACLES, C.OBSTACLE_FEATURES), np.float32)
@@ -99,11 +106,31 @@ def game_facts(replay) -> dict:
         "horizon": config.horizon,
         "info_regime": "shared_obs" if config.shared_obs else "no_shared_obs",
     }
+    if isinstance(header.get("scenario"), dict):
+        facts |= _scenario_facts(replay, config, outcome)
     named = _map_facts(facts["map.id"], states["obstacles"][0])
     if named is not None or header.get("map", {}).get("split") != "custom":
         named = named or {"name": "(no built-in map with this id and layout)", "split": "?"}
         facts["map.name"], facts["map.split"] = named["name"], named["split"]
     return facts
+
+
+def _scenario_facts(replay, config, outcome: int) -> dict:
+    """A scenario replay's claims the game decides (scenarios/README.md): the start hash of
+    its tick-0 state, its start tick and horizon, and whether the focal team won."""
+    from evaluation.record import initial_state
+    from evaluation.scenarios import start_hash
+
+    start_tick = int(np.asarray(replay.states["tick"][0]))
+    focal = replay.header["scenario"].get("focal_team")
+    won = {"A": C.A_WINS, "B": C.B_WINS}.get(focal)
+    return {
+        "scenario.start_hash": start_hash(initial_state(replay), config),
+        "scenario.start_tick": start_tick,
+        "scenario.horizon": config.horizon - start_tick,
+        "scenario.focal_team": focal if won is not None else "A or B",
+        "scenario.solved": outcome == won,
+    }
 
 
 def _stored(header: dict, key: str):
@@ -141,7 +168,6 @@ def systems_difference(replay) -> str | None:
     tick agrees, else what differs. This is what checks header "seeds": a game's Systems draw
     their keys from it (evaluation.match.system_keys). Games with a human slot cannot be
     re-run and say so."""
-    from engine import maps
     from evaluation.match import GameSetup
     from evaluation.record import initial_state, record_games, replay_config
     from policies.slotspec import resolve_slots
@@ -152,7 +178,7 @@ def systems_difference(replay) -> str | None:
         return "header.seeds cannot be checked: a human played in this game"
     facts = game_facts(replay)
     try:
-        spec = maps.load_map(facts["map.id"])
+        spec = built_in_map(facts["map.id"])
     except (ValueError, OSError) as error:
         return f"header.seeds cannot be checked: map {facts['map.id']} ({error})"
     state = initial_state(replay)

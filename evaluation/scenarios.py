@@ -18,6 +18,7 @@ collects all of a file's problems at once (`mbg scenarios validate`).
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -306,6 +307,21 @@ def _start_fields(doc: dict, arena, problems: list[str]) -> dict | None:
     }
 
 
+# The engine names a slot's field as `pos[5]`; the file author wrote `start.agents.B0.pos`.
+_SLOT_FIELDS = {"pos", "health", "alive", "cooldown", "shield", "ooc", "status", "class_id"}
+_FILE_FIELD = {"class_id": "class"}
+_ENGINE_FIELD = re.compile(r"^(\w+)\[(\d+)\]")
+
+
+def _in_file_terms(message: str) -> str:
+    """An `engine.authored_state` error with a per-slot field renamed to the file's path."""
+    found = _ENGINE_FIELD.match(message)
+    if found is None or found[1] not in _SLOT_FIELDS or int(found[2]) >= C.NUM_SLOTS:
+        return f"start: {message}"
+    field = _FILE_FIELD.get(found[1], found[1])
+    return f"start.agents.{slot_name(int(found[2]))}.{field}{message[found.end() :]}"
+
+
 def start_hash(state, config: Config) -> str:
     """SHA-256 (hex) of a start state's authored fields (`engine.state_fields`, floats as exact
     float32 values) and the rules that decide it (score to win, horizon), canonical JSON."""
@@ -335,7 +351,7 @@ def scenario_from_dict(doc, source: object = "<scenario>") -> Scenario:
     try:
         state = engine.authored_state(config, **fields)
     except ValueError as error:
-        raise ScenarioError(source, [f"start: {error}"]) from None
+        raise ScenarioError(source, [_in_file_terms(str(error))]) from None
     focal = TEAMS.index(doc["focal_team"])
     lines = scenario_lines.parse_lines(doc["lines"], focal, state, doc["horizon"], problems)
     _check_controller(doc["controller"], problems)

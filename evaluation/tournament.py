@@ -25,6 +25,7 @@ import jax
 import numpy as np
 
 from engine.constants import RULES_VERSION
+from engine.types import Config
 from evaluation import tournament_store as store
 from evaluation.match import RANDOM_ROSTER, GameSetup, result_row, schedule, start
 
@@ -88,6 +89,7 @@ def new_manifest(
         raise ValueError(f"entrants: a tournament needs at least 2, got {len(entrants)}")
     if seed < 0:
         raise ValueError(f"seed: {seed} must be 0 or more")
+    Config(**(rules or {}))  # bad rules fail here, before a manifest could keep them
     names = list(entrants)
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     now = _now()
@@ -236,7 +238,6 @@ def play_recorded(config, lineup, setups, size, folder: Path, options: Options, 
 def play_items(folder: Path, manifest: dict, items, options: Options, on_games=None) -> int:
     """Play this process's share of the work items, writing a part after each batch; returns
     the number of games played. on_games(n) is called after each batch (progress)."""
-    from engine.types import Config
     from policies.slotspec import resolve_slots, team_spec
 
     config, played, lineups = Config(**manifest["rules"]), 0, {}

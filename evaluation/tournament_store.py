@@ -12,6 +12,7 @@ team-level metric of the level twice: `a__NAME` (Team A's value) and `b__NAME`.
 
 import json
 import os
+import warnings
 from pathlib import Path
 
 import polars as pl
@@ -165,30 +166,50 @@ def _team_name(systems: list[str], team: int) -> str:
 
 def replay_results(path) -> pl.DataFrame:
     """Results rows from the headers of a replay file or folder: each team's entrant is its
-    System spec (or the specs joined by +); a game pair is its seed. Raises ValueError."""
+    System spec (or the specs joined by +); a game pair is its seed. Games of an entrant
+    against itself say nothing about its rating and are skipped with a warning. Raises
+    ValueError naming a scenario replay (a set position, not a game between equals) or an
+    unfinished game."""
     from evaluation.replay import read_header, replay_paths
 
-    rows = []
+    rows, self_play = [], []
     for file in replay_paths([path]):
         header = read_header(file)
+        if header.get("scenario"):
+            raise ValueError(
+                f"{file}: a replay of scenario {header['scenario'].get('id')} (a set position, "
+                f"not a game between equals) cannot be rated; see mbg scenarios run"
+            )
         result = header["result"]
         winner = {"A wins": "A", "B wins": "B", "draw": "draw"}.get(result["outcome_name"])
         if winner is None:
             raise ValueError(f"{file}: result {result['outcome_name']!r} is not a finished game")
+        entrants = [_team_name(header["systems"], team) for team in (0, 1)]
+        if entrants[0] == entrants[1]:
+            self_play.append(file)
+            continue
         rows.append(
             {
                 "tournament": f"replays:{Path(path).name}",
                 "pair": int(header["seeds"]["game"]),
                 "map_id": int(header["map"]["id"]),
                 "spawn_end": int(header["spawn_end"]),
-                "entrant_a": _team_name(header["systems"], 0),
-                "entrant_b": _team_name(header["systems"], 1),
+                "entrant_a": entrants[0],
+                "entrant_b": entrants[1],
                 "winner": winner,
                 "score_a": int(result["score"][0]),
                 "score_b": int(result["score"][1]),
                 "ticks": int(result["ticks"]),
             }
         )
+    if self_play:
+        warnings.warn(
+            f"{path}: skipped {len(self_play)} game(s) of an entrant against itself "
+            f"(first: {self_play[0]}); they carry no rating information",
+            stacklevel=2,
+        )
     if not rows:
-        raise ValueError(f"{path}: holds no replay")
+        raise ValueError(
+            f"{path}: holds no replay" + (" of two different entrants" * bool(self_play))
+        )
     return pl.DataFrame(rows)

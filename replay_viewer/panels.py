@@ -56,9 +56,10 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
     pixels of `font` when given (checkpoints by file name, long names shortened in the middle)."""
     h, t = model.replay.header, model.tick
     s = model.state(t)
+    over = int(s["outcome"]) != C.ONGOING
     rest = (
         f"   map {h['map']['id']} {h['map']['name']} ({h['map']['split']})   "
-        f"{tick_heading(t, model.ticks, int(s['outcome']) != C.ONGOING)}   "
+        f"{tick_heading(t, model.ticks, over)}   "
         f"score A {int(s['score'][0])} : B {int(s['score'][1])}   "
         f"view: {view_label(model.view)}"
     )
@@ -67,7 +68,7 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
         name = elide_middle(name, font, max(0, width - font.size(rest)[0]))
     first = name + rest
     if h.get("scenario"):  # the three lines go to the scenario: what a playtester reads
-        lines = [first, *scenario_lines(h["scenario"], t, model.view == "oracle")]
+        lines = [first, *scenario_lines(h["scenario"], t, model.view == "oracle", over)]
         if font is not None and width is not None:  # the brief ends in "..." rather than the edge
             lines = [cut_end(line, font, width) for line in lines]
         return lines
@@ -88,14 +89,21 @@ def tick_heading(t: int, last: int, over: bool) -> str:
     return f"tick {t - 1} (last)" if over and t == last and t > 0 else f"tick {t}/{last}"
 
 
-def scenario_lines(info: dict | None, tick: int, oracle: bool) -> list[str]:
+def scenario_lines(info: dict | None, tick: int, oracle: bool, over: bool = False) -> list[str]:
     """A scenario replay's lines (header "scenario", evaluation/scenario_lines.py): its title,
-    skill and the ticks left at replay tick `tick`, then its brief; whether the success rule
+    skill and the ticks left at replay tick `tick` (or, at the final state of a finished
+    game, how many of the horizon's ticks it took), then its brief; whether the success rule
     was met only in the Oracle view, since an agent's view at this tick cannot know it."""
     if not info:
         return []
-    left = max(int(info["horizon"]) - tick, 0)
-    head = f"scenario {info['id']} {info['title']} ({info['skill']}): {left} ticks left"
+    horizon = int(info["horizon"])
+    left = max(horizon - tick, 0)
+    clock = (
+        f"game over after {tick} of {horizon} ticks"
+        if over
+        else f"{left} tick{'' if left == 1 else 's'} left"
+    )
+    head = f"scenario {info['id']} {info['title']} ({info['skill']}): {clock}"
     if oracle:
         met = "met" if info["solved"] else "not met"
         head += f"   focal team {info['focal_team']} wins within the horizon: {met}"

@@ -51,3 +51,23 @@ def test_a_folder_named_like_a_replay_is_skipped(tmp_path, capsys):
     (tmp_path / "sub.mbgr").mkdir()
     assert main(["replay", "info", str(tmp_path)]) == 2
     assert "no .mbgr files in this folder" in capsys.readouterr().err
+
+
+def test_scenarios_run_refuses_no_games_and_leaves_no_folder(tmp_path, capsys):
+    out = tmp_path / "scen"
+    assert main(["scenarios", "run", "--systems", "random", "--scenarios", "1", "--games", "0",
+                 "--out", str(out)]) == 2  # fmt: skip
+    assert "--games 0: must be 1 or more" in capsys.readouterr().err
+    assert main(["scenarios", "run", "--systems", "random", "--scenarios", "99",
+                 "--out", str(out)]) == 2  # fmt: skip
+    assert "scenario 99" in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.parametrize(
+    "option, value, message",
+    [("--depth", "0", "--depth 0: must be 1-5"), ("--depth", "-1", "--depth -1: must be 1-5"),
+     ("--depth", "6", "--depth 6: must be 1-5"), ("--budget", "0", "--budget 0: must be 1")],
+)  # fmt: skip
+def test_scenarios_solve_refuses_a_depth_outside_the_horizon(option, value, message, capsys):
+    assert main(["scenarios", "solve", "1", option, value]) == 2  # scenario 1: horizon 5
+    assert message in capsys.readouterr().err

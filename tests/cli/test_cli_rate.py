@@ -55,3 +55,31 @@ def test_rate_names_a_bad_file(tmp_path, capsys):
     assert f"{bad}: not a results table; columns ['entrant_b', 'winner'] are missing" in (
         capsys.readouterr().err
     )
+
+
+def _edited_copy(folder: Path, name: str, **header) -> Path:
+    from dataclasses import replace
+
+    from evaluation.replay import read_replay, write_replay
+
+    replay = read_replay(FIXTURES / "v1_real_2v2_no_metrics.mbgr")
+    return write_replay(folder / name, replace(replay, header=replay.header | header))
+
+
+def test_rate_skips_self_play_and_refuses_scenario_replays(tmp_path, capsys):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "v1_real_2v2_no_metrics.mbgr", folder / "a.mbgr")
+    mirror = ["random", "random", "", "", "", "random", "random", "", "", ""]
+    _edited_copy(folder, "b.mbgr", systems=mirror)
+    assert main(["rate", str(folder), "--interval", "fisher"]) == 0
+    captured = capsys.readouterr()
+    assert f"skipped 1 game(s) of an entrant against itself (first: {folder / 'b.mbgr'})" in (
+        captured.err
+    )
+    assert captured.out.count(" 1 ") >= 2 and "scripted:brawler" in captured.out
+    scenario = tmp_path / "scen"
+    scenario.mkdir()
+    _edited_copy(scenario, "s.mbgr", scenario={"id": 3, "title": "T", "start_hash": "ab"})
+    assert main(["rate", str(scenario)]) == 2
+    assert f"{scenario / 's.mbgr'}: a replay of scenario 3" in capsys.readouterr().err

@@ -59,11 +59,11 @@ def test_good_document_builds_the_exact_state():
         (("start", "agents", "A0", "class"), "Bard", "start.agents.A0.class"),
         (("start", "agents", "A0", "pos"), [3], "start.agents.A0.pos"),
         (("start", "agents", "A0", "status"), {"sleepy": 2}, "start.agents.A0.status.sleepy"),
-        (("start", "agents", "A0", "health"), 300, "health[0]"),
-        (("start", "agents", "B0", "pos"), [19.75, 5.0], "pos[5]"),
+        (("start", "agents", "A0", "health"), 300, "start.agents.A0.health"),
+        (("start", "agents", "B0", "pos"), [19.75, 5.0], "start.agents.B0.pos"),
         (("start", "score"), [20, 3], "score"),
         (("start", "wave_clock"), [5, 0], "wave_clock[0]"),
-        (("start", "agents", "A0", "cooldown"), 31, "cooldown[0]"),
+        (("start", "agents", "A0", "cooldown"), 31, "start.agents.A0.cooldown"),
         (("lines",), [{"name": "x", "ticks": [{"B0": "E A0 basic"}]}], "lines[0].ticks[0].B0"),
         (("lines",), [{"name": "x", "ticks": [{"A0": "Jump A0 basic"}]}], "lines[0].ticks[0].A0"),
     ],
@@ -98,7 +98,10 @@ def test_a_body_on_an_obstacle_is_refused():
     doc = copy.deepcopy(GOOD)
     doc["arena"] = 907  # columns at x = 10, y = 2, 5, 8 (radius 0.5)
     doc["start"]["agents"]["B0"]["pos"] = [10.4, 5]
-    with pytest.raises(S.ScenarioError, match=r"pos\[5\] = \[10.39.*overlaps obstacle (row )?1"):
+    with pytest.raises(
+        S.ScenarioError,
+        match=r"^bad.json: start.agents.B0.pos = \[10.39.*overlaps obstacle (row )?1",
+    ):
         S.scenario_from_dict(doc, "bad.json")
 
 

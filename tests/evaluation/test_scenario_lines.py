@@ -1,6 +1,7 @@
 """The shipped scenarios: every stored line wins, the controller's own play loses, mirrors agree."""
 
 import copy
+import dataclasses
 
 import numpy as np
 import pytest
@@ -62,6 +63,15 @@ def test_swapped_spawn_ends_give_the_mirrored_game(shipped):
         # `mbg replay verify` finds the arena's name and split (ids 900-999), not "custom"
         assert header_differences(a.replay) == header_differences(b.replay) == []
         assert a.replay.header["map"]["split"] == "scenario"
+    # An edited scenario claim is caught like an edited score (scenarios/README.md).
+    edited = copy.deepcopy(a.replay.header)
+    edited["scenario"] |= {"solved": False, "start_hash": "0" * 64, "horizon": 9}
+    found = header_differences(dataclasses.replace(a.replay, header=edited))
+    assert [line.split(" says ")[0] for line in found] == [
+        "header.scenario.start_hash",
+        "header.scenario.horizon",
+        "header.scenario.solved",
+    ], found
 
 
 def test_cli_list_validate_verify(capsys):
@@ -81,3 +91,21 @@ def test_the_finder_finds_both_lines_of_scenario_1(shipped):
     plans = {Q._plan(table, s.focal_slots) for _, table in s.lines}
     assert plans <= set(report.lines)
     assert 0 < report.first_tick_winning < report.first_tick_actions
+
+
+@pytest.mark.slow
+def test_verify_systems_reruns_a_scenario_replay_on_its_arena(shipped, tmp_path):
+    import dataclasses as dc
+
+    from evaluation import scenario_run as R
+    from evaluation.replay import read_replay
+    from evaluation.replay_verify import systems_difference
+
+    s = shipped[0]
+    R.run_system(s, "scripted:kiter", 1, tmp_path)
+    (path,) = tmp_path.iterdir()
+    replay = read_replay(path)
+    assert systems_difference(replay) is None  # arena 905 is found beside the scenarios
+    header = copy.deepcopy(replay.header)
+    header["systems"][5] = "random"  # the controller's slot B0
+    assert "submit other actions" in systems_difference(dc.replace(replay, header=header))

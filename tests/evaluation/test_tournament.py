@@ -46,6 +46,11 @@ def test_bad_entrants_and_terms_are_named(tmp_path):
     T.open_tournament(tmp_path / "x", ENTRANTS, "test", 4, 0, RULES)
     with pytest.raises(ValueError, match="games_per_pair is 4, this command asks for 6"):
         T.open_tournament(tmp_path / "x", ENTRANTS, "test", 6, 0, RULES)
+    # Bad rules are refused before a manifest exists, so the folder takes the corrected command.
+    with pytest.raises(ValueError, match=r"Config.horizon: 0 is out of range"):
+        T.open_tournament(tmp_path / "y", ENTRANTS, "test", 4, 0, {"horizon": 0})
+    assert not (tmp_path / "y" / store.MANIFEST).exists()
+    T.open_tournament(tmp_path / "y", ENTRANTS, "test", 4, 0, RULES)
 
 
 def test_games_of_other_rules_are_never_mixed(tmp_path):

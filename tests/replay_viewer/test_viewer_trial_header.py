@@ -83,3 +83,14 @@ def test_a_scenario_replay_fits_its_brief_in_the_bar(display, tmp_path):
     assert "scenario 6 The Patient Hunter (opponent modelling)" in lines[1]
     assert "focal team A wins within the horizon: not met" in lines[1]  # Oracle view only
     assert lines[2].startswith("Team B leads 19-18") and lines[2].endswith("...")
+
+
+def test_a_scenario_clock_counts_down_and_names_the_end():
+    from replay_viewer.panels import scenario_lines
+
+    info = {"id": 1, "title": "Hold the Trap", "skill": "planning", "horizon": 5,
+            "focal_team": "A", "solved": False, "brief": "b"}  # fmt: skip
+    assert scenario_lines(info, 0, False)[0].endswith(": 5 ticks left")
+    assert scenario_lines(info, 4, False)[0].endswith(": 1 tick left")
+    # a game that ended at state 4 of a 5-tick horizon has no tick left to play
+    assert scenario_lines(info, 4, False, over=True)[0].endswith(": game over after 4 of 5 ticks")
