@@ -242,17 +242,15 @@ def ordinary_temp_file(folder, prefix: str, suffix: str = "") -> tuple[int, str]
     return fd, tmp
 
 
-def write_replay(path, replay: Replay) -> Path:
-    """Writes `replay` to `path` atomically; never replaces an existing file.
-
-    The bytes go to a temporary file in the same folder, which is then hard-linked to `path`
-    (fails if `path` exists) or, where links are unsupported, renamed after a check.
-    Raises FileExistsError if `path` exists, ReplayError if the replay is invalid.
-    """
+def write_new_file(path, data: bytes, refusal: str) -> Path:
+    """Write `data` to `path` atomically, never over an existing file: the bytes go to a
+    temporary file in the same folder (flushed and fsynced), which is then hard-linked to
+    `path` (the link fails if `path` exists, so two writers can never both win) or, where the
+    file system has no hard links, renamed after a check. A reader sees no file or the whole
+    file. Raises FileExistsError("<path>: <refusal>") when `path` exists."""
     path = Path(path)
     if path.exists():
-        raise FileExistsError(f"{path}: refusing to overwrite an existing replay")
-    data = encode_replay(replay)
+        raise FileExistsError(f"{path}: {refusal}")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = ordinary_temp_file(path.parent, f".{path.name}.", ".tmp")
     try:
@@ -263,15 +261,24 @@ def write_replay(path, replay: Replay) -> Path:
         try:
             os.link(tmp, path)
         except FileExistsError:
-            raise FileExistsError(f"{path}: refusing to overwrite an existing replay") from None
+            raise FileExistsError(f"{path}: {refusal}") from None
         except OSError:  # no hard links on this file system: check, then rename
             if path.exists():
-                raise FileExistsError(f"{path}: refusing to overwrite an existing replay") from None
+                raise FileExistsError(f"{path}: {refusal}") from None
             os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
     return path
+
+
+def write_replay(path, replay: Replay) -> Path:
+    """Writes `replay` to `path` atomically; never replaces an existing file (`write_new_file`).
+    Raises FileExistsError if `path` exists, ReplayError if the replay is invalid."""
+    path = Path(path)
+    if path.exists():
+        raise FileExistsError(f"{path}: refusing to overwrite an existing replay")
+    return write_new_file(path, encode_replay(replay), "refusing to overwrite an existing replay")
 
 
 def _unpack_next(unpacker, source, field: str, ended: str, bad: str):

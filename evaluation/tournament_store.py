@@ -17,7 +17,7 @@ from pathlib import Path
 
 import polars as pl
 
-from evaluation.replay import ordinary_temp_file
+from evaluation.replay import ordinary_temp_file, write_new_file
 
 MANIFEST = "manifest.json"
 PARTS = "results"
@@ -31,22 +31,9 @@ METRIC_SIDES = ("a__", "b__")
 
 
 def write_new(path: Path, data: bytes) -> Path:
-    """Write bytes to a new file atomically; raises FileExistsError if `path` exists."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = ordinary_temp_file(path.parent, f".{path.name}.", ".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            raise FileExistsError(f"{path}: exists; results are never overwritten") from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
+    """Write bytes to a new file atomically (`evaluation.replay.write_new_file`); raises
+    FileExistsError if `path` exists."""
+    return write_new_file(path, data, "exists; results are never overwritten")
 
 
 def replace_file(path: Path, data: bytes) -> Path:
