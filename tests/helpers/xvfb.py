@@ -8,6 +8,7 @@ conftest.py of each app's test folder.
 import os
 import shutil
 import subprocess
+import time
 
 import pytest
 
@@ -60,3 +61,14 @@ def find_window(display: str, pid: int, timeout: float) -> str:
     found = xdo(display, "search", "--sync", "--pid", str(pid), timeout=timeout)
     assert found, f"no window of process {pid} appeared on {display}"
     return found.splitlines()[0]
+
+
+def wait_for(predicate, seconds: float = 30.0) -> bool:
+    """Poll `predicate()` every 0.2 s until it is true (True) or `seconds` pass (False): a
+    window's effects (a saved PNG, a video) land some frames after the key that asks for them."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.2)
+    return False

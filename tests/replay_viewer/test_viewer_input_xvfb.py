@@ -9,18 +9,9 @@ import time
 from evaluation.replay import write_replay
 from replay_viewer import layout as L
 from tests.helpers.replays import synthetic_replay
-from tests.helpers.xvfb import XVFB_MARKS, find_window, window_env, xdo
+from tests.helpers.xvfb import XVFB_MARKS, find_window, wait_for, window_env, xdo
 
 pytestmark = XVFB_MARKS
-
-
-def wait_for(path, seconds=30.0):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if path.exists():
-            return True
-        time.sleep(0.2)
-    return False
 
 
 def test_view_menu_and_text_boxes_by_mouse_and_keys(xserver, tmp_path):
@@ -34,6 +25,9 @@ def test_view_menu_and_text_boxes_by_mouse_and_keys(xserver, tmp_path):
         text=True,
     )
     shots = tmp_path / "data" / "marl-battlegrounds" / "screenshots"
+
+    def saved(name: str) -> bool:
+        return wait_for((shots / name).exists)
 
     def keys(*names):
         for name in names:
@@ -51,18 +45,18 @@ def test_view_menu_and_text_boxes_by_mouse_and_keys(xserver, tmp_path):
         xdo(xserver, "windowfocus", "--sync", window)
         time.sleep(1.0)
         keys("slash", "d", "a", "m", "Escape", "Right", "p")  # Esc gives the keys back
-        assert wait_for(shots / "game_t0001_oracle.png"), sorted(p.name for p in shots.glob("*"))
+        assert saved("game_t0001_oracle.png"), sorted(p.name for p in shots.glob("*"))
         keys("g", "5", "Return", "p")  # `g` does not type itself into the tick box
-        assert wait_for(shots / "game_t0005_oracle.png"), sorted(p.name for p in shots.glob("*"))
+        assert saved("game_t0005_oracle.png"), sorted(p.name for p in shots.glob("*"))
         keys("slash", "x")
         click(*pygame_rect_center(L.ARENA))  # a click elsewhere releases the search box
         keys("Right", "p")
-        assert wait_for(shots / "game_t0006_oracle.png"), sorted(p.name for p in shots.glob("*"))
+        assert saved("game_t0006_oracle.png"), sorted(p.name for p in shots.glob("*"))
         menu_x, menu_y = pygame_rect_center(L.VIEW)
         click(menu_x, menu_y)
         click(L.VIEW[0] + 40, L.VIEW[1] + L.VIEW[3] + 8 * 20 + 10)  # "Agent B2", ninth option
         keys("p")
-        assert wait_for(shots / "game_t0006_agent-b2.png"), sorted(p.name for p in shots.glob("*"))
+        assert saved("game_t0006_agent-b2.png"), sorted(p.name for p in shots.glob("*"))
         xdo(xserver, "key", "--window", window, "ctrl+q")
         assert viewer.wait(timeout=20) == 0
     finally:

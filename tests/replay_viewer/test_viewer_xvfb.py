@@ -9,18 +9,9 @@ import pygame
 from evaluation.replay import write_replay
 from replay_viewer import layout as L
 from tests.helpers.replays import synthetic_replay
-from tests.helpers.xvfb import XVFB_MARKS, find_window, window_env, xdo
+from tests.helpers.xvfb import XVFB_MARKS, find_window, wait_for, window_env, xdo
 
 pytestmark = XVFB_MARKS
-
-
-def wait_for(predicate, seconds=30.0):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.2)
-    return False
 
 
 def test_window_steps_switches_view_and_saves_a_png(xserver, tmp_path):
