@@ -12,7 +12,9 @@ from evaluation.record import state_at
 from evaluation.replay import read_replay
 from evaluation.replay_states import state_at_tick
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "replays" / "v1_real_2v2_no_metrics.mbgr"
+FIXTURE = (
+    Path(__file__).resolve().parents[1] / "fixtures" / "replays" / "v1_real_2v2_no_metrics.mbgr"
+)
 
 
 @pytest.fixture(scope="module")

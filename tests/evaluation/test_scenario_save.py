@@ -1,0 +1,47 @@
+"""A replay position saved as a scenario loads back like a shipped one, with the re-simulated
+start state bit for bit, on a scenario arena; bad requests are refused and leave no file."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import maps as map_files
+from evaluation import scenarios as S
+from evaluation.replay import read_replay
+from evaluation.replay_states import state_at_tick
+from evaluation.scenario_save import main, save_position
+
+REPLAYS = Path(__file__).resolve().parents[1] / "fixtures" / "replays"
+GAME = REPLAYS / "v1_real_2v2_no_metrics.mbgr"
+
+
+def test_a_saved_position_loads_with_the_exact_start_state(tmp_path):
+    path = save_position(GAME, 6, "B", 7, tmp_path)
+    assert path.name == "001_v1_real_2v2_no_metrics_at_tick_6.json"
+    scenario = S.load_scenario_file(path)
+    state = state_at_tick(read_replay(GAME), 6)
+    for name, value in vars(state).items():  # the arena copy has its own id, all else equal
+        if name != "map_id":
+            assert (
+                np.asarray(getattr(scenario.start, name)).tobytes() == np.asarray(value).tobytes()
+            )
+    assert int(scenario.start.map_id) == scenario.arena.id and int(state.map_id) == 3
+    assert (scenario.focal_team, scenario.horizon, scenario.lines) == (1, 7, ())
+    shipped = {int(p.name[:3]) for p in map_files.ARENAS_DIR.glob("9*.json")}
+    assert scenario.arena.split == "scenario" and scenario.arena.id not in shipped
+    assert "copy of map" in scenario.arena.name
+    # the next save takes the next free ids, never a file already there
+    again = S.load_scenario_file(save_position(GAME, 6, "A", 5, tmp_path))
+    assert again.id == 2 and again.arena.id not in shipped | {scenario.arena.id}
+    assert again.start_hash != scenario.start_hash  # a horizon of 5, not 7
+
+
+def test_bad_requests_are_refused_and_write_nothing(tmp_path, capsys):
+    with pytest.raises(ValueError, match="focal team is A or B"):
+        save_position(GAME, 3, "C", 5, tmp_path)
+    with pytest.raises(ValueError, match="at least 1 tick"):
+        save_position(GAME, 3, "A", 0, tmp_path)
+    assert main([str(GAME), "--tick", "9999", "--folder", str(tmp_path)]) == 2
+    assert "tick 9999 is outside" in capsys.readouterr().err
+    assert not list(tmp_path.rglob("*.json"))
