@@ -10,32 +10,27 @@ from pathlib import Path
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import (
-    UIButton,
-    UIDropDownMenu,
-    UIHorizontalSlider,
-    UISelectionList,
-    UITextEntryLine,
-)
-from pygame_gui.windows import UIFileDialog, UIMessageWindow
+from pygame_gui.elements import UISelectionList
+from pygame_gui.windows import UIMessageWindow
 
-from evaluation.replay import SUFFIX, ReplayError, read_replay
+from evaluation.replay import ReplayError, read_replay
 from replay_viewer import layout as L
-from replay_viewer.export import save_png
+from replay_viewer.actions import act, branch_request, export_png
 from replay_viewer.folder import list_replays
+from replay_viewer.launch import Children
 from replay_viewer.metrics_source import replay_metrics
 from replay_viewer.metrics_table import MetricsTable, display_frame
-from replay_viewer.model import SPEEDS, ViewerModel, view_from_label, view_options
+from replay_viewer.model import ViewerModel
 from replay_viewer.panels import draw_help, draw_lines, draw_tooltip, info_lines, tooltip_lines
 from replay_viewer.playback import SmoothArena, VideoRunner
 from replay_viewer.shortcuts import action_for
 from replay_viewer.side_panel import SidePanel
+from replay_viewer.story import kill_feed
+from replay_viewer.timeline import draw_kill_feed
+from replay_viewer.toolbar import Toolbar
 from ui.arena import ArenaRenderer
 from ui.pacing import FramePacer
 from ui.panels import elide_middle, fit_lines, short_path
-from ui.paths import screenshot_dir
-from ui.rules import slot_label
-from ui.scene import view_label
 from ui.theme import COLOURS, GUI_THEME
 
 # Seconds a status message stays before the resting hint replaces it (errors stay longer).
@@ -67,7 +62,6 @@ class App:
         self.show_help, self.running = False, True
         self.mouse = (0, 0)
         self.side = SidePanel(self)
-        self.widgets: dict = {}
         self.list_widget = None
         self.dialog = None
         self.problem_window = None  # the whole reason a file did not open
@@ -78,52 +72,26 @@ class App:
         self.video = VideoRunner()  # an export running in the window's loop (Video, e)
         self.shortcut_char = ""  # the character of the shortcut being run
         self.swallow_text = ""  # ... kept when it opened a text box
-        self._build_bar()
-
-    # --- widgets -----------------------------------------------------------------------------
-    def _build_bar(self) -> None:
-        m = self.manager
-        for name, text, rect, tip in L.BUTTONS:
-            self.widgets[name] = UIButton(pygame.Rect(rect), text, m, tool_tip_text=tip)
-        self.tick_entry = UITextEntryLine(pygame.Rect(L.TICK_ENTRY), m, placeholder_text="tick")
-        self.speed_menu = UIDropDownMenu(
-            [f"{s} ticks/s" for s in SPEEDS], f"{SPEEDS[2]} ticks/s", pygame.Rect(L.SPEED), m
-        )
-        self.view_menu = None
-        self.menu_view = None  # the view the View menu was built for
-        self.slider = None
+        self.children = Children()  # the BattleClient and scenario saver started from here
+        self.branch_window = None  # Play on / Save as scenario
+        self.last_command: list[str] | None = None  # the last child program's command line
+        self.bar = Toolbar(self)
         self.side.build()
 
-    def _build_game_widgets(self) -> None:
-        for widget in (self.view_menu, self.slider):
-            if widget is not None:
-                widget.kill()
-        options = view_options(self.model)
-        label = view_label(self.model.view)
-        self.menu_view = self.model.view
-        self.view_menu = UIDropDownMenu(
-            options, label if label in options else options[0], pygame.Rect(L.VIEW), self.manager
-        )
-        self.slider = UIHorizontalSlider(
-            pygame.Rect(L.SCRUB), 0, (0, max(1, self.model.ticks)), self.manager
-        )
+    # --- widgets (replay_viewer.toolbar) ------------------------------------------------------
+    widgets = property(lambda self: self.bar.buttons)
+    tick_entry = property(lambda self: self.bar.tick_entry)
+    speed_menu = property(lambda self: self.bar.speed_menu)
+    view_menu = property(lambda self: self.bar.view_menu)
+    slider = property(lambda self: self.bar.slider)
 
-    def _sync_widgets(self) -> None:
-        if self.model is None:
-            return
-        t = self.model.tick
-        if int(self.slider.get_current_value()) != t:
-            self.slider.set_current_value(t)
-        if not self.tick_entry.is_focused and self.tick_entry.get_text() != str(t):
-            self.tick_entry.set_text(str(t))
-        play = "Pause" if self.model.timeline.playing else "Play"
-        if self.widgets["play"].text != play:
-            self.widgets["play"].set_text(play)
-        # Rebuilt only when the view changed elsewhere (keys, --view): the menu's own choice
-        # is still on its way as UI_DROP_DOWN_MENU_CHANGED, and a rebuilt menu would drop it.
-        if self.menu_view != self.model.view:
-            self._build_game_widgets()
-            self.slider.set_current_value(t)
+    def close_windows(self) -> bool:
+        """Closes the problem window or a branch window; True if one was open."""
+        window, self.branch_window = self.branch_window, None
+        closed = window is not None and window.alive()
+        if closed:
+            window.kill()
+        return self._close_problem() or closed
 
     # --- opening -----------------------------------------------------------------------------
     def say(self, text: str, error: bool = False) -> None:
@@ -163,7 +131,7 @@ class App:
         self.model = ViewerModel(replay, Path(path).name)
         self.replay_path = Path(path)
         self._hide_list()
-        self._build_game_widgets()
+        self.bar.build_game_widgets()
         metrics, note = replay_metrics(replay)
         classes = replay.states["class_id"][0]
         self.side.set_metrics(
@@ -262,28 +230,15 @@ class App:
 
     def _ui_event(self, event) -> bool:
         kind = event.type
+        if self.bar.ui_event(event):
+            return True
         if kind == pygame_gui.UI_BUTTON_PRESSED:
-            for name, widget in self.widgets.items():
-                if event.ui_element is widget:
-                    self.act(*L.BUTTON_ACTIONS[name])
-                    return True
+            window = self.branch_window
+            request = window.button(event.ui_element) if window is not None else None
+            if request is not None:
+                branch_request(self, request)
+                return True
             return self.side.button(event.ui_element)
-        if kind == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED and event.ui_element is self.slider:
-            if self.model is not None and int(event.value) != self.model.tick:
-                self.model.timeline.step(int(event.value) - self.model.tick)
-            return True
-        if kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
-            if event.ui_element is self.speed_menu:
-                if self.model is not None:
-                    self.model.timeline.speed_index = SPEEDS.index(int(event.text.split()[0]))
-            elif event.ui_element is self.view_menu and self.model is not None:
-                self.model.set_view(view_from_label(event.text))
-                self.menu_view = self.model.view
-                self.say(f"View: {event.text}")
-            return True
-        if kind == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.tick_entry:
-            self._goto(event.text)
-            return True
         if kind == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.side.search:
             self.release_keyboard()  # Enter keeps the filter and gives the keys back
             return True
@@ -302,17 +257,8 @@ class App:
             return True
         return False
 
-    def _goto(self, text: str) -> None:
-        self.release_keyboard()
-        if self.model is None:
-            return
-        if text.strip().isdigit() and int(text) <= self.model.ticks:
-            self.model.timeline.step(int(text) - self.model.tick)
-        else:
-            self.say(f"Tick {text!r}: type a number from 0 to {self.model.ticks}", error=True)
-
     def _click(self, pos) -> None:
-        if self.model is None:
+        if self.model is None or self.bar.strip_click(pos):
             return
         if pygame.Rect(L.ARENA).collidepoint(pos):
             scene = self.model.scene()
@@ -323,118 +269,25 @@ class App:
         self.side.click(pos)
 
     def act(self, action: str, arg=None) -> None:
-        """Runs one named action (buttons and shortcuts share these names)."""
-        if action in ("help", "escape", "quit", "open", "folder"):
-            return self._app_action(action)
-        if self.model is None:
-            return
-        tl = self.model.timeline
-        if action == "play":
-            tl.toggle()
-        elif action == "step":
-            tl.step(arg)
-        elif action == "seek":
-            tl.step((self.model.ticks if arg == -1 else arg) - tl.tick)
-        elif action == "speed":
-            tl.faster(arg)
-            self.speed_menu.kill()
-            self.speed_menu = UIDropDownMenu(
-                [f"{s} ticks/s" for s in SPEEDS],
-                f"{tl.speed} ticks/s",
-                pygame.Rect(L.SPEED),
-                self.manager,
-            )
-        elif action == "goto":
-            self.give_keyboard(self.tick_entry)
-            self.tick_entry.set_text("")
-        elif action in ("view", "view_agent", "view_next"):
-            self._change_view(action, arg)
-        elif action == "overlay":
-            self.model.overlays ^= {arg}
-            state = "on" if arg in self.model.overlays else "off"
-            self.say(f"Overlay {arg.replace('_', ' ')}: {state}")
-        elif action in ("tab", "search"):
-            self.side.act(action, arg)
-        elif action == "export":
-            self.export_png()
-        elif action == "video":  # the whole game in this view (playback.VideoRunner)
-            self.video.start(self.replay_path, self.model)
-            self.say(self.video.line, self.video.error)
-        elif action == "animation":
-            self.arena.animate = not self.arena.animate
-            self.say(f"Smooth playback: {'on' if self.arena.animate else 'off'}")
-
-    def _app_action(self, action: str) -> None:
-        if action == "help":
-            self.show_help = not self.show_help
-        elif action == "escape":
-            if self._close_problem():
-                return
-            if self.video.cancel():
-                return self.say(self.video.line)
-            if self.show_help:
-                self.show_help = False
-            elif self.model is not None:
-                self.model.selected = None
-        elif action == "quit":
-            self.running = False
-        elif action == "open" and (self.dialog is None or not self.dialog.alive()):
-            start = str(self.folder or Path.cwd())
-            self.dialog = UIFileDialog(
-                pygame.Rect(L.DIALOG),
-                self.manager,
-                "Open a replay or a folder",
-                {SUFFIX},
-                start,
-                allow_existing_files_only=True,
-                allow_picking_directories=True,
-            )
-        elif action == "folder" and self.folder is not None:
-            self.open_path(self.folder)
-
-    def _change_view(self, action: str, arg) -> None:
-        model = self.model
-        if action == "view_agent":
-            if not model.replay.states["active"][0][arg]:
-                return self.say(f"Slot {arg} ({slot_label(arg)}) is empty in this game", error=True)
-            view = ("agent", arg)
-        elif action == "view_next":
-            options = [view_from_label(o) for o in view_options(model)]
-            view = options[(options.index(model.view) + 1) % len(options)]
-        else:
-            view = arg
-        model.set_view(view)
-        self.say(f"View: {view_label(view)}")
+        """Runs one named action (buttons and shortcuts share the names, replay_viewer.actions)."""
+        act(self, action, arg)
 
     def export_png(self) -> Path | None:
         """Saves the last drawn frame as a new PNG in the screenshots folder under the data
         directory (ui.paths.screenshot_dir), never over a file; the status line names it."""
-        if self.last_frame is None or self.model is None:
-            return None
-        tag = view_label(self.model.view).replace(" ", "-").lower()
-        stem = f"{Path(self.model.name).stem}_t{self.model.tick:04d}_{tag}"
-        folder = screenshot_dir()
-        path, n = folder / f"{stem}.png", 1
-        while path.exists():
-            n += 1
-            path = folder / f"{stem}-{n}.png"
-        try:
-            save_png(self.last_frame, path)
-        except OSError as error:  # a read-only or full disk: say so, keep the viewer running
-            self.say(f"Screenshot not saved: {error}", error=True)
-            return None
-        self.say(f"Saved {short_path(path)}")
-        return path
+        return export_png(self)
 
     # --- frame -------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
         if self.video.running:
             self.video.step()
             self.say(self.video.line, self.video.error)
+        for line, error in self.children.poll():
+            self.say(line, error)
         self._age_message(dt)
         if self.model is not None:
             self.model.timeline.advance(dt)
-            self._sync_widgets()
+            self.bar.sync()
         self.manager.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -455,7 +308,7 @@ class App:
             slot = self.renderer.unit_at(scene, self.mouse, L.ARENA)
             if slot is not None:
                 draw_tooltip(surface, self.mouse, tooltip_lines(scene.unit(slot)), self.font)
-        described = self.side.hover_lines(self.mouse) if self.model is not None else []
+        described = self.hover_lines(self.mouse)
         if described:
             draw_tooltip(surface, self.mouse, wrap_tooltip(described, self.font), self.font)
         if self.show_help:
@@ -476,8 +329,16 @@ class App:
         width = L.INFO[2] - 8  # draw_lines keeps 4 pixels each side
         draw_lines(surface, L.INFO, info_lines(self.model, self.info_font, width), self.info_font)
         self.arena.draw(surface, self.model, L.ARENA)
+        draw_kill_feed(surface, L.FEED, kill_feed(self.model), self.info_font)
+        self.bar.draw_strip(surface)
         self.side.draw_plots(surface)
         self.side.draw(surface)
+
+    def hover_lines(self, pos) -> list[str]:
+        """Tooltip lines for `pos` off the arena: a story mark, a side-panel row, a plot."""
+        if self.model is None:
+            return []
+        return self.bar.strip.hover_lines(pos) or self.side.hover_lines(pos)
 
     def busy(self) -> bool:
         """True while the picture moves on its own (playback); else the loop waits for input."""

@@ -15,6 +15,13 @@ BUTTONS = (
     ("video", "Video", (664, BAR_Y, 56, BAR_H), "Export the game as a video in this view (e)"),
     ("png", "PNG", (722, BAR_Y, 50, BAR_H), "Save this frame as PNG (p)"),
     ("help", "?", (776, BAR_Y, 30, BAR_H), "Keyboard shortcuts (?)"),
+    (
+        "play_on",
+        "Play on",
+        (810, BAR_Y, 70, BAR_H),
+        "Play on from this tick in the BattleClient (c)",
+    ),
+    ("scenario", "Scenario", (882, BAR_Y, 80, BAR_H), "Save this position as a scenario (x)"),
 )
 BUTTON_ACTIONS = {
     "open": ("open", None),
@@ -28,14 +35,17 @@ BUTTON_ACTIONS = {
     "png": ("export", None),
     "video": ("video", None),
     "help": ("help", None),
+    "play_on": ("play_on", None),
+    "scenario": ("scenario", None),
 }
 TICK_ENTRY = (352, BAR_Y, 64, BAR_H)
 SPEED = (420, BAR_Y, 110, BAR_H)
 VIEW = (534, BAR_Y, 126, BAR_H)
 STATUS = (812, 3, 464, 32)  # two lines of the 18 px font
 INFO = (4, 40, 860, 40)  # three lines of the 16 px font
-ARENA = (0, 80, 860, 440)
-SCRUB = (10, 524, 840, 22)
+ARENA = (0, 80, 860, 422)
+MARKS = (10, 504, 840, 20)  # the story strip: deaths, Ultimates, points (replay_viewer.timeline)
+SCRUB = (10, 526, 840, 22)
 PLOTS = {
     "health": (4, 552, 340, 244),
     "score": (348, 552, 250, 244),
@@ -52,3 +62,5 @@ HEAT_BUTTONS_Y = 112
 LIST = (10, 80, 1260, 710)
 DIALOG = (200, 100, 800, 560)
 PROBLEM = (340, 240, 600, 260)  # the window saying why a file did not open
+BRANCH = (340, 200, 600, 250)  # the Play on / Save as scenario windows
+FEED = (560, 86, 296, 100)  # the kill feed, in the arena's top right corner

@@ -10,6 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from evaluation.replay import Replay
+from replay_viewer import story
 from replay_viewer.llm_lines import decision_lines
 from ui.explain import explain_tick, num
 from ui.rules import C, slot_label, team_of, unit_name
@@ -85,6 +86,7 @@ class ViewerModel:
         self._state = lru_cache(maxsize=64)(self._state_uncached)
         self._events = lru_cache(maxsize=64)(self._events_uncached)
         self._mask_cache: dict = {}
+        self._marks: dict = {}  # (view, tick) -> that tick's story marks
 
     # --- raw access --------------------------------------------------------------------------
     @property
@@ -173,6 +175,13 @@ class ViewerModel:
         ev, before, after = self.events(t - 1), self.state(t - 1), self.state(t)
         lines = explain_tick(ev, before, after, self.view, known, seen)
         return lines or ["Nothing this view could see happened."]
+
+    def marks(self, t: int) -> list:
+        """The story marks (replay_viewer.story) of the transition into tick `t` in this view."""
+        key = (self.view, int(t))
+        if key not in self._marks:
+            self._marks[key] = story.tick_marks(self, int(t))
+        return self._marks[key]
 
     def unit_label(self, slot: int) -> str:
         return unit_name(slot, self.replay.states["class_id"][0][slot])

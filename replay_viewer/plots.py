@@ -24,6 +24,18 @@ def _segments(xs: np.ndarray, ys: np.ndarray):
     return [points[a:b] for a, b in zip(edges[::2], edges[1::2], strict=True)]
 
 
+def plot_area(rect) -> pygame.Rect:
+    """The part of a plot's `rect` that holds its lines (below the title row)."""
+    rect = pygame.Rect(rect)
+    return pygame.Rect(rect.x + 4, rect.y + 16, rect.width - 8, rect.height - 20)
+
+
+def tick_at_x(rect, points: int, x: float) -> int:
+    """The x index (0..points-1) of a plot of `points` values nearest pixel column `x`."""
+    area, n = plot_area(rect), max(points - 1, 1)
+    return int(np.clip(round((x - area.x) * n / max(area.width, 1)), 0, max(points - 1, 0)))
+
+
 def draw_plot(surface, rect, series, colours, cursor, title, font, top=None) -> None:
     """Lines of `series` (N, k) over x = 0..N-1 in `rect`, a cursor at x = `cursor`.
 
@@ -33,7 +45,7 @@ def draw_plot(surface, rect, series, colours, cursor, title, font, top=None) -> 
     surface.fill(COLOURS["panel"], rect)
     pygame.draw.rect(surface, COLOURS["panel_line"], rect, 1)
     surface.blit(font.render(title, True, COLOURS["muted"]), (rect.x + 4, rect.y + 2))
-    area = pygame.Rect(rect.x + 4, rect.y + 16, rect.width - 8, rect.height - 20)
+    area = plot_area(rect)
     series = np.asarray(series, np.float64)
     if series.ndim == 1:
         series = series[:, None]

@@ -23,6 +23,12 @@ HELP = (
     ("Tab", "tab", "next panel: log, agent, metrics, heat maps"),
     ("/ or Ctrl+F", "search", "search the metrics"),
     ("p or Ctrl+S", "export", "save this frame as PNG"),
+    ("i", "arena_png", "save the arena alone as a high-resolution PNG (1936 x 976)"),
+    ("c", "play_on", "play on from this tick in the BattleClient (choose the slots)"),
+    ("x", "scenario", "save this position as a scenario (focal team, horizon)"),
+    ("Click the story strip", "marks", "jump to a death, Ultimate or score change (hover: what)"),
+    ("Click a plot", "plot_seek", "jump to that tick (hover: the values)"),
+    ("F11", "fullscreen", "full screen on / off (drag the window's edge to resize)"),
     ("e or Ctrl+E", "video", "export the game as a video (GIF) in this view; Esc stops it"),
     ("m", "animation", "smooth playback (units glide, attacks drawn) on / off"),
     ("Ctrl+O", "open", "open a replay or folder"),
@@ -56,6 +62,8 @@ def action_for(event) -> tuple[str, object] | None:
     ctrl, shift = bool(mods & pygame.KMOD_CTRL), bool(mods & pygame.KMOD_SHIFT)
     if ctrl:
         return CTRL_KEYS.get(key)
+    if key == pygame.K_F11:
+        return ("fullscreen", None)
     if char == "?" or key == pygame.K_F1:
         return ("help", None)
     if char in ("+", "=") or key == pygame.K_KP_PLUS:
@@ -86,6 +94,9 @@ def action_for(event) -> tuple[str, object] | None:
         pygame.K_p: ("export", None),
         pygame.K_e: ("video", None),
         pygame.K_m: ("animation", None),
+        pygame.K_i: ("arena_png", None),
+        pygame.K_c: ("play_on", None),
+        pygame.K_x: ("scenario", None),
         pygame.K_f: ("folder", None),
         pygame.K_ESCAPE: ("escape", None),
     }

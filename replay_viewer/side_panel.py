@@ -1,69 +1,68 @@
-"""The right-hand panel (event log, selected agent, metrics, heat maps) and the plots below
-the arena. Content is re-rendered only when what it shows changes."""
+"""The right-hand panel (its tabs: replay_viewer.tabs) and the plots below the arena.
 
-from pathlib import Path
+The panel switches between tab objects and caches the body's picture until what it shows
+changes; the plots (replay_viewer.plot_panel) follow the view and the tick.
+"""
 
 import pygame
-from pygame_gui.elements import UIButton, UITextEntryLine
+from pygame_gui.elements import UIButton
 
 from replay_viewer import layout as L
-from replay_viewer.metric_values import definitions
-from replay_viewer.panels import draw_lines, log_history
-from replay_viewer.plots import SLOT_COLOURS, draw_heat_map, draw_plot
-from ui.panels import short_path
-from ui.paths import metrics_dir
-from ui.rules import unit_name
-from ui.theme import COLOURS, TEAM_COLOURS
+from replay_viewer.panels import draw_lines
+from replay_viewer.plot_panel import PlotPanel
+from replay_viewer.tabs import TAB_CLASSES
+from ui.theme import COLOURS
 
-TABS = (("log", "Log"), ("agent", "Agent"), ("metrics", "Metrics"), ("heat", "Heat maps"))
-HEAT_KINDS = ("damage", "healing", "control")
 ORACLE_ONLY = "Metrics describe the whole game, so they show only in the Oracle view (press o)."
 
 
 class SidePanel:
-    """Owns its pygame_gui widgets and caches; talks to the App for the model and fonts."""
+    """Owns the tabs and their buttons; talks to the App for the model and fonts. `tab` is the
+    current tab's name ("log", "agent", "metrics", "heat")."""
 
     def __init__(self, app):
-        self.app, self.tab, self.heat_kind = app, "log", "damage"
-        self.table, self.note = None, "no replay open"
-        self.tab_buttons, self.heat_buttons = {}, {}
-        self.search = None
-        self.cells: dict = {}
+        self.app, self.tab = app, "log"
+        self.tabs = {cls.name: cls(self) for cls in TAB_CLASSES}
+        self.tab_buttons: dict = {}
+        self.plots = PlotPanel(app)
         self._cache: dict = {}
+
+    # the Metrics and Heat maps tabs' parts, by the names the rest of the viewer uses
+    metrics = property(lambda self: self.tabs["metrics"])
+    search = property(lambda self: self.metrics.search)
+    table = property(lambda self: self.metrics.table)
+    note = property(lambda self: self.metrics.note)
+    hide_zero_button = property(lambda self: self.metrics.hide_zero_button)
+    csv_button = property(lambda self: self.metrics.csv_button)
+    cells = property(lambda self: self.tabs["heat"].cells)
+
+    @property
+    def current(self):
+        return self.tabs[self.tab]
 
     def build(self) -> None:
         m = self.app.manager
-        for k, (name, text) in enumerate(TABS):
+        for k, tab in enumerate(self.tabs.values()):
             rect = pygame.Rect(L.SIDE[0] + k * (L.TAB_W + 2), L.SIDE[1], L.TAB_W, L.TAB_H)
-            self.tab_buttons[name] = UIButton(rect, text, m)
-        self.search = UITextEntryLine(
-            pygame.Rect(L.SEARCH), m, placeholder_text="search metrics (/)"
-        )
-        self.hide_zero_button = UIButton(
-            pygame.Rect(L.HIDE_ZERO), "Hide 0", m, tool_tip_text="Hide rows whose value is 0"
-        )
-        self.csv_button = UIButton(
-            pygame.Rect(L.CSV), "CSV", m, tool_tip_text="Save the rows shown as a CSV file"
-        )
-        for k, kind in enumerate(HEAT_KINDS):
-            rect = pygame.Rect(L.SIDE[0] + k * 104, L.HEAT_BUTTONS_Y, 100, 26)
-            self.heat_buttons[kind] = UIButton(rect, kind.capitalize(), m)
+            self.tab_buttons[tab.name] = UIButton(rect, tab.title, m)
+            tab.build(m)
         self._show_widgets()
 
-    def _show_widgets(self) -> None:
-        metrics = self.tab == "metrics" and self.table is not None and self._oracle()
-        if not metrics and self.search.is_focused:  # a hidden box must not keep the keyboard
-            self.app.release_keyboard()
-        for widget in (self.search, self.hide_zero_button, self.csv_button):
-            widget.show() if metrics else widget.hide()
-        for button in self.heat_buttons.values():
-            button.show() if self.tab == "heat" and self._oracle() else button.hide()
+    def _allowed(self, tab) -> bool:
+        """Whether `tab` shows its content in the current view (oracle_only tabs: Oracle)."""
+        model = self.app.model
+        return model is not None and (not tab.oracle_only or model.view == "oracle")
 
-    def _oracle(self) -> bool:
-        return self.app.model is not None and self.app.model.view == "oracle"
+    def _show_widgets(self) -> None:
+        shown = self.current.widgets() if self._allowed(self.current) else []
+        if self.search not in shown and self.search.is_focused:
+            self.app.release_keyboard()  # a hidden box must not keep the keyboard
+        for tab in self.tabs.values():
+            for widget in tab.all_widgets():
+                widget.show() if any(widget is w for w in shown) else widget.hide()
 
     def set_metrics(self, table, note: str) -> None:
-        self.table, self.note = table, note
+        self.metrics.table, self.metrics.note = table, note
         self.search.set_text("")
         self._cache.clear()
 
@@ -76,49 +75,20 @@ class SidePanel:
             if element is button:
                 self.tab = name
                 return True
-        for kind, button in self.heat_buttons.items():
-            if element is button:
-                self.heat_kind = kind
-                return True
-        if element is self.hide_zero_button and self.table is not None:
-            self.table.toggle_hide_zero()
-            hidden = self.table.hide_zero
-            self.hide_zero_button.set_text("Show 0" if hidden else "Hide 0")
-            self.app.say(f"Rows with value 0: {'hidden' if hidden else 'shown'}")
-            return True
-        if element is self.csv_button and self.table is not None:
-            self.export_csv()
-            return True
-        return False
+        return any(tab.button(element) for tab in self.tabs.values())
 
-    def export_csv(self) -> Path | None:
-        """The metric rows shown (search, hidden zeros, sort) as a new CSV in the metrics
-        folder under the data directory (ui.paths.metrics_dir), never over a file."""
-        stem = f"{Path(self.app.model.name).stem}_metrics"
-        for n in range(1, 1000):
-            path = metrics_dir() / (f"{stem}.csv" if n == 1 else f"{stem}-{n}.csv")
-            try:
-                self.table.write_csv(path)
-            except FileExistsError:
-                continue
-            except OSError as error:  # a read-only or full disk: said, the viewer goes on
-                self.app.say(f"CSV not saved: {error}", error=True)
-                return None
-            self.app.say(f"Saved {self.table.rows.height} rows to {short_path(path)}")
-            return path
-        return None
+    def export_csv(self):
+        return self.metrics.export_csv()
 
     def hover_lines(self, pos) -> list[str]:
-        """The definition of the metric row under `pos` (window pixels) in the Metrics tab, as
-        the catalog gives it (docs/METRICS.md); [] elsewhere."""
-        if self.tab != "metrics" or self.table is None or not self._oracle():
+        """Tooltip lines for `pos` (window pixels): the current tab's, then the plots'."""
+        if self.app.model is None:
             return []
-        x, y = pos[0] - L.SIDE_BODY[0], pos[1] - L.SIDE_BODY[1]
-        for rect, row in self.table.row_rects:
-            if rect.collidepoint(x, y):
-                text = definitions().get(row[0])
-                return [row[0], text] if text else []
-        return []
+        if self._allowed(self.current):
+            lines = self.current.hover_lines(pos)
+            if lines:
+                return lines
+        return self.plots.hover_lines(pos)
 
     def text_changed(self, element, text: str) -> bool:
         if element is self.search and self.table is not None:
@@ -127,54 +97,29 @@ class SidePanel:
         return False
 
     def act(self, action: str, arg) -> None:
-        names = [name for name, _ in TABS]
+        names = list(self.tabs)
         if action == "tab":
             self.tab = names[(names.index(self.tab) + arg) % len(names)]
         elif action == "search":
             self.tab = "metrics"
             self._show_widgets()
-            if self.table is not None and self._oracle():
+            if self.table is not None and self._allowed(self.current):
                 self.app.give_keyboard(self.search)
 
     def wheel(self, pos, dy: int) -> None:
-        if (
-            self.tab == "metrics"
-            and self.table is not None
-            and pygame.Rect(L.TABLE).collidepoint(pos)
-        ):
-            self.table.scroll_by(-3 * dy, self.table.capacity(L.TABLE))
+        if self._allowed(self.current):
+            self.current.scroll(pos, dy)
 
-    def click(self, pos) -> None:
-        model = self.app.model
-        if self.tab == "metrics" and self.table is not None and self._oracle():
-            for column, rect in self.table.header_rects.items():
-                if rect.collidepoint(pos):
-                    self.table.toggle_sort(column)
-                    return
-        if self.tab == "heat" and self._oracle():
-            for (source, target), rect in self.cells.items():
-                if rect.collidepoint(pos):
-                    self._jump_to_pair(model, source, target)
-                    return
-
-    def _jump_to_pair(self, model, source: int, target: int) -> None:
-        tick = model.peak_tick(self.heat_kind, source, target)
-        who = f"{model.unit_label(source)} -> {model.unit_label(target)}"
-        if tick is None:
-            self.app.say(f"{who}: no single peak tick for {self.heat_kind}")
-            return
-        model.timeline.step(tick - model.tick)
-        model.selected = target
-        self.app.say(f"Tick {tick}: the most {self.heat_kind} {who}; press {target} for its view")
+    def click(self, pos) -> bool:
+        if self._allowed(self.current) and self.current.click(pos):
+            return True
+        return self.plots.click(pos)
 
     # --- drawing -----------------------------------------------------------------------------
     def _key(self):
-        model, t = self.app.model, self.app.model.tick
-        table = self.table
-        table_key = (
-            None if table is None else (table.query, table.scroll, table.sort, table.hide_zero)
-        )
-        return (self.tab, t, model.view, model.selected, table_key, self.heat_kind, id(model))
+        model = self.app.model
+        extra = self.current.key() if self._allowed(self.current) else ()
+        return (self.tab, model.tick, model.view, model.selected, extra, id(model))
 
     def draw(self, surface) -> None:
         self._show_widgets()
@@ -183,82 +128,14 @@ class SidePanel:
         key = self._key()
         if self._cache.get("side_key") != key:
             body = pygame.Surface(L.SIDE_BODY[2:])
-            self._render_body(body)
+            body.fill(COLOURS["panel"])
+            rect = body.get_rect().inflate(-8, -8)
+            if self._allowed(self.current):
+                self.current.render(body, rect, self.app.font)
+            else:
+                draw_lines(body, rect, [ORACLE_ONLY], self.app.font, COLOURS["muted"])
             self._cache.update(side_key=key, side=body)
         surface.blit(self._cache["side"], L.SIDE_BODY[:2])
 
-    def _render_body(self, body) -> None:
-        body.fill(COLOURS["panel"])
-        model, font, rect = self.app.model, self.app.font, body.get_rect().inflate(-8, -8)
-        self.cells = {}
-        if self.tab == "log":
-            draw_lines(body, rect, log_history(model), font)
-        elif self.tab == "agent":
-            draw_lines(body, rect, model.agent_lines(model.selected), font)
-        elif not self._oracle():
-            draw_lines(body, rect, [ORACLE_ONLY], font, COLOURS["muted"])
-        elif self.tab == "metrics":
-            self._render_metrics(body, rect, font)
-        else:
-            self._render_heat(body, model, font)
-
-    def _render_metrics(self, body, rect, font) -> None:
-        offset = L.TABLE[1] - L.SIDE_BODY[1]
-        draw_lines(
-            body,
-            pygame.Rect(rect.x, offset - 22, rect.width, 20),
-            [self.note],
-            font,
-            COLOURS["muted"],
-        )
-        if self.table is None:
-            return
-        table_rect = pygame.Rect(0, offset, L.TABLE[2], L.TABLE[3])
-        self.table.draw(body, table_rect, font, self.app.small_fonts)
-        # header rects are in body coordinates; shift them to the window for clicks
-        for rect_ in self.table.header_rects.values():
-            rect_.move_ip(L.SIDE_BODY[0], L.SIDE_BODY[1])
-
-    def _render_heat(self, body, model, font) -> None:
-        matrix = model.pair_matrices()[self.heat_kind]
-        units = "hit points" if self.heat_kind != "control" else "ticks of stun and slow"
-        area = pygame.Rect(4, 40, body.get_width() - 8, 440)
-        title = f"{self.heat_kind.capitalize()} ({units}), rows = source, columns = target"
-        cells = draw_heat_map(body, area, matrix, title, font, model.replay.states["active"][0])
-        self.cells = {k: r.move(L.SIDE_BODY[0], L.SIDE_BODY[1]) for k, r in cells.items()}
-        top = self._top_pairs(model, matrix)
-        lines = ["Click a cell to jump to its peak tick.", "Largest:"] + top
-        draw_lines(
-            body, pygame.Rect(4, 490, body.get_width() - 8, 180), lines, font, COLOURS["muted"]
-        )
-
-    @staticmethod
-    def _top_pairs(model, matrix, count: int = 5) -> list[str]:
-        order = sorted(((matrix[s, r], s, r) for s in range(10) for r in range(10)), reverse=True)
-        cls = model.replay.states["class_id"][0]
-        return [
-            f"{unit_name(s, cls[s])} -> {unit_name(r, cls[r])}: {v:.0f}"
-            for v, s, r in order[:count]
-            if v > 0
-        ]
-
     def draw_plots(self, surface) -> None:
-        model = self.app.model
-        key = (model.view, model.tick, id(model))
-        top = min(r[1] for r in L.PLOTS.values())
-        if self._cache.get("plot_key") != key:
-            width = max(r[0] + r[2] for r in L.PLOTS.values())
-            height = max(r[1] + r[3] for r in L.PLOTS.values()) - top
-            layer = pygame.Surface((width, height))
-            layer.fill(COLOURS["background"])
-            font, t = self.app.renderer.font(16), model.tick
-            series = {
-                "health": (model.health_series(), SLOT_COLOURS, "Health per agent"),
-                "score": (model.score_series(), TEAM_COLOURS, "Score A / B"),
-                "damage": (model.damage_series(), TEAM_COLOURS, "Damage dealt per tick, A / B"),
-            }
-            for name, (values, colours, title) in series.items():
-                rect = pygame.Rect(L.PLOTS[name]).move(0, -top)
-                draw_plot(layer, rect, values, colours, t, title, font)
-            self._cache.update(plot_key=key, plots=layer)
-        surface.blit(self._cache["plots"], (0, top))
+        self.plots.draw(surface)

@@ -1,0 +1,82 @@
+"""The two small windows that branch from a replay tick: "Play on from here" (which slots a
+person takes, as a --slots spec) and "Save this position as a scenario" (focal team, horizon).
+Each is a pygame_gui UIWindow; `button(element)` answers its own buttons with the request the
+App carries out (replay_viewer.launch builds the command lines)."""
+
+import pygame
+from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextEntryLine, UIWindow
+from pygame_gui.windows import UIMessageWindow  # noqa: F401  (the same family of windows)
+
+from evaluation.scenario_save import HORIZON_DEFAULT
+from replay_viewer import layout as L
+
+
+class PlayOnWindow:
+    """Asks for the --slots spec (prefilled: launch.default_slots) to play on from `tick`."""
+
+    def __init__(self, manager, tick: int, slots: str):
+        self.tick = tick
+        self.window = UIWindow(pygame.Rect(L.BRANCH), manager, f"Play on from tick {tick}")
+        box = self.window
+        UILabel(
+            pygame.Rect(10, 8, 560, 24),
+            "Who plays each slot (human = you; edit freely):",
+            manager,
+            container=box,
+        )
+        self.slots = UITextEntryLine(pygame.Rect(10, 36, 560, 32), manager, container=box)
+        self.slots.set_text_length_limit(400)
+        self.slots.set_text(slots)
+        UILabel(
+            pygame.Rect(10, 72, 560, 24),
+            "kinds: human, random, scripted:NAME, checkpoint:PATH",
+            manager,
+            container=box,
+        )
+        self.go = UIButton(pygame.Rect(10, 110, 160, 34), "Play on", manager, container=box)
+
+    def alive(self) -> bool:
+        return self.window.alive()
+
+    def kill(self) -> None:
+        self.window.kill()
+
+    def button(self, element):
+        """("play_on", tick, slots) when Play on was pressed, else None."""
+        if element is self.go:
+            return ("play_on", self.tick, self.slots.get_text().strip())
+        return None
+
+
+class ScenarioWindow:
+    """Asks for the focal team and the horizon (ticks allowed) of a scenario saved at `tick`."""
+
+    def __init__(self, manager, tick: int, focal: str = "A"):
+        self.tick = tick
+        self.window = UIWindow(pygame.Rect(L.BRANCH), manager, f"Save tick {tick} as a scenario")
+        box = self.window
+        UILabel(pygame.Rect(10, 8, 200, 30), "Focal team (must win):", manager, container=box)
+        self.focal = UIDropDownMenu(
+            ["A", "B"], focal, pygame.Rect(220, 8, 80, 30), manager, container=box
+        )
+        UILabel(pygame.Rect(10, 46, 200, 30), "Horizon (ticks allowed):", manager, container=box)
+        self.horizon = UITextEntryLine(pygame.Rect(220, 46, 80, 30), manager, container=box)
+        self.horizon.set_text(str(HORIZON_DEFAULT))
+        self.go = UIButton(pygame.Rect(10, 110, 160, 34), "Save scenario", manager, container=box)
+
+    def alive(self) -> bool:
+        return self.window.alive()
+
+    def kill(self) -> None:
+        self.window.kill()
+
+    def button(self, element):
+        """("scenario", tick, focal, horizon text) when Save was pressed, else None."""
+        if element is self.go:
+            return (
+                "scenario",
+                self.tick,
+                self.focal.selected_option[0],
+                self.horizon.get_text().strip(),
+            )
+        return None
