@@ -1,5 +1,6 @@
-"""The point-of-view leak test (issue 6): two replays that differ only in what a view could not
-see give identical POV frames, every panel included; the Oracle frames do differ."""
+"""The point-of-view leak test: two replays that differ only in what a view could not see (or
+only after the tick shown) give identical POV frames, every panel, the story strip and the kill
+feed included; the Oracle frames do differ."""
 
 import copy
 
@@ -9,6 +10,7 @@ import pytest
 
 from evaluation.replay import Replay, write_replay
 from replay_viewer import layout as L
+from replay_viewer import story
 from replay_viewer.app import App
 from replay_viewer.model import ViewerModel
 from tests.helpers.replays import synthetic_replay
@@ -101,7 +103,7 @@ def unobserved_twin(replay: Replay, view) -> Replay:
     statuses, regeneration and cooldowns of units not seen directly in k+1 (relayed rows show
     state k), and the submitted, rejected and fallback orders of other agents (5.5)."""
     twin = hidden_twin(replay, view)
-    direct, _ = ViewerModel(replay).all_masks(view)
+    direct, relay = ViewerModel(replay).all_masks(view)
     unseen = ~direct[1:]  # (T, 10): not seen directly after transition k
     ev = twin.events
     for name in ("damage_raw", "damage_source", "damage_recipient", "damage_realised"):
@@ -116,6 +118,14 @@ def unobserved_twin(replay: Replay, view) -> Replay:
     own[view[1]] = view[0] == "agent"
     if view[0] == "team":
         own[5 * view[1] : 5 * view[1] + 5] = True
+    # deaths of units the view knew at neither end of the tick, and Ultimates of units it
+    # did not see directly after it on units it did not see either (story strip, kill feed)
+    known = direct | relay
+    ev["died"] |= ~(known[:-1] | known[1:]) & replay.states["active"][1:]
+    blind = unseen & np.array([[r < 0 or unseen[k, r] for r in row] for k, row in
+                               enumerate(ev["recipient"])])  # fmt: skip
+    ev["lane"][blind & (ev["lane"] == 2)] = 1
+    ev["lane"][blind & (ev["lane"] == 0)] = 2
     ev["rejected"][:, ~own] ^= True
     ev["fallback"][:, ~own] ^= True
     ev["submitted"][:, ~own, 0] = (ev["submitted"][:, ~own, 0] + 1) % 9
@@ -124,8 +134,9 @@ def unobserved_twin(replay: Replay, view) -> Replay:
 
 @pytest.mark.parametrize("view", [("agent", 3), ("team", 1)])
 def test_pov_surfaces_say_no_more_than_the_observation(display, tmp_path, view):
-    """Board, tooltips, log, Agent panel, metrics and heat-map tabs and the plots are the same
-    for two games whose only differences the view's observations do not hold."""
+    """Board, tooltips, log, Agent panel, metrics and heat-map tabs, the plots, the story strip
+    and the kill feed are the same for two games whose only differences the view's
+    observations do not hold."""
     base = synthetic_replay(24, seed=4)
     direct, relay = ViewerModel(base).all_masks(view)
     assert (relay & ~direct).any(), "the test needs relayed rows"
@@ -139,3 +150,35 @@ def test_pov_surfaces_say_no_more_than_the_observation(display, tmp_path, view):
     second.model.set_view("oracle")
     logs = [[app.model.log_lines(t) for t in ticks] for app in (first, second)]
     assert logs[0] != logs[1]  # the twin really differs where the view was blind
+    marks = [story.game_marks(app.model) for app in (first, second)]
+    assert len(marks[0]) < len(marks[1])  # ... in deaths and Ultimates too
+
+
+def future_twin(replay: Replay, tick: int) -> Replay:
+    """A copy of `replay` whose game after `tick` goes otherwise: other deaths, Ultimates and
+    points in every transition past `tick` (the scores from there on follow the new points)."""
+    twin = copy.deepcopy(replay)
+    ev, s = twin.events, twin.states
+    ev["died"][tick:] = ~ev["died"][tick:] & s["active"][tick + 1 :]
+    ev["lane"][tick:] = 2
+    ev["score_delta"][tick:] += 1
+    s["score"][tick + 1 :] += np.cumsum(
+        ev["score_delta"][tick:] - replay.events["score_delta"][tick:], axis=0
+    )
+    return twin
+
+
+@pytest.mark.parametrize("view", [("agent", 1), ("team", 0)])
+def test_a_point_of_view_shows_no_future(display, tmp_path, view):
+    """At tick t a view knows nothing of later ticks: its frames at t are the same for two
+    games that part after t; in the Oracle view (the whole game) they differ."""
+    base = synthetic_replay(24, seed=4)
+    twin = future_twin(base, 12)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second = open_app(base, tmp_path / "a"), open_app(twin, tmp_path / "b")
+    ticks = [0, 6, 12]
+    assert pov_frames(first, view, ticks) == pov_frames(second, view, ticks)
+    first.model.set_view("oracle")
+    second.model.set_view("oracle")
+    assert pygame.image.tobytes(frame(first), "RGB") != pygame.image.tobytes(frame(second), "RGB")
