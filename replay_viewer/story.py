@@ -99,7 +99,7 @@ def game_marks(model) -> list[Mark]:
 
 def kill_feed(model, count: int = 5) -> list[Mark]:
     """The latest `count` deaths the view knows of in the FEED_TICKS ticks up to the current
-    tick, newest first."""
+    tick, newest tick first."""
     t = model.tick
     recent = [m for m in game_marks(model) if m.kind == "death" and t - FEED_TICKS < m.tick <= t]
-    return recent[::-1][:count]
+    return sorted(recent, key=lambda m: -m.tick)[:count]  # same tick: slot order
