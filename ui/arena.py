@@ -10,9 +10,10 @@ import numpy as np
 import pygame
 
 from ui.geometry import los_clear, wall_corners
+from ui.icons import draw_class_icon
 from ui.rules import C
 from ui.scene import Scene, UnitView
-from ui.theme import CLASS_GLYPHS, COLOURS, STATUS_COLOURS, TEAM_COLOURS, TEAM_DARK
+from ui.theme import COLOURS, STATUS_COLOURS, TEAM_COLOURS, TEAM_DARK
 
 MARGIN = 8  # pixels around the map inside the given rect
 
@@ -218,10 +219,8 @@ class ArenaRenderer:
                 (centre[0] + d, centre[1] - d),
                 2,
             )
-        glyph = self.font(max(12, round(radius * 1.5))).render(
-            CLASS_GLYPHS[unit.class_id], True, (255, 255, 255)
-        )
-        surface.blit(glyph, glyph.get_rect(center=centre))
+        icon = round(radius * 1.15)  # inside the body, clear of the rings around it
+        draw_class_icon(surface, unit.class_id, centre, icon, font=self.font(max(12, icon)))
         if unit.shield > 0:
             pygame.draw.circle(surface, COLOURS["shield"], centre, radius + 3, 2)
         if unit.slot in scene.highlights:
