@@ -85,13 +85,15 @@ def app_action(app, action: str) -> None:
 
 
 def toggle_fullscreen(app) -> None:
-    """F11: the window fills the screen or returns; the picture scales with it (the display is
-    SCALED, replay_viewer.cli), so the layout follows."""
-    if pygame.display.get_surface() is None or pygame.display.get_driver() == "dummy":
-        app.say("Full screen needs a real window", error=True)
+    """F11: the window fills the screen or returns; the picture scales with it, aspect kept
+    (ui.window.ScaledWindow), so the layout follows."""
+    if app.window is None:
+        app.say("Full screen needs a window (this view is drawn offscreen)", error=True)
         return
-    pygame.display.toggle_fullscreen()
-    app.say("Full screen: F11 returns")
+    app.window.toggle_fullscreen()
+    app.say(
+        "Full screen: F11 returns" if app.window.fullscreen else "Window: drag its edge to resize"
+    )
 
 
 def change_view(app, action: str, arg) -> None:

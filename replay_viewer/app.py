@@ -76,6 +76,7 @@ class App:
         self.branch_window = None  # Play on / Save as scenario
         self.last_command: list[str] | None = None  # the last child program's command line
         self.bar = Toolbar(self)
+        self.window = None  # the ui.window.ScaledWindow while `run` shows one
         self.side.build()
 
     # --- widgets (replay_viewer.toolbar) ------------------------------------------------------
@@ -344,14 +345,15 @@ class App:
         """True while the picture moves on its own (playback); else the loop waits for input."""
         return self.video.running or (self.model is not None and self.model.timeline.playing)
 
-    def run(self, screen) -> None:
-        pacer = FramePacer()
+    def run(self, window) -> None:
+        """The window's loop; `window` a ui.window.ScaledWindow (resizable, F11)."""
+        self.window, pacer = window, FramePacer()
         while self.running:
             events, dt = pacer.next_frame(self.busy())
-            self.handle_events(events)
+            self.handle_events(window.events(events))
             self.update(dt)
-            self.draw(screen)
-            pygame.display.flip()
+            self.draw(window.surface)
+            window.present()
 
 
 def wrap_tooltip(lines, font, width: int = 380) -> list[str]:

@@ -20,6 +20,7 @@ from replay_viewer.export import save_png
 from replay_viewer.export_cli import add_export_options, run_viewer_export
 from replay_viewer.folder import list_replays
 from ui.scene import parse_view
+from ui.window import ScaledWindow
 
 
 def folder_screenshot_problem(folder: Path, argv=None) -> str:
@@ -68,8 +69,10 @@ def main(argv=None) -> int:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pygame.display.init()
     pygame.font.init()
-    screen = pygame.display.set_mode(L.SIZE)
-    pygame.display.set_caption("MARL-BattleGrounds Replay Viewer")
+    # a resizable window showing the 1280 x 800 layout at any size (ui.window)
+    window = None if args.screenshot else ScaledWindow(L.SIZE, "MARL-BattleGrounds Replay Viewer")
+    if args.screenshot:
+        pygame.display.set_mode(L.SIZE)
     app = App(L.SIZE, animate=args.animate)
     if args.path:
         opened = app.open_path(args.path)
@@ -105,7 +108,7 @@ def main(argv=None) -> int:
             return 2
         print(args.screenshot)
         return 0
-    app.run(screen)
+    app.run(window)
     pygame.quit()
     return 0
 

@@ -15,13 +15,9 @@ BUTTONS = (
     ("video", "Video", (664, BAR_Y, 56, BAR_H), "Export the game as a video in this view (e)"),
     ("png", "PNG", (722, BAR_Y, 50, BAR_H), "Save this frame as PNG (p)"),
     ("help", "?", (776, BAR_Y, 30, BAR_H), "Keyboard shortcuts (?)"),
-    (
-        "play_on",
-        "Play on",
-        (810, BAR_Y, 70, BAR_H),
-        "Play on from this tick in the BattleClient (c)",
-    ),
-    ("scenario", "Scenario", (882, BAR_Y, 80, BAR_H), "Save this position as a scenario (x)"),
+    # the row right of the info lines, over the side panel
+    ("play_on", "Play on from here", (866, 44, 160, BAR_H), "Open the BattleClient here (c)"),
+    ("scenario", "Save as scenario", (1030, 44, 150, BAR_H), "Save as a scenario file (x)"),
 )
 BUTTON_ACTIONS = {
     "open": ("open", None),
