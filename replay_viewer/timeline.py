@@ -9,6 +9,7 @@ marks come from replay_viewer.story, already limited to what the view knew.
 import pygame
 
 from replay_viewer.story import Mark
+from ui.panels import elide_middle
 from ui.theme import COLOURS, TEAM_COLOURS
 
 PICK = 5  # pixels either side of a mark that still hit it
@@ -81,7 +82,7 @@ class StoryStrip:
         if not found:
             return []
         return [f"Tick {found[0].tick - 1} (state {found[0].tick}); click to jump"] + [
-            f"Team {'AB'[m.team]}: {m.text}" for m in found
+            m.text for m in found
         ]
 
     def tick_at(self, pos) -> int | None:
@@ -92,11 +93,12 @@ class StoryStrip:
 
 def draw_kill_feed(surface, rect, marks, font) -> None:
     """The latest deaths (story.kill_feed, newest first) right-aligned in `rect`, each on a
-    dark band in the victim's team colour; nothing when `marks` is empty."""
+    dark band in the colour of the team that made the kill; nothing when `marks` is empty."""
     rect = pygame.Rect(rect)
     y = rect.y
     for mark in marks:
-        text = font.render(mark.text, True, TEAM_COLOURS[mark.team])
+        line = elide_middle(mark.text, font, rect.width - 10)  # the victim ends the line
+        text = font.render(line, True, TEAM_COLOURS[1 - mark.team])
         band = pygame.Rect(0, y, min(text.get_width() + 10, rect.width), text.get_height() + 4)
         band.right = rect.right
         if band.bottom > rect.bottom:
