@@ -5,7 +5,6 @@ App carries out (replay_viewer.launch builds the command lines)."""
 
 import pygame
 from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextEntryLine, UIWindow
-from pygame_gui.windows import UIMessageWindow  # noqa: F401  (the same family of windows)
 
 from evaluation.scenario_save import HORIZON_DEFAULT
 from replay_viewer import layout as L
