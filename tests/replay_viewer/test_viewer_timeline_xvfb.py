@@ -76,10 +76,12 @@ def test_resized_window_hover_and_click_a_mark(display, xserver, tmp_path):
                    for j in range(box.get_height())) > 180  # fmt: skip
         xdo(xserver, "key", "F11")  # full screen: the whole 1400 x 900 screen, same layout
         assert wait_for(lambda: "1400x900" in sizes(xserver, viewer.pid), 10)
-        for shown in xdo(xserver, "search", "--onlyvisible", "--pid", str(viewer.pid)).split():
-            xdo(xserver, "windowfocus", "--sync", shown)
+        time.sleep(1.0)  # SDL made a new window for full screen: give it the keyboard
+        for shown in xdo(xserver, "search", "--pid", str(viewer.pid)).split():
+            xdo(xserver, "windowfocus", shown)
+        time.sleep(0.5)
         xdo(xserver, "key", "F11")  # back to a window of the layout's size
-        assert wait_for(lambda: "1280x800" in sizes(xserver, viewer.pid), 10)
+        assert wait_for(lambda: "1280x800" in sizes(xserver, viewer.pid), 20)
         xdo(xserver, "key", "ctrl+q")
         assert viewer.wait(timeout=20) == 0
     finally:
