@@ -32,6 +32,7 @@ from ui.arena import ArenaRenderer
 from ui.pacing import FramePacer
 from ui.panels import elide_middle, fit_lines, short_path
 from ui.theme import COLOURS, GUI_THEME
+from ui.window import FixedWindow
 
 # Seconds a status message stays before the resting hint replaces it (errors stay longer).
 MESSAGE_SECONDS, ERROR_SECONDS = 6.0, 15.0
@@ -346,7 +347,10 @@ class App:
         return self.video.running or (self.model is not None and self.model.timeline.playing)
 
     def run(self, window) -> None:
-        """The window's loop; `window` a ui.window.ScaledWindow (resizable, F11)."""
+        """The window's loop; `window` a ui.window.ScaledWindow (resizable, F11) or the display
+        surface itself (then shown as it is, ui.window.FixedWindow)."""
+        if isinstance(window, pygame.Surface):
+            window = FixedWindow(window)
         self.window, pacer = window, FramePacer()
         while self.running:
             events, dt = pacer.next_frame(self.busy())

@@ -76,3 +76,23 @@ class ScaledWindow:
             pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         else:
             pygame.display.set_mode(self.size, pygame.RESIZABLE)
+
+
+class FixedWindow:
+    """The ScaledWindow interface over a surface of the layout's size (an offscreen display
+    or one made without ui.window): events pass unchanged, `present` flips."""
+
+    fullscreen = False
+
+    def __init__(self, surface):
+        self.surface = surface
+
+    def events(self, events) -> list:
+        return list(events)
+
+    def present(self) -> None:
+        pygame.display.flip()
+
+    def toggle_fullscreen(self) -> None:
+        pygame.display.toggle_fullscreen()
+        self.fullscreen = not self.fullscreen
