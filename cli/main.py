@@ -1,5 +1,5 @@
 """`mbg`: the MARL-BattleGrounds command line (maps, play, replay, metrics, scenarios, train,
-eval, bench, llm, rate, tournament)."""
+eval, bench, llm, rate, tournament, crossplay)."""
 
 import argparse
 import importlib
@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "llm",
     "rate",
     "tournament",
+    "crossplay",
 )
 
 
