@@ -1,5 +1,6 @@
 """`mbg`: the MARL-BattleGrounds command line (maps, play, replay, metrics, scenarios, train,
-eval, bench, llm, rate, tournament, crossplay)."""
+eval, bench, llm, rate, tournament, crossplay,
+study)."""
 
 import argparse
 import importlib
@@ -18,6 +19,7 @@ COMMAND_MODULES = (
     "rate",
     "tournament",
     "crossplay",
+    "study",
 )
 
 
