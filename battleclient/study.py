@@ -17,9 +17,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from battleclient.game_setup import ClientSetup
-from ui.rules import C
 from evaluation import study
 from ui.paths import data_dir
+from ui.rules import C
 
 DEFAULT_AI = "checkpoint:policies/released/ippo_v1.msgpack"
 STUDY_MAP = "47"  # the first test map (maps 47-51: RULES 1.7), never trained on

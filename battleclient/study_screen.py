@@ -188,8 +188,10 @@ class Questionnaire:
         score = f"A {int(state['score'][0])} : B {int(state['score'][1])}"
         title = f"Study {self.game.preset.participant}: the game is over ({score})"
         surface.blit(big.render(title, True, COLOURS["text"]), (LEFT, 30))
-        intro = ("How did the game go? Rate each statement from 1 (strongly disagree) to 7 "
-                 "(strongly agree), then set every workload scale (0 low ... 100 high).")  # fmt: skip
+        intro = (
+            "How did the game go? Rate each statement from 1 (strongly disagree) to 7 "
+            "(strongly agree), then set every workload scale (0 low ... 100 high)."
+        )
         surface.blit(font.render(intro, True, COLOURS["muted"]), (LEFT, 72))
         if self.message:
             surface.blit(font.render(self.message, True, COLOURS["text"]), (540, 742))

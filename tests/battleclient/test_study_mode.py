@@ -63,7 +63,7 @@ def study_game(display, tmp_path_factory):
     before_submit = form.submit.is_enabled
     for item, value in picked.items():
         _click(app, by_item[(item, value)])
-    for n, (slider, item) in enumerate(form.sliders.items()):
+    for n, slider in enumerate(form.sliders):
         for _ in range(n + 1):  # 50 + 5 (n + 1): every scale set by its arrow
             _click(app, slider.right_button)
     answers = form.answers()

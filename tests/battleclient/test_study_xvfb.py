@@ -57,7 +57,7 @@ def test_a_study_game_and_its_questionnaire_by_mouse(xserver, tmp_path):
             time.sleep(1.5)
             before = _shots(shots)
             xdo(xserver, "key", "--window", window, "F12")
-            assert wait_for(lambda: _shots(shots) - before, 20)
+            assert wait_for(lambda old=before: _shots(shots) - old, 20)
             path = sorted(_shots(shots) - before)[-1]
             image = pygame.image.load(str(path))
             if _questionnaire_on(image):
