@@ -14,7 +14,7 @@ from pathlib import Path
 import pygame
 
 from battleclient import layout as L
-from battleclient.cli import parse_args, setup_from_args
+from battleclient.cli import parse_args, setup_from_args, study_preset
 from battleclient.controllers import (
     Progress,
     Worker,
@@ -148,6 +148,14 @@ class App:
             except OSError as error:
                 print(f"battleclient: could not remember the setup: {error}", file=sys.stderr)
         self.screen = PlayScreen(self, setup, self.maps_by_split, self.replay_out)
+
+    def start_study(self, preset, setup: ClientSetup | None = None) -> None:
+        """A study game (battleclient/study.py): the preset's setup (or `setup`, shorter rules
+        for tests), the questionnaire after."""
+        from battleclient.study_screen import StudyPlay
+
+        self.setup = setup or preset.setup()
+        self.screen = StudyPlay(self, preset, self.maps_by_split, self.setup)
 
     def to_lobby(self, message: str = "", error: bool = False) -> None:
         from battleclient.lobby import Lobby
@@ -300,6 +308,7 @@ def main(argv=None) -> int:
     last, note = remembered_setup(args)
     try:
         setup = setup_from_args(args, last)
+        args.preset = study_preset(args)
     except ValueError as error:
         print(f"battleclient: {error}", file=sys.stderr)
         return 2
@@ -342,8 +351,11 @@ def _run(args, setup, note: str) -> int:
     display = pygame.display.set_mode(L.SIZE)
     pygame.display.set_caption("MARL-BattleGrounds BattleClient")
     start = bool(args.slots and not args.lobby) or bool(args.screenshot)
-    app = App(setup, start=start, replay_out=args.replay_out, message=note,
-              remember=not args.screenshot, animate=args.animate)  # fmt: skip
+    preset = getattr(args, "preset", None)
+    app = App(setup, start=start and preset is None, replay_out=args.replay_out, message=note,
+              remember=not args.screenshot and preset is None, animate=args.animate)  # fmt: skip
+    if preset is not None:
+        app.start_study(preset)
     app.draw(display)
     pygame.display.flip()
     return app.run(display, args.screenshot, args.after_ticks)

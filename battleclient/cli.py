@@ -13,6 +13,7 @@ from battleclient.game_setup import (
 )
 from battleclient.map_catalog import read_catalog
 from engine.maps import MapError, is_map_path, load_map_path
+from ui.rules import C
 
 HEADLESS_SLOTS = "A*=scripted:tactician,B*=scripted:tactician"
 
@@ -47,7 +48,42 @@ def parse_args(argv=None) -> argparse.Namespace:
     add("--lobby", action="store_true", help="open the lobby even when --slots is given")
     add("--no-animation", dest="animate", action="store_false", help="show each tick's result "
         "at once (no gliding units, attack lines or captions)")  # fmt: skip
+    study = parser.add_argument_group("human-AI study (seed 000, section 7.8)")
+    study.add_argument("--study", metavar="PARTICIPANT", help="play one study game under the "
+                       "study preset (tournament rules unless --max-ticks/--score-threshold, "
+                       "map 47 unless --map, agent POV), then "
+                       "the questionnaire; replay and study.csv go to --study-dir")  # fmt: skip
+    study.add_argument("--condition", default="beside", choices=("beside", "against"),
+                       help="beside: you play A0 with AI partners; against: you play all of "
+                       "Team A against the AI (default beside)")  # fmt: skip
+    study.add_argument("--study-ai", metavar="SPEC", help="the AI's slot spec (default: the "
+                       "released checkpoint)")  # fmt: skip
+    study.add_argument("--study-view", default="agent", help="agent (your agents' own "
+                       "observation, default) or team; never the Oracle view")  # fmt: skip
+    study.add_argument("--study-dir", type=Path, metavar="DIR", help="study replays and "
+                       "study.csv (default: DATA/study beside the replays folder)")  # fmt: skip
     return parser.parse_args(argv)
+
+
+def study_preset(args: argparse.Namespace):
+    """The StudyPreset of --study and its options (None without --study). Raises ValueError
+    naming the option at fault."""
+    if not args.study:
+        return None
+    if args.headless:
+        raise ValueError("--study: a study game needs its participant: drop --headless")
+    from battleclient.study import DEFAULT_AI, STUDY_MAP, StudyPreset, study_dir
+
+    try:
+        return StudyPreset(
+            participant=args.study, condition=args.condition, ai=args.study_ai or DEFAULT_AI,
+            map=map_option(args.map) if args.map else STUDY_MAP, seed=args.seed or 0,
+            sight=args.study_view, folder=str(args.study_dir or study_dir()),
+            score_threshold=args.score_threshold or C.SCORE_THRESHOLD,
+            horizon=args.max_ticks or C.HORIZON,
+        )  # fmt: skip
+    except ValueError as error:
+        raise ValueError(f"--study: {error}") from None
 
 
 def id_ranges(ids: list[int]) -> str:

@@ -107,7 +107,12 @@ class PlayDrawing:
             highlights = book.legal_targets(selected, order.ult or order.armed)
             overlays.add("ranges")
         scene = fair_scene(
-            s.snap, viewer, selected=selected, highlights=highlights, overlays=overlays
+            s.snap,
+            viewer,
+            selected=selected,
+            highlights=highlights,
+            overlays=overlays,
+            sight=s.sight,
         )
         return scene, s.before.get(key), viewer
 

@@ -33,6 +33,8 @@ MINUS_KEYS = (pygame.K_MINUS, pygame.K_KP_MINUS)
 class PlayScreen:
     """One game of a ClientSetup; `app` gives submit(), fonts, to_lobby(), quit(), open_viewer()."""
 
+    sight = "team"  # a human sees what its whole team sees (views.fair_scene)
+
     def __init__(self, app, setup, maps_by_split: dict, replay_out=None):
         self.app, self.setup, self.replay_out = app, setup, replay_out
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
@@ -100,9 +102,9 @@ class PlayScreen:
         self.snap, self.waiting, self.since = snap, False, 0.0
         self.message = ""  # hints about the last tick's orders are stale now
         for key, viewer in self.viewers.items():
-            scene = fair_scene(snap, viewer)
+            scene = fair_scene(snap, viewer, sight=self.sight)
             before = self.scenes.get(key)
-            lines = log_lines(snap, viewer, scene, before)
+            lines = log_lines(snap, viewer, scene, before, self.sight)
             # labelled by the tick that resolved (the banner's "Tick N resolved")
             self.logs.setdefault(key, []).extend((snap.tick - 1, line) for line in lines)
             self.before[key], self.scenes[key] = before, scene

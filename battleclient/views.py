@@ -54,10 +54,12 @@ def _extra_floats(snap, known: frozenset) -> tuple[FloatText, ...]:
     return tuple(out)
 
 
-def fair_scene(snap, viewer, *, selected=None, highlights=(), overlays=None) -> Scene:
+def fair_scene(snap, viewer, *, selected=None, highlights=(), overlays=None, sight="team") -> Scene:
     """The Scene of `snap` (battleclient.session.Snapshot) for `viewer`: ORACLE or a tuple of
-    the human's global slots (all on one team), who sees what that whole team sees. Selection
-    and highlights of units the view does not know are dropped."""
+    the human's global slots (all on one team), who sees what that whole team sees, or with
+    sight="agent" only what the human's own agents observed (the agent POV of RULES 5.7: their
+    own sight and the rows relayed to them). Selection and highlights of units the view does
+    not know are dropped."""
     kwargs = {} if overlays is None else {"overlays": overlays}
     common = dict(prev_state=snap.prev_state, events=snap.events, **kwargs)
     if viewer == ORACLE:
@@ -68,6 +70,8 @@ def fair_scene(snap, viewer, *, selected=None, highlights=(), overlays=None) -> 
         team = team_of(int(viewer[0]))
         block = range(team * C.TEAM_SIZE, (team + 1) * C.TEAM_SIZE)
         sighted = [s for s in block if bool(np.asarray(snap.state["active"])[s])]
+        if sight == "agent":
+            sighted = [int(s) for s in viewer]
         scenes = [
             scene_from_state(
                 snap.state,
@@ -91,11 +95,11 @@ def fair_scene(snap, viewer, *, selected=None, highlights=(), overlays=None) -> 
     )
 
 
-def log_lines(snap, viewer, scene: Scene, before: Scene | None) -> list[str]:
+def log_lines(snap, viewer, scene: Scene, before: Scene | None, sight="team") -> list[str]:
     """The transition into `snap` in words, told only as far as the view knew (ui.explain:
     this tick's effects only on units seen directly now, not relayed; private orders only of
-    the human's own team, RULES 5.5), plus any System failure (public: the slots' controllers
-    are shown in the lobby)."""
+    the human's own team, or with sight="agent" and one human agent only its own, RULES 5.5),
+    plus any System failure (public: the slots' controllers are shown in the lobby)."""
     if snap.events is None or snap.prev_state is None:
         return []
     if viewer == ORACLE:
@@ -104,6 +108,8 @@ def log_lines(snap, viewer, scene: Scene, before: Scene | None) -> list[str]:
         known = set(scene.known) | (set(before.known) if before is not None else set(viewer))
         seen = {u.slot for u in scene.units if not u.relayed}
         team = ("team", team_of(int(viewer[0])))
+        if sight == "agent" and len(viewer) == 1:
+            team = ("agent", int(viewer[0]))
         lines = explain_tick(
             snap.events, snap.prev_state, snap.state, view=team, known=known, seen=seen
         )

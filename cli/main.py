@@ -1,5 +1,6 @@
 """`mbg`: the MARL-BattleGrounds command line (maps, play, replay, metrics, scenarios, train,
-eval, bench, llm, rate, tournament)."""
+eval, bench, llm, rate, tournament, crossplay,
+study)."""
 
 import argparse
 import importlib
@@ -17,6 +18,8 @@ COMMAND_MODULES = (
     "llm",
     "rate",
     "tournament",
+    "crossplay",
+    "study",
 )
 
 

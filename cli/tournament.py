@@ -73,8 +73,9 @@ class GameRate:
     """Progress of a run on stderr with games per minute: rich's bar on a terminal, a plain
     line at every tenth of the games elsewhere."""
 
-    def __init__(self, quiet: bool):
+    def __init__(self, quiet: bool, label: str = "mbg tournament"):
         self.quiet, self.total, self.done, self.bar = quiet, 0, 0, None
+        self.label = label
         self.start = time.perf_counter()
 
     def begin(self, total: int) -> None:
@@ -108,7 +109,7 @@ class GameRate:
         elif not self.quiet and self.total:
             step = max(1, self.total // 10)
             if before // step != self.done // step or self.done == self.total:
-                print(f"mbg tournament: {self.done}/{self.total} games, "
+                print(f"{self.label}: {self.done}/{self.total} games, "
                       f"{self.rate():.0f} games/min", file=sys.stderr, flush=True)  # fmt: skip
 
     def stop(self) -> None:

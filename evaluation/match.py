@@ -136,9 +136,11 @@ def global_rows(rows: jax.Array) -> jax.Array:
     return jnp.take_along_axis(rows, jnp.broadcast_to(order, rows.shape), axis=-1)
 
 
-def _tick(config: Config, lineup: Lineup, game: Rollout):
+def _tick(config: Config, lineup: Lineup, game: Rollout, owners=None):
     """One tick of one game with JAX Systems; a finished game stays frozen.
 
+    owners: an (n_systems, 10) bool table that replaces `lineup.owners` for this game (traced,
+    so one compiled batch plays games whose slots are held by different Systems: cross-play).
     Returns the next Rollout and what a replay keeps of the tick: (events, state, visible,
     relayed) of the new state, with the fallback flags set.
     """
@@ -148,7 +150,7 @@ def _tick(config: Config, lineup: Lineup, game: Rollout):
         actions, carry = system.act(game.obs, game.obs.mask, game.carries[i], keys[i])
         parts.append(as_actions(actions))
         carries.append(carry)
-    actions, fallback = merge_actions(parts, lineup.owners)
+    actions, fallback = merge_actions(parts, lineup.owners if owners is None else owners)
     obs, state, _, events = engine.step_env(config, game.state, actions)
     events = events.replace(fallback=fallback)
     done = game.state.outcome != C.ONGOING

@@ -6,6 +6,7 @@ from pathlib import PurePath
 
 import pygame
 
+from replay_viewer.llm_lines import study_lines
 from replay_viewer.shortcuts import HELP
 from ui.panels import cut_end, elide_middle
 from ui.panels import draw_lines as shared_draw_lines
@@ -79,6 +80,10 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
         f"result: {r['outcome_name']} {r['score'][0]}-{r['score'][1]} in {r['ticks']} ticks   "
         f"{h['info_regime']}"
     )
+    if h.get("study"):  # three lines fit: the study's record shares them with the result
+        head, answers = study_lines(h["study"])
+        lines = [first, f"{second}   {head}", f"{answers}   {systems_text(h['systems'])}"]
+        return [cut_end(line, font, width) for line in lines] if font and width else lines
     return [first, second, systems_text(h["systems"], font, width)]
 
 
