@@ -9,8 +9,8 @@ devices the games are split over a 1-D device mesh by `jax.shard_map`, each devi
 own share with no exchange, as `training/parallel.py` does for training; a size that does not
 split evenly is skipped there. One worker process per device count (XLA fixes the count when
 it starts), the points in increasing size. Memory per point: XLA's own account of the compiled
-program per device (`Compiled.memory_analysis()`: arguments, outputs, temporaries), and the worker's
-peak resident memory after the point (it includes JAX itself, about 400 MiB). Throughput is
+program per device (`Compiled.memory_analysis()`: arguments, outputs, temporaries), and the
+worker's peak resident memory after the point (it includes JAX itself, about 400 MiB). Throughput is
 the best of two timings, each over enough calls to last 0.25 s
 (`evaluation.interleaved.time_calls`), taken after compiling. The PNG and JSON are written
 atomically and never over an existing file.
@@ -143,7 +143,8 @@ def format_row(point: dict) -> str:
 
 def table(points) -> str:
     head = (
-        "| Games | Devices | Env-steps/s | XLA buffers per device, MiB | Peak RSS, MiB | Compile, s |\n"
+        "| Games | Devices | Env-steps/s | XLA buffers per device, MiB | Peak RSS, MiB "
+        "| Compile, s |\n"
         "| ---: | ---: | ---: | ---: | ---: | ---: |"
     )
     return "\n".join([head, *map(format_row, points)])

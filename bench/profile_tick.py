@@ -106,7 +106,10 @@ def main() -> None:
     for name, part in tick_parts(env).items():
         jitted = jax.jit(jax.vmap(part))
         jax.block_until_ready(jitted(keys, state, actions))
-        run = lambda f=jitted: jax.block_until_ready(f(keys, state, actions))
+
+        def run(f=jitted):
+            return jax.block_until_ready(f(keys, state, actions))
+
         calls = interleaved.calls_for(run)
         programs[name] = lambda run=run, calls=calls: interleaved.time_calls(run, calls)
     seconds = interleaved.interleave(programs, args.rounds)
