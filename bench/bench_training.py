@@ -218,7 +218,7 @@ def main() -> None:
         seconds[name] = statistics.median(row["seconds"])
         print(
             f"{name:30s} {seconds[name] * 1e3:7.0f} ms {steps / seconds[name]:7.0f} env-steps/s "
-            f"{interleaved.describe(row['vs_bare'])} bare (compile {row['first']:.0f} s)",
+            f"vs bare {interleaved.describe(row['vs_bare'])} (compile {row['first']:.0f} s)",
             flush=True,
         )
     whole = measured["whole update (one jit)"]["vs_bare"]
