@@ -3,7 +3,7 @@ the update split into its parts.
 
     JAX_PLATFORMS=cpu .venv/bin/python bench/bench_training.py [--envs 64] [--rollout 32]
         [--epochs 4] [--minibatches 4] [--grad-chunk 16] [--embed 32 --torso 64 --hidden 64]
-        [--self-play-only] [--repeats 3]
+        [--self-play-only] [--rounds 5]
 
 Bare rollout: the engine's own rollout (`mbg bench engine`'s): `num_envs` games stepped with
 auto-reset for `rollout` ticks inside one jitted `lax.scan`, every slot playing a uniformly random
@@ -15,7 +15,10 @@ epochs x minibatches of PPO). Both report env-steps per second (one env-step = o
 game); the target is learner cost < 3x the bare rollout. Parts, each jitted alone on the same
 batch: the learner's rollout (engine + policy + opponents), the policy's forward pass and
 sampling over the rollout, the bot opponents over `rollout` ticks, GAE, and the PPO epochs
-(GRU forward + backward). Wall times are the best of --repeats (the machine is shared).
+(GRU forward + backward). All parts are compiled first and then timed in --rounds alternating
+rounds (`evaluation.interleaved`, ABBA order): each "x bare" is the median of the per-round
+ratios to the bare rollout with its interquartile range, flagged when too noisy to trust (the
+machine is shared, and load that changes between two timings would land in their ratio).
 
 Arithmetic: XLA's cost analysis of one forward pass gives the network's FLOPs per agent-tick;
 the PPO epochs cost about 3x that per replayed agent-tick (the backward pass about twice the
@@ -25,17 +28,20 @@ they would need for the whole learner to cost < 3x the bare rollout.
 
 import argparse
 import dataclasses
+import statistics
 import time
 
 import jax
 import jax.numpy as jnp
 
 from engine import constants as C
+from evaluation import interleaved
 from evaluation.engine_bench import random_legal_actions
 from policies import networks as nets
 from training import common, ippo
 
-ROLLOUT, PPO = "learner rollout + GAE", "PPO epochs (GRU fwd + bwd)"
+BARE, ROLLOUT = "bare rollout (random actions)", "learner rollout + GAE"
+PPO = "PPO epochs (GRU fwd + bwd)"
 
 
 def bare_rollout(config: ippo.IPPOConfig):
@@ -98,39 +104,51 @@ def opponents_pass(trainer: ippo.Trainer):
     return jax.jit(bots)
 
 
-def timed(fn, *args, repeats: int) -> tuple[float, float]:
-    """(compile + first call seconds, best call seconds over `repeats`)."""
+def first_call(fn, *args) -> float:
+    """Seconds of the first call (compile + run)."""
     start = time.perf_counter()
     jax.block_until_ready(fn(*args))
-    first = time.perf_counter() - start
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        jax.block_until_ready(fn(*args))
-        best = min(best, time.perf_counter() - start)
-    return first, best
+    return time.perf_counter() - start
 
 
-def measure(config: ippo.IPPOConfig, repeats: int):
-    """Yield (part, compile + first call seconds, best seconds): the bare rollout, then each
-    part of one update, then the whole update in one jit."""
+def parts(config: ippo.IPPOConfig):
+    """Yield (part, jitted fn, args): the bare rollout, then each part of one update, then the
+    whole update in one jit."""
     run, carry = bare_rollout(config)
-    yield "bare rollout (random actions)", *timed(run, carry, repeats=repeats)
+    yield BARE, run, (carry,)
     trainer = ippo.make_train(config)
     runner = jax.jit(trainer.init)(jax.random.PRNGKey(0))
     collect = jax.jit(trainer.collect)
-    yield ROLLOUT, *timed(collect, runner, repeats=repeats)
+    yield ROLLOUT, collect, (runner,)
     after, batch, hidden0, _ = collect(runner)
-    act = policy_pass(trainer)
-    yield "  policy forward + sampling", *timed(act, runner.params, hidden0, batch, repeats=repeats)
+    yield "  policy forward + sampling", policy_pass(trainer), (runner.params, hidden0, batch)
     if any(g.kind != "self" for g in trainer.groups):
-        yield "  bot opponents", *timed(opponents_pass(trainer), runner, repeats=repeats)
+        yield "  bot opponents", opponents_pass(trainer), (runner,)
     gae = jax.jit(lambda b: ippo.gae(b.ret, b.value, b.reset, b.value[0], 0.99, 0.95))
-    yield "  GAE", *timed(gae, batch, repeats=repeats)
-    learn = jax.jit(trainer.learn)
-    yield PPO, *timed(learn, after, batch, hidden0, repeats=repeats)
-    update = jax.jit(lambda r: trainer.update(r)[0])
-    yield "whole update (one jit)", *timed(update, runner, repeats=repeats)
+    yield "  GAE", gae, (batch,)
+    yield PPO, jax.jit(trainer.learn), (after, batch, hidden0)
+    yield "whole update (one jit)", jax.jit(lambda r: trainer.update(r)[0]), (runner,)
+
+
+def measure(config: ippo.IPPOConfig, rounds: int) -> dict:
+    """Compile every part, then time them all in alternating rounds (evaluation.interleaved):
+    part -> {"first" (compile + first call, s), "seconds" (per round), "vs_bare" (the
+    `ratio_summary` of the part's per-round time over the bare rollout's)}."""
+    programs, firsts = {}, {}
+    for name, fn, args in parts(config):
+        firsts[name] = first_call(fn, *args)
+        programs[name] = lambda fn=fn, args=args: interleaved.time_calls(
+            lambda: jax.block_until_ready(fn(*args)), 1
+        )
+    seconds = interleaved.interleave(programs, rounds)
+    return {
+        name: {
+            "first": firsts[name],
+            "seconds": seconds[name],
+            "vs_bare": interleaved.ratio_summary(seconds[name], seconds[BARE]),
+        }
+        for name in programs
+    }
 
 
 def forward_flops(config: ippo.IPPOConfig) -> float:
@@ -168,7 +186,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--envs", type=int, default=ippo.IPPOConfig.num_envs)
     parser.add_argument("--rollout", type=int, default=ippo.IPPOConfig.rollout)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5, help="alternating timing rounds")
     parser.add_argument("--epochs", type=int, default=ippo.IPPOConfig.epochs)
     parser.add_argument("--minibatches", type=int, default=ippo.IPPOConfig.minibatches)
     parser.add_argument("--grad-chunk", type=int, default=ippo.IPPOConfig.grad_chunk)
@@ -193,18 +211,24 @@ def main() -> None:
     print(f"opponents: {config.opponents}; network: {config.network}")
     print(f"PPO: {config.epochs} epochs x {config.minibatches} minibatches, gradient chunks of "
           f"<= {config.grad_chunk} of {config.num_learners} learner sequences")  # fmt: skip
-    bare = None
+    measured = measure(config, args.rounds)
+    print(f"median of {args.rounds} alternating rounds; ratios are medians of per-round ratios")
     seconds = {}
-    for name, first, best in measure(config, args.repeats):
-        bare = bare or best
-        seconds[name] = best
+    for name, row in measured.items():
+        seconds[name] = statistics.median(row["seconds"])
         print(
-            f"{name:30s} {best * 1e3:7.0f} ms {steps / best:7.0f} env-steps/s "
-            f"{best / bare:5.2f}x bare (compile {first:.0f} s)",
+            f"{name:30s} {seconds[name] * 1e3:7.0f} ms {steps / seconds[name]:7.0f} env-steps/s "
+            f"vs bare {interleaved.describe(row['vs_bare'])} (compile {row['first']:.0f} s)",
             flush=True,
         )
-    print(f"learner cost / bare rollout: {best / bare:.2f}x (target < 3x)")
-    print_arithmetic(config, {"bare": bare, "rollout": seconds[ROLLOUT], "ppo": seconds[PPO]})
+    whole = measured["whole update (one jit)"]["vs_bare"]
+    print(f"learner cost / bare rollout: {interleaved.describe(whole)} (target < 3x)")
+    seconds["bare"], seconds["rollout"], seconds["ppo"] = (
+        seconds[BARE],
+        seconds[ROLLOUT],
+        seconds[PPO],
+    )
+    print_arithmetic(config, seconds)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,10 @@ Used by `mbg bench engine` to put our engine beside SMAX 5v5 (`smacv2_5_units`) 
 batch, the same rollout length and the same device layout on the same machine:
 
     python bench/smax_rollout.py --batches 1 128 1024 --ticks 128 --devices 1
+    python bench/smax_rollout.py --serve --batches 1 128 1024 --ticks 128 --devices 2
+
+With --serve it compiles every batch, then stays up as a worker answering timing requests on
+stdin (`evaluation.interleaved.serve`), so `mbg bench engine` can alternate it with our engine.
 """
 
 import argparse
@@ -20,6 +24,7 @@ def main() -> None:
     parser.add_argument("--ticks", type=int, default=128)
     parser.add_argument("--devices", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--serve", action="store_true", help="stay up as a timing worker")
     args = parser.parse_args()
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     flags = os.environ.get("XLA_FLAGS", "")
@@ -32,6 +37,7 @@ def main() -> None:
     from jaxmarl.environments.smax import map_name_to_scenario
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from evaluation import interleaved
     from evaluation.legal_sampling import pick_legal
 
     env = jaxmarl.make("SMAX", scenario=map_name_to_scenario("smacv2_5_units"))
@@ -61,7 +67,7 @@ def main() -> None:
         return total
 
     mesh = Mesh(jax.devices()[: args.devices], ("batch",))
-    results = {}
+    results, programs = {}, {}
     for batch in args.batches:
         keys = jax.random.split(jax.random.PRNGKey(0), batch)
         sharding = NamedSharding(
@@ -72,16 +78,17 @@ def main() -> None:
         start = time.perf_counter()
         jax.block_until_ready(run(keys))
         compile_s = time.perf_counter() - start
-        best = float("inf")
-        for _ in range(args.repeats):
-            start = time.perf_counter()
-            jax.block_until_ready(run(keys))
-            best = min(best, time.perf_counter() - start)
-        results[str(batch)] = {
-            "steps_per_s": batch * args.ticks / best,
-            "compile_s": compile_s,
-        }
-    print(json.dumps({"engine": "jaxmarl-smax-smacv2_5_units", "jax": jax.__version__, **results}))
+        programs[str(batch)] = lambda run=run, keys=keys: jax.block_until_ready(run(keys))
+        results[str(batch)] = {"compile_s": compile_s}
+    engine = "jaxmarl-smax-smacv2_5_units"
+    if args.serve:
+        compile_s = {b: row["compile_s"] for b, row in results.items()}
+        interleaved.serve(programs, {"engine": engine, "compile_s": compile_s})
+        return
+    for batch in args.batches:
+        best = min(interleaved.time_calls(programs[str(batch)], 1) for _ in range(args.repeats))
+        results[str(batch)]["steps_per_s"] = batch * args.ticks / best
+    print(json.dumps({"engine": engine, "jax": jax.__version__, **results}))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""`mbg bench engine`: engine speed beside JaxMARL SMAX 5v5, measured in one run."""
+"""`mbg bench engine`: engine speed beside JaxMARL SMAX 5v5, timed in alternating rounds."""
 
 import argparse
 import json
@@ -27,19 +27,24 @@ def register(subparsers) -> None:
         help="python of a venv with jaxmarl (default: .venv-smax/bin/python if present)",
     )
     engine.add_argument("--no-smax", action="store_true", help="skip the SMAX comparison")
+    engine.add_argument(
+        "--rounds", type=int, default=7, help="alternating rounds (ours, SMAX) per batch"
+    )
     engine.add_argument("--json", action="store_true", help="print one JSON object")
     engine.set_defaults(func=run)
 
 
 def run(args) -> int:
     """Run the engine benchmark and print a table or JSON."""
-    if args.devices < 1 or any(b < 1 for b in args.batches) or args.ticks < 1:
-        raise ValueError("--devices, --batches and --ticks must be positive")
+    if args.devices < 1 or any(b < 1 for b in args.batches) or args.ticks < 1 or args.rounds < 1:
+        raise ValueError("--devices, --batches, --ticks and --rounds must be positive")
     from evaluation import engine_bench
 
     engine_bench.set_host_devices(args.devices)
     smax_python = None if args.no_smax else (args.smax_python or engine_bench.DEFAULT_SMAX_PYTHON)
-    figures = engine_bench.run_engine_bench(args.batches, args.ticks, args.devices, smax_python)
+    figures = engine_bench.run_engine_bench(
+        args.batches, args.ticks, args.devices, smax_python, rounds=args.rounds
+    )
     if args.json:
         print(json.dumps(figures))
     else:

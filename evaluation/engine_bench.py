@@ -2,17 +2,20 @@
 
 Rollouts are `lax.scan` over ticks of random legal actions, vmapped over games and sharded over
 the host's CPU devices (XLA gives each device its own thread, so sharding is how one process
-uses both cores). JaxMARL's SMAX 5v5 runs through `bench/smax_rollout.py` in its own virtual
-environment at the same batch, ticks and device count, so the ratio comes from one run.
+uses both cores). Our rollouts run in a worker process (`python -m evaluation.engine_bench
+--serve`) and JaxMARL's SMAX 5v5 in another (`bench/smax_rollout.py --serve`, in its own virtual
+environment) at the same batch, ticks and device count; both compile once and stay warm, and
+the driver times them in alternating short rounds, so the ratio is the median of per-round
+ratios taken under the same load (`evaluation.interleaved`).
 """
 
-import json
 import os
-import resource
-import subprocess
+import statistics
 import sys
 import time
 from pathlib import Path
+
+from evaluation import interleaved
 
 REPO = Path(__file__).resolve().parent.parent
 SMAX_SCRIPT = REPO / "bench" / "smax_rollout.py"
@@ -63,23 +66,26 @@ def _rollout_fn(env, ticks: int):
     return rollout
 
 
-def rollout_throughput(env, batch: int, ticks: int, devices: int, repeats: int = 3) -> dict:
-    """Env-steps/s (games x ticks / s) of a sharded random rollout, and its compile time."""
+def rollout_program(env, batch: int, ticks: int, devices: int):
+    """A warm sharded rollout of `batch` games x `ticks`: (run() blocking, compile seconds)."""
     import jax
     from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
     mesh = Mesh(jax.devices()[:devices], ("batch",))
     spec = PartitionSpec("batch" if batch % devices == 0 else None)
     keys = jax.device_put(jax.random.split(jax.random.PRNGKey(0), batch), NamedSharding(mesh, spec))
-    run = jax.jit(_rollout_fn(env, ticks))
+    compiled = jax.jit(_rollout_fn(env, ticks))
     start = time.perf_counter()
-    jax.block_until_ready(run(keys))
+    jax.block_until_ready(compiled(keys))
     compile_s = time.perf_counter() - start
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        jax.block_until_ready(run(keys))
-        best = min(best, time.perf_counter() - start)
+    return (lambda: jax.block_until_ready(compiled(keys))), compile_s
+
+
+def rollout_throughput(env, batch: int, ticks: int, devices: int, repeats: int = 3) -> dict:
+    """Env-steps/s (games x ticks / s, best of `repeats`) of a sharded random rollout, and its
+    compile time, in this process (no interleaving: see `run_engine_bench` for ratios)."""
+    run, compile_s = rollout_program(env, batch, ticks, devices)
+    best = min(interleaved.time_calls(run, 1) for _ in range(repeats))
     return {"steps_per_s": batch * ticks / best, "compile_s": compile_s}
 
 
@@ -101,22 +107,72 @@ def step_latency(env, ticks: int = 200) -> dict:
     return {"compile_s": compile_s, "us_per_step": (time.perf_counter() - start) / ticks * 1e6}
 
 
-def smax_throughput(python: Path, batches, ticks: int, devices: int) -> dict | None:
-    """Run bench/smax_rollout.py with JaxMARL's interpreter; None when it is not installed."""
-    if not Path(python).exists():
-        return None
-    command = [str(python), str(SMAX_SCRIPT), "--batches", *map(str, batches)]
-    command += ["--ticks", str(ticks), "--devices", str(devices)]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    if done.returncode != 0 or not lines:
-        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-        return {"error": f"SMAX run failed (exit {done.returncode}): {' | '.join(tail)}"}
-    return json.loads(lines[-1])
+def _worker_env(devices: int) -> dict:
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    count = "--xla_force_host_platform_device_count="
+    flags = [f for f in env.get("XLA_FLAGS", "").split() if not f.startswith(count)]
+    env["XLA_FLAGS"] = " ".join([*flags, f"{count}{devices}"])
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    return env
 
 
-def run_engine_bench(batches, ticks: int, devices: int, smax_python: Path | None) -> dict:
-    """All engine figures as one dict (see `mbg bench engine --help`)."""
+def _worker_args(batches, ticks: int, devices: int) -> list[str]:
+    return ["--batches", *map(str, batches), "--ticks", str(ticks), "--devices", str(devices)]
+
+
+def start_workers(batches, ticks: int, devices: int, smax_python: Path | None) -> dict:
+    """Our engine's worker and, when `smax_python` exists, SMAX's: name -> PipeWorker (warm)."""
+    args = _worker_args(batches, ticks, devices)
+    env = _worker_env(devices)
+    ours = [sys.executable, "-m", "evaluation.engine_bench", "--serve", *args]
+    workers = {"ours": interleaved.PipeWorker(ours, "engine", env)}
+    if smax_python is not None and Path(smax_python).exists():
+        smax = [str(smax_python), str(SMAX_SCRIPT), "--serve", *args]
+        try:
+            workers["smax"] = interleaved.PipeWorker(smax, "SMAX", env)
+        except RuntimeError:
+            workers["ours"].close()
+            raise
+    return workers
+
+
+def interleaved_rollouts(workers: dict, batches, ticks: int, rounds: int) -> dict:
+    """Alternate the workers' rollouts for `rounds` rounds: per engine and batch the median
+    env-steps/s, the compile time and the peak memory; `ratio_vs_smax` per batch."""
+    programs = {
+        (name, str(b)): (lambda w=worker, b=b: w.seconds(str(b)))
+        for b in batches
+        for name, worker in workers.items()
+    }
+    seconds = interleaved.interleave(programs, rounds)
+    figures = {"rounds": rounds}
+    for name, worker in workers.items():
+        rows = {}
+        for b in batches:
+            per_round = seconds[name, str(b)]
+            rows[str(b)] = {
+                "steps_per_s": b * ticks / statistics.median(per_round),
+                "compile_s": worker.info["compile_s"][str(b)],
+                "seconds": per_round,
+            }
+        figures[name] = rows
+        figures[f"{name}_peak_rss_mib"] = worker.request(str(batches[-1]))["peak_rss_mib"]
+    if "smax" in workers:
+        figures["ratio_vs_smax"] = {
+            str(b): interleaved.ratio_summary(seconds["smax", str(b)], seconds["ours", str(b)])
+            for b in batches
+        }
+    return figures
+
+
+def run_engine_bench(
+    batches, ticks: int, devices: int, smax_python: Path | None, rounds: int = 7
+) -> dict:
+    """All engine figures as one dict (see `mbg bench engine --help`).
+
+    The one-step latency and first compile are measured here; the rollouts in warm worker
+    processes (ours and SMAX's), timed in alternating rounds (`evaluation.interleaved`).
+    """
     import jax
 
     jax.config.update("jax_enable_compilation_cache", False)  # measure real compile time
@@ -128,21 +184,37 @@ def run_engine_bench(batches, ticks: int, devices: int, smax_python: Path | None
         "devices": devices,
         "ticks": ticks,
         "batch_1_step": step_latency(Env(Config(), pool)),
-        "rollout": {},
     }
-    fast = Env(Config(), pool, keep_last_obs=False)
-    for batch in batches:
-        figures["rollout"][str(batch)] = rollout_throughput(fast, batch, ticks, devices)
-    figures["peak_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    if smax_python is not None:
-        smax = smax_throughput(smax_python, batches, ticks, devices)
-        figures["smax"] = smax
-        if smax and "error" not in smax:
-            figures["ratio_vs_smax"] = {
-                str(b): figures["rollout"][str(b)]["steps_per_s"] / smax[str(b)]["steps_per_s"]
-                for b in batches
-            }
+    workers = start_workers(batches, ticks, devices, smax_python)
+    try:
+        measured = interleaved_rollouts(workers, batches, ticks, rounds)
+    finally:
+        for worker in workers.values():
+            worker.close()
+    figures["rounds"] = rounds
+    figures["rollout"] = measured["ours"]
+    figures["peak_rss_mib"] = measured["ours_peak_rss_mib"]
+    if "smax" in measured:
+        figures["smax"] = measured["smax"]
+        figures["ratio_vs_smax"] = measured["ratio_vs_smax"]
+    elif smax_python is not None:
+        figures["smax"] = None
     return figures
+
+
+def serve_rollouts(batches, ticks: int, devices: int) -> None:
+    """Worker side: compile our rollout at each batch, then answer `interleaved` requests."""
+    import jax
+
+    jax.config.update("jax_enable_compilation_cache", False)
+    from engine import Config, Env, maps
+
+    pool = maps.make_pool(maps="train", rosters=("MWHRP/MWHRP",))
+    fast = Env(Config(), pool, keep_last_obs=False)
+    programs, compile_s = {}, {}
+    for batch in batches:
+        programs[str(batch)], compile_s[str(batch)] = rollout_program(fast, batch, ticks, devices)
+    interleaved.serve(programs, {"engine": "marl-battlegrounds", "compile_s": compile_s})
 
 
 def print_table(figures: dict, out=sys.stdout) -> None:
@@ -151,16 +223,39 @@ def print_table(figures: dict, out=sys.stdout) -> None:
     print(f"jax {figures['jax']}, {figures['devices']} CPU device(s)", file=out)
     print(f"first compile of reset + step: {single['compile_s']:.1f} s", file=out)
     print(f"one jitted step from a Python loop: {single['us_per_step']:.0f} us", file=out)
-    print(f"rollouts of {figures['ticks']} ticks of random legal actions:", file=out)
+    print(
+        f"rollouts of {figures['ticks']} ticks of random legal actions, median of "
+        f"{figures['rounds']} alternating rounds:",
+        file=out,
+    )
     for batch, row in figures["rollout"].items():
         line = f"  batch {batch:>5}: {row['steps_per_s']:>10,.0f} env-steps/s"
         smax = (figures.get("smax") or {}).get(batch)
         if smax:
-            ratio = figures["ratio_vs_smax"][batch]
-            line += f"   SMAX 5v5 {smax['steps_per_s']:>10,.0f}   ratio {ratio:.2f}x"
+            ratio = interleaved.describe(figures["ratio_vs_smax"][batch])
+            line += f"   SMAX 5v5 {smax['steps_per_s']:>10,.0f}   ratio {ratio}"
         print(line, file=out)
-    if (figures.get("smax") or {}).get("error"):
-        print(f"SMAX: {figures['smax']['error']}", file=out)
-    elif "smax" not in figures or figures["smax"] is None:
+    if "smax" not in figures:
+        print("SMAX: skipped (--no-smax)", file=out)
+    elif figures["smax"] is None:
         print("SMAX: not installed (make bench-smax-venv installs JaxMARL beside us)", file=out)
-    print(f"peak memory: {figures['peak_rss_mib']:.0f} MiB", file=out)
+    print(
+        f"peak memory of the engine's rollout worker: {figures['peak_rss_mib']:.0f} MiB", file=out
+    )
+
+
+def main(argv=None) -> None:
+    """`python -m evaluation.engine_bench --serve ...`: the rollout worker process."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="engine rollout worker for mbg bench engine")
+    parser.add_argument("--serve", action="store_true", required=True)
+    parser.add_argument("--batches", type=int, nargs="+", required=True)
+    parser.add_argument("--ticks", type=int, default=128)
+    parser.add_argument("--devices", type=int, default=1)
+    args = parser.parse_args(argv)
+    serve_rollouts(args.batches, args.ticks, args.devices)
+
+
+if __name__ == "__main__":
+    main()
