@@ -7,7 +7,8 @@ import stat
 import pytest
 
 from cli.main import main
-from evaluation.replay import ordinary_temp_file, write_replay
+from evaluation.replay import write_replay
+from fileio import ordinary_temp_file
 from policies import slotspec
 from tests.helpers.replays import synthetic_replay
 
