@@ -25,6 +25,7 @@ import msgpack
 import numpy as np
 import polars as pl
 
+from engine.constants import NUM_CLASSES  # NumPy only: the viewer stays JAX-free
 from evaluation.replay_codec import decode_array, encode_array, metrics_bytes, metrics_frame, plain
 from evaluation.replay_schema import (
     EVENT_FIELDS,
@@ -50,7 +51,7 @@ _MAX_HEADER_BYTES = 16 << 20
 
 @dataclass
 class Replay:
-    """One recorded game (see the module docstring and notes/REPLAY_CONTRACT.md).
+    """One recorded game (see the module docstring; fields in evaluation/replay_schema.py).
 
     header: dict of plain Python values (format_version, map, roster, systems, result, ...).
     states: field -> array with a leading axis T+1 (ticks 0..T), engine `State` fields.
@@ -144,8 +145,8 @@ def validate_replay(replay: Replay, source="<replay>") -> Replay:
     relayed = _check_array(replay.relayed, "relayed", ((10, 10), "bool"), lead, source)
     states = _check_group(replay.states, STATE_FIELDS, lead, "states", source)
     events = _check_group(replay.events, EVENT_FIELDS, lead - 1, "events", source)
-    if not np.all((states["class_id"] >= 0) & (states["class_id"] <= 5)):
-        raise ReplayError(source, "states.class_id", "class ids must be 0-5")
+    if not np.all((states["class_id"] >= 0) & (states["class_id"] < NUM_CLASSES)):
+        raise ReplayError(source, "states.class_id", f"class ids must be 0-{NUM_CLASSES - 1}")
     for name, group in (("states.outcome", states), ("events.outcome", events)):
         if not np.all((group["outcome"] >= 0) & (group["outcome"] <= 3)):
             raise ReplayError(source, name, "outcome codes must be 0-3")
