@@ -232,7 +232,7 @@ class ArenaRenderer:
             self._draw_health(surface, unit, centre, radius)
         self._draw_statuses(surface, unit, centre, radius)
         label = self.font(14).render(
-            f"{C.TEAM_NAMES[unit.team]}{unit.slot % 5}" + (" r" if unit.relayed else ""),
+            C.slot_label(unit.slot) + (" r" if unit.relayed else ""),
             True,
             COLOURS["muted"] if unit.relayed else COLOURS["text"],
         )
