@@ -32,7 +32,7 @@ def build_header(
     metrics_level: str = "none",
     seeds: dict | None = None,
 ) -> dict:
-    """The replay header of one finished game (see notes/REPLAY_CONTRACT.md).
+    """The replay header of one finished game (fields: evaluation/replay_schema.py HEADER_FIELDS).
 
     specs: 10 System spec strings ("" for empty slots); result: a row of match.result_row;
     first: the tick-0 state (field -> array), source of the obstacles, Red Zones and roster.

@@ -22,7 +22,8 @@ ROW_HEIGHT = 18
 
 
 def _team_metric_ids(frame: pl.DataFrame) -> pl.Series:
-    """Metric ids stored per team (two rows, sources 0 and 1, no target): see REPLAY_CONTRACT."""
+    """Metric ids stored per team (two rows, sources 0 and 1, no target; the columns of
+    evaluation/replay_schema.py METRIC_COLUMNS)."""
     grouped = frame.group_by("metric").agg(
         n=pl.len(), lo=pl.col("source").min(), hi=pl.col("source").max(), tgt=pl.col("target").max()
     )

@@ -1,4 +1,4 @@
-"""Fixes from a new-user trial of `mbg`: human and llm slots in `mbg play`, replay info/verify
+"""`mbg` as a newcomer meets it: human and llm slots in `mbg play`, replay info/verify
 over folders with bad files, and the mode of PNG and metrics files."""
 
 import os

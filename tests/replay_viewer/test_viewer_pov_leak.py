@@ -1,4 +1,4 @@
-"""The point-of-view leak test (issue 6): two replays that differ only in what a view could not
+"""The point-of-view leak test (RULES 5.2): two replays that differ only in what a view could not
 see give identical POV frames, every panel included; the Oracle frames do differ."""
 
 import copy
