@@ -290,7 +290,9 @@ MOVE_VECTORS = np.array(
 # The team spawning east plays in a mirrored frame (x -> 20 - x): East and West swap.
 MIRROR_MOVE = np.array([0, 1, 2, 4, 3, 6, 5, 8, 7], np.int32)
 TARGET_NAMES = (
-    ("none",) + tuple(f"ally{k}" for k in range(5)) + tuple(f"enemy{k}" for k in range(5))
+    ("none",)
+    + tuple(f"ally{k}" for k in range(TEAM_SIZE))
+    + tuple(f"enemy{k}" for k in range(TEAM_SIZE))
 )
 
 # Actor-relative target category -> global slot (-1 = none), shape (10 slots, 11 categories).

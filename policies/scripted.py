@@ -119,7 +119,7 @@ def _focus(v: sv.View, style: Style) -> jax.Array:
     gap = jnp.sqrt(jnp.sum((v.pos - team) ** 2, axis=1))
     score = -v.hp / v.aura_in - 8.0 * gap + jnp.asarray(style.prio)[v.row_cls] + 10.0 * v.in_red
     score = jnp.where(v.enemy, score, -jnp.inf)
-    return (jnp.arange(10) == jnp.argmax(score)) & v.enemy
+    return (jnp.arange(C.NUM_SLOTS) == jnp.argmax(score)) & v.enemy
 
 
 def _threat(v: sv.View) -> jax.Array:
