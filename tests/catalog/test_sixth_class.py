@@ -24,6 +24,8 @@ KNIGHT = 6  # the id after the shipped Neutral + five classes
 def test_a_knight_plays_records_resimulates_and_draws(tmp_path):
     env = dict(os.environ, JAX_PLATFORMS="cpu", SDL_VIDEODRIVER="dummy")
     env["PYTHONPATH"] = str(SCRIPT.parents[2])
+    # the BattleClient's settings and replays go to the test's folder, not the user's
+    env |= {"XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
     run = subprocess.run(
         [sys.executable, str(SCRIPT), str(tmp_path)],
         capture_output=True, text=True, env=env, timeout=1500,
