@@ -1,8 +1,12 @@
 """Every number of the rules, in one place (RULES.md is the prose source of truth).
 
-Class tables are NumPy arrays indexed by class id (0 Neutral padding, 1 Mage, 2 Warrior,
-3 Hunter, 4 Rogue, 5 Priest); the engine turns them into `jnp` constants once. Section numbers
-such as "RULES 3.2" point at RULES.md.
+Classes and status channels are catalogues keyed by name (`CLASSES` of `ClassSpec`,
+`STATUSES` of `StatusSpec`); every per-class and per-channel table here, and the letters,
+glyphs and words the apps, the log and the LLM prompt use, derive from them. Tables are NumPy
+arrays indexed by class id (a position in `CLASSES`: 0 Neutral padding, 1 Mage, 2 Warrior,
+3 Hunter, 4 Rogue, 5 Priest) or channel id; the engine turns them into `jnp` constants once.
+Section numbers such as "RULES 3.2" point at RULES.md. NumPy only: the Replay Viewer and the
+metrics import this module without JAX.
 """
 
 from dataclasses import dataclass
