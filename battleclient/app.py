@@ -29,9 +29,9 @@ from battleclient.settings import (
     load_last_setup,
     save_last_setup,
     timestamp,
-    unique_path,
 )
 from battleclient.wording import rules_words
+from fileio import unused_path
 from replay_viewer.export import save_png
 from ui.pacing import FramePacer
 from ui.paths import screenshot_dir
@@ -196,13 +196,7 @@ class App:
         """F12: the last drawn frame as a new PNG in the screenshots folder both apps use."""
         if self.last_frame is None:
             return None
-        folder = screenshot_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        path = unique_path(folder, f"client_{timestamp()}", ".png")
-        # Write beside, then rename: a reader never sees a half-written PNG.
-        partial = path.with_name(f".{path.name}.partial.png")
-        pygame.image.save(self.last_frame, str(partial))
-        os.replace(partial, path)
+        path = save_png(self.last_frame, unused_path(screenshot_dir(), f"client_{timestamp()}.png"))
         if hasattr(self.screen, "say"):
             self.screen.say(f"Screenshot saved: {path}")
         return path

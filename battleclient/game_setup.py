@@ -4,7 +4,7 @@
 Map choice is a map id ("47"), a split name ("test": a map drawn from that split with the
 game's seed) or a map file's path ("maps/arena.json", "/tmp/my_map.json"); the roster is
 written per slot, Team A before the slash, with "-" for an empty slot after a team's last
-agent ("MWHRP/MW---" = "MWHRP/MW": RULES 2.1, a team fills its block from its first slot);
+agent ("MWHRP/MW---" = "MWHRP/MW": RULES 2.1; the grammar is engine.pool.parse_roster);
 controllers are slot-spec strings (policies/slotspec.py grammar), parsed
 by the engine thread because the parser imports JAX.
 """
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.maps import CUSTOM_SPLIT, SPLITS, is_map_path  # NumPy/SciPy only, no JAX
+from engine.pool import first_gap, parse_roster, roster_text  # noqa: F401 (the roster grammar)
 from ui.rules import C
 
 # "all" is the shipped maps (ids 0-51, as in engine.maps); "custom" the maps added to maps/.
@@ -22,9 +23,6 @@ SPLIT_NAMES = (*SPLITS, CUSTOM_SPLIT, "all")
 ADD_MAPS_HINT = "add a map file to maps/ (maps/README.md, 'Your own maps')"
 REGIMES = ("shared_obs", "no_shared_obs")
 SPAWN_ENDS = ("west", "east", "random")  # where Team A starts
-CLASS_LETTER = {"M": C.MAGE, "W": C.WARRIOR, "H": C.HUNTER, "R": C.ROGUE, "P": C.PRIEST}
-LETTER_OF = {v: k for k, v in CLASS_LETTER.items()}
-EMPTY = "-"
 DEFAULT_SLOTS = "A0=human,A1-A4=scripted:tactician,B*=scripted:tactician"
 # Whole-number fields -> (lowest, highest) allowed: seeds are 31-bit; score_threshold and
 # horizon follow engine/types.Config's checks (RULES A2), so a setup that passes here plays.
@@ -72,59 +70,7 @@ def parse_map_choice(text) -> str:
     )
 
 
-def parse_roster(text: str) -> np.ndarray:
-    """ "MWHRP/MWHRP", "MWH--/H", "MWH" (both teams) -> (10,) int32 class ids, 0 = empty slot.
-
-    Letters M W H R P (RULES 2.2), "-" an empty slot; each team needs 1-5 agents filling its
-    slots from the first (RULES 2.1, as engine.validation.check_layout requires). Raises
-    ValueError naming the bad part.
-    """
-    halves = str(text).split("/") if "/" in str(text) else [str(text), str(text)]
-    if len(halves) != 2:
-        raise ValueError(f"roster {text!r}: expected 'TEAM_A/TEAM_B', e.g. 'MWHRP/MWHRP'")
-    roster = np.zeros(C.NUM_SLOTS, np.int32)
-    for team, half in enumerate(halves):
-        letters = half.strip().upper()
-        if len(letters) > C.TEAM_SIZE:
-            raise ValueError(f"roster {text!r}: team {C.TEAM_NAMES[team]} has more than 5 slots")
-        for k, letter in enumerate(letters):
-            if letter != EMPTY and letter not in CLASS_LETTER:
-                raise ValueError(
-                    f"roster {text!r}: unknown class letter {letter!r} (use M W H R P or -)"
-                )
-            roster[team * C.TEAM_SIZE + k] = CLASS_LETTER.get(letter, 0)
-        block = roster[team * C.TEAM_SIZE : (team + 1) * C.TEAM_SIZE]
-        if not block.any():
-            raise ValueError(f"roster {text!r}: team {C.TEAM_NAMES[team]} needs 1-5 agents")
-        gap = first_gap(block)
-        if gap is not None:
-            raise ValueError(
-                f"roster {text!r}: slot {C.TEAM_NAMES[team]}{gap} is empty but a later slot of "
-                f"team {C.TEAM_NAMES[team]} is not; a team fills its slots from the first "
-                "(RULES 2.1)"
-            )
-    return roster
-
-
-def first_gap(block) -> int | None:
-    """The team-local index of an empty slot followed by an agent in one team's 5 class ids,
-    or None when the agents fill the block from its first slot (RULES 2.1)."""
-    filled = [bool(c) for c in block]
-    size = sum(filled)
-    return None if all(filled[:size]) else filled.index(False)
-
-
-def roster_text(roster) -> str:
-    """(10,) class ids -> "MWHRP/MW" (trailing empty slots dropped)."""
-    teams = []
-    for team in range(C.NUM_TEAMS):
-        row = [int(c) for c in roster[team * C.TEAM_SIZE : (team + 1) * C.TEAM_SIZE]]
-        teams.append("".join(LETTER_OF.get(c, EMPTY) for c in row).rstrip(EMPTY))
-    return "/".join(teams)
-
-
-def slot_name(slot: int) -> str:
-    return f"{C.TEAM_NAMES[slot // C.TEAM_SIZE]}{slot % C.TEAM_SIZE}"
+slot_name = C.slot_label  # "A0".."B4"
 
 
 def slots_text(specs) -> str:

@@ -28,7 +28,7 @@ def run_headless(setup: ClientSetup, replay_out=None, out=None) -> int:
         print(f"battleclient: cannot start the game: {error}", file=sys.stderr)
         return 2
     if game.human_slots:
-        names = ", ".join(f"{C.TEAM_NAMES[s // 5]}{s % 5}" for s in game.human_slots)
+        names = ", ".join(C.slot_label(s) for s in game.human_slots)
         print(
             f"battleclient: --headless plays machine slots only; {names} is human "
             '(give every slot a machine spec, e.g. --slots "A*=scripted:kiter,B*=random")',

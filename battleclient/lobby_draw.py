@@ -7,6 +7,7 @@ from battleclient import layout as L
 from battleclient import panels
 from battleclient.game_setup import slot_name
 from battleclient.map_catalog import find_entry
+from engine.pool import game_layout  # NumPy only
 from ui.rules import C
 from ui.scene import scene_from_state
 from ui.theme import COLOURS, TEAM_COLOURS
@@ -16,14 +17,13 @@ FIELDS = (("seed", "Seed"), ("score_threshold", "Score to win"), ("horizon", "Ma
 
 def preview_state(spec, roster: np.ndarray, spawn_end: int) -> dict:
     """A tick-0 state dict (NumPy) of a map for the preview: every agent on its pad."""
-    table = np.zeros((C.MAX_OBSTACLES, C.OBSTACLE_FEATURES), np.float32)
-    table[: len(spec.obstacles)] = spec.obstacles
-    pads = np.concatenate([spec.pads[spawn_end], spec.pads[1 - spawn_end]]).astype(np.float32)
+    table, pads, zones = game_layout(spec, spawn_end)
+    pads = pads.astype(np.float32)
     active = np.asarray(roster) > 0
     return {
         "obstacles": table,
         "pads": pads,
-        "red_zones": np.stack([spec.red_zones[spawn_end], spec.red_zones[1 - spawn_end]]),
+        "red_zones": zones,
         "class_id": np.asarray(roster, np.int32),
         "active": active,
         "alive": active,

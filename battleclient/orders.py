@@ -181,7 +181,7 @@ class OrderBook:
             act = ult_name
         elif order.target >= 0:
             lane = ult_name if order.ult else "Basic"
-            who = f"{C.TEAM_NAMES[team_of(order.target)]}{order.target % C.TEAM_SIZE}"
+            who = C.slot_label(order.target)
             act = f"{lane} on {who}"
         elif order.armed:
             act = f"{ult_name}: click a target"

@@ -10,20 +10,10 @@ import pygame
 
 from battleclient.controls import HELP
 from ui.panels import draw_lines, wrap
-from ui.rules import C, slot_label, unit_name
+from ui.rules import C, unit_name
 from ui.theme import COLOURS, STATUS_COLOURS, TEAM_COLOURS
 
-STATUS_WORDS = (
-    "Charge slow",
-    "Hunter slow",
-    "Poison slow",
-    "Charge stun",
-    "Trap stun",
-    "Poison stun",
-    "Anti-heal",
-    "Burst",
-    "Freedom",
-)
+STATUS_WORDS = tuple(st.label for st in C.STATUSES)
 
 
 def panel(surface, rect, title: str | None = None, font=None) -> pygame.Rect:
@@ -271,7 +261,3 @@ def _dashed(surface, colour, start, end, dash=8) -> None:
         p = (start[0] + (end[0] - start[0]) * a, start[1] + (end[1] - start[1]) * a)
         q = (start[0] + (end[0] - start[0]) * b, start[1] + (end[1] - start[1]) * b)
         pygame.draw.line(surface, colour, p, q, 2)
-
-
-def slot_list(slots) -> str:
-    return ", ".join(slot_label(s) for s in slots)

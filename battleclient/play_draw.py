@@ -205,10 +205,8 @@ class PlayDrawing:
         specs = s.session.lineup.specs
         lines = [
             f"Team {C.TEAM_NAMES[t]}: "
-            + ", ".join(
-                f"{C.TEAM_NAMES[t]}{k} {specs[t * 5 + k]}" for k in range(5) if specs[t * 5 + k]
-            )
-            for t in range(2)
+            + ", ".join(f"{C.slot_label(s)} {specs[s]}" for s in C.TEAM_SLOTS[t] if specs[s])
+            for t in range(C.NUM_TEAMS)
         ]
         panels.draw_lines(surface, inner, lines, small)
 

@@ -21,22 +21,24 @@ from battleclient.map_catalog import load_choice
 from engine import constants as C
 from engine.env import initial_state
 from engine.observation import observe
+from engine.pool import game_layout
 from engine.types import Config
 from evaluation.match import (
     LAYOUT,
     TO_GLOBAL,
     GameSetup,
     Rollout,
+    decide_systems,
     game_trace,
+    host_step,
     jit_step,
     report_columns,
     result_row,
-    system_keys,
 )
 from evaluation.record import build_replay
 from evaluation.replay import Replay, write_replay
 from policies.slotspec import parse_slots, resolve_slots
-from policies.system import as_actions, merge_actions, to_host
+from policies.system import as_actions, merge_actions
 
 Progress = Callable[[str], None]
 
@@ -72,7 +74,6 @@ class Snapshot:
 
 
 _FIRST: dict = {}
-_ACTS: dict = {}
 _STEPPED: set = set()  # Configs whose jitted step has run in this process (so is compiled)
 
 
@@ -101,13 +102,6 @@ def first_fn(config: Config):
 
         _FIRST[config] = jax.jit(first)
     return _FIRST[config]
-
-
-def jitted_act(system):
-    """One jitted `act` per JAX System object for the whole process."""
-    if id(system) not in _ACTS:
-        _ACTS[id(system)] = (system, jax.jit(system.act))
-    return _ACTS[id(system)][1]
 
 
 def global_rows(rows: np.ndarray) -> np.ndarray:
@@ -145,10 +139,7 @@ class GameSession:
         end = spawn_end_code(setup)
         self.game = GameSetup(map=spec, roster=roster, spawn_end=end, seed=setup.seed)
         say("Compiling the first observation")
-        table = np.zeros((C.MAX_OBSTACLES, C.OBSTACLE_FEATURES), np.float32)
-        table[: len(spec.obstacles)] = spec.obstacles
-        pads = np.concatenate([spec.pads[end], spec.pads[1 - end]])
-        zones = np.stack([spec.red_zones[end], spec.red_zones[1 - end]])
+        table, pads, zones = game_layout(spec, end)
         state, obs = first_fn(self.config)(
             table, pads, zones, roster, np.int32(end), np.int32(spec.id)
         )
@@ -223,32 +214,25 @@ class GameSession:
         game, tick = self.rollout, self.snapshot.tick
         if self.pending is not None and self.pending[0] == tick:
             return
-        keys = system_keys(game.key, game.state.tick, len(self.lineup.systems))
-        host_obs, parts, carries, notes = None, [], [], []
-        for i, system in enumerate(self.lineup.systems):
-            if human.desk_of(system) is not None or (system.host and not ask_hosts):
-                parts.append(None if human.desk_of(system) is not None else as_actions(None))
-                carries.append(game.carries[i])
-                continue
-            try:
-                if system.host:
-                    host_obs = to_host(game.obs) if host_obs is None else host_obs
-                    actions, carry = system.act(host_obs, host_obs.mask, game.carries[i], keys[i])
-                else:
-                    actions, carry = jitted_act(system)(
-                        game.obs, game.obs.mask, game.carries[i], keys[i]
-                    )
-                parts.append(as_actions(actions))
-                carries.append(carry)
-            except Exception as error:  # a failing System must never end the game
-                slots = np.flatnonzero(self.lineup.owners[i])
-                notes.append(
-                    f"{system.name} ({slots_label(slots)}) failed at tick {tick}: "
-                    f"{type(error).__name__}: {error}; its slots play the no-op"
-                )
-                parts.append(as_actions(None))
-                carries.append(game.carries[i])
-        self.pending = (tick, parts, carries, notes)
+        notes = []
+
+        def failed(i, error):  # a failing System must never end the game
+            system, slots = self.lineup.systems[i], np.flatnonzero(self.lineup.owners[i])
+            notes.append(
+                f"{system.name} ({slots_label(slots)}) failed at tick {tick}: "
+                f"{type(error).__name__}: {error}; its slots play the no-op"
+            )
+
+        systems = self.lineup.systems
+        humans = [human.desk_of(s) is not None for s in systems]
+        asked = [not h and (ask_hosts or not s.host) for s, h in zip(systems, humans, strict=True)]
+        parts, carries = decide_systems(self.lineup, game, asked, failed)
+        # an unasked machine System plays the no-op; a human's part waits for `resolve`
+        parts = [
+            as_actions(None) if not (a or h) else p
+            for p, a, h in zip(parts, asked, humans, strict=True)
+        ]
+        self.pending = (tick, parts, list(carries), notes)
 
     def resolve(self, orders: dict[int, tuple[int, int, int]]) -> Snapshot:
         """Step one tick with the humans' orders: global slot -> (move, target, ult) in the
@@ -264,10 +248,9 @@ class GameSession:
             if desk is not None:
                 desk.submit({s: o for s, o in orders.items() if s in desk.slots})
                 parts[i] = as_actions(desk(None, None, None, None)[0])
-        actions, fallback = merge_actions(parts, self.lineup.owners)
-        obs, state, events = self.step(self.rollout.state, actions, fallback)
+        self.rollout, events = host_step(self.config, self.lineup, self.rollout, parts, carries)
+        obs, state = self.rollout.obs, self.rollout.state
         _STEPPED.add(self.config)
-        self.rollout = Rollout(state, obs, tuple(carries), self.rollout.key)
         self.pending = None
         host_obs, host_state, host_events = jax.device_get((obs, state, events))
         previous = self.snapshot

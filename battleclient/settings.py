@@ -10,10 +10,10 @@
 import datetime
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from battleclient.game_setup import ClientSetup, setup_from_dict
+from fileio import replace_file, unused_path
 from ui.paths import data_dir
 
 APP_DIR = "marl-battlegrounds"
@@ -56,28 +56,7 @@ def load_last_setup(path: Path | None = None) -> tuple[ClientSetup | None, str]:
 def save_last_setup(setup: ClientSetup, path: Path | None = None) -> Path:
     """Writes the setup as JSON atomically (a reader never sees half a file)."""
     path = path or config_dir() / SETUP_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(setup.to_dict(), handle, indent=2)
-            handle.write("\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
-
-
-def unique_path(folder: Path, stem: str, suffix: str) -> Path:
-    """folder/stem+suffix, or stem-2, stem-3, ... : a path that does not exist yet."""
-    path, n = folder / f"{stem}{suffix}", 1
-    while path.exists():
-        n += 1
-        path = folder / f"{stem}-{n}{suffix}"
-    return path
+    return replace_file(path, (json.dumps(setup.to_dict(), indent=2) + "\n").encode("utf-8"))
 
 
 def timestamp(now=None) -> str:
@@ -87,4 +66,4 @@ def timestamp(now=None) -> str:
 def new_replay_path(folder: Path, map_id: int, seed: int, now=None) -> Path:
     """A new replay file name in `folder`: 20250101-120000_map047_seed7.mbgr (-2, -3, ... when
     taken)."""
-    return unique_path(folder, f"{timestamp(now)}_map{map_id:03d}_seed{seed}", ".mbgr")
+    return unused_path(folder, f"{timestamp(now)}_map{map_id:03d}_seed{seed}.mbgr")

@@ -8,10 +8,13 @@ assets/screenshots; existing files are replaced only with --force.
 """
 
 import argparse
+import io
 import os
 import sys
 import time
 from pathlib import Path
+
+from fileio import replace_file, write_new_file
 
 SETUP = dict(map="47", slots="A*=human,B*=scripted:tactician", seed=7)
 LAST_TICK = 16  # the orders screenshot shows this tick's orders being given
@@ -88,11 +91,11 @@ def make_shots(folder: Path, force: bool = False) -> list[Path]:
             _press(app, pygame.K_SPACE)
         if orders is None or resolution is None:
             raise RuntimeError(f"the game ended before tick {LAST_TICK}; try another seed")
-        folder.mkdir(parents=True, exist_ok=True)
         for path, surface in zip(targets, (orders, resolution), strict=True):
-            tmp = path.with_name(f".{path.name}.tmp.png")
-            pygame.image.save(surface, str(tmp))
-            os.replace(tmp, path)
+            buffer = io.BytesIO()
+            pygame.image.save(surface, buffer, "png")
+            write = replace_file if force else write_new_file
+            write(path, buffer.getvalue())
         return targets
     finally:
         app.close()

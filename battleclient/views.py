@@ -65,7 +65,7 @@ def fair_scene(snap, viewer, *, selected=None, highlights=(), overlays=None, sig
     if viewer == ORACLE:
         scene = scene_from_state(snap.state, view=ORACLE, **common)
     else:
-        # The player sees what its whole team sees (issue 5): every teammate's sight, its
+        # The player sees what its whole team sees (RULES 5.2): every teammate's sight, its
         # machine-controlled agents included, plus the relayed rows.
         team = team_of(int(viewer[0]))
         block = range(team * C.TEAM_SIZE, (team + 1) * C.TEAM_SIZE)

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import adapters  # noqa: E402
 from adapters import arrays  # noqa: E402
-from evaluation.legal_sampling import pick_legal  # noqa: E402
+from engine.sampling import pick_legal  # noqa: E402
 
 
 def batchify(tree: dict, agents) -> jax.Array:

@@ -39,7 +39,7 @@ def sharded_rollout(env, devices: int, ticks: int):
     import jax
     from jax.sharding import PartitionSpec as P
 
-    from evaluation.engine_bench import random_legal_actions
+    from engine.sampling import random_legal_actions
     from training.parallel import device_mesh
 
     def local(keys):

@@ -7,7 +7,7 @@ the update split into its parts.
 
 Bare rollout: the engine's own rollout (`mbg bench engine`'s): `num_envs` games stepped with
 auto-reset for `rollout` ticks inside one jitted `lax.scan`, every slot playing a uniformly random
-legal value of each head (evaluation.engine_bench.random_legal_actions; the Gumbel sampler of the
+legal value of each head (engine.random_legal_actions; the Gumbel sampler of the
 `random` System costs twice the engine step, which made an earlier version of this bench report a
 bare rollout 3x too slow). Learner: one full IPPO update
 (the same rollout with the network acting and the configured opponents, then GAE and
@@ -35,8 +35,8 @@ import jax
 import jax.numpy as jnp
 
 from engine import constants as C
+from engine.sampling import random_legal_actions
 from evaluation import interleaved
-from evaluation.engine_bench import random_legal_actions
 from policies import networks as nets
 from training import common, ippo
 

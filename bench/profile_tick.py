@@ -19,8 +19,8 @@ import jax.numpy as jnp
 
 from engine import Config, Env, combat, geometry, legality, lifecycle, maps, observation
 from engine import env as env_module
+from engine.sampling import random_legal_actions
 from evaluation import interleaved
-from evaluation.engine_bench import random_legal_actions
 
 
 def warm_games(env: Env, batch: int, ticks: int):

@@ -37,8 +37,8 @@ def main() -> None:
     from jaxmarl.environments.smax import map_name_to_scenario
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from engine.sampling import pick_legal
     from evaluation import interleaved
-    from evaluation.legal_sampling import pick_legal
 
     env = jaxmarl.make("SMAX", scenario=map_name_to_scenario("smacv2_5_units"))
     agents = env.agents

@@ -81,22 +81,17 @@ def draw_map(surface, spec: M.MapSpec, left: int, top: int, scale: float) -> Non
 
 
 def _save_png(pg, surface, path: str | Path, force: bool) -> Path:
-    """Write atomically (temp file + os.replace); refuse to replace a file without force."""
-    path = Path(path)
-    if path.exists() and not force:
-        raise FileExistsError(f"{path} exists; pass --force to replace it")
-    from evaluation.replay import ordinary_temp_file
+    """Write atomically (`fileio.atomic`); refuse to replace a file without force."""
+    import io
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = ordinary_temp_file(path.parent, ".tmp-", ".png")
-    os.close(fd)
-    try:
-        pg.image.save(surface, tmp)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
+    from fileio import replace_file, write_new_file
+
+    path = Path(path)
+    buffer = io.BytesIO()
+    pg.image.save(surface, buffer, "png")
+    if force:
+        return replace_file(path, buffer.getvalue())
+    return write_new_file(path, buffer.getvalue(), "exists; pass --force to replace it")
 
 
 def render_png(spec: M.MapSpec, path: str | Path, scale: int = SCALE, force: bool = False) -> Path:

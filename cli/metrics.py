@@ -7,7 +7,6 @@ mbg metrics --catalog --format md > docs/METRICS.md
 
 import argparse
 import io
-import os
 import sys
 from pathlib import Path
 
@@ -105,25 +104,6 @@ def render(frame, fmt: str) -> bytes:
     return buffer.getvalue()
 
 
-def write_new(path: Path, data: bytes) -> None:
-    """Writes atomically (temp file + os.replace) with the mode of any new file (0666 & ~umask);
-    refuses to replace an existing file."""
-    from evaluation.replay import ordinary_temp_file
-
-    if path.exists():
-        raise FileExistsError(f"{path}: already exists; choose another --out")
-    handle, temp = ordinary_temp_file(path.parent or ".", f".{path.name}.")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        if path.exists():
-            raise FileExistsError(f"{path}: already exists; choose another --out")
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
 def _catalog_data(args) -> bytes:
     from evaluation.metrics.docs import catalog_frame, catalog_markdown
 
@@ -164,7 +144,9 @@ def run(args) -> int:
     if data is None:
         return 1
     if args.out:
-        write_new(Path(args.out), data)
+        from fileio import write_new_file
+
+        write_new_file(Path(args.out), data, "already exists; choose another --out")
     elif args.fmt == "parquet":
         raise ValueError("--format parquet is binary: give --out FILE")
     else:

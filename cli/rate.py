@@ -72,7 +72,7 @@ def write_outputs(all_ratings, args) -> None:
 
     import polars as pl
 
-    from evaluation.tournament_store import write_new
+    from fileio import write_new_file
 
     many = len(all_ratings) > 1
     if args.csv:
@@ -82,14 +82,16 @@ def write_outputs(all_ratings, args) -> None:
         ]
         buffer = io.BytesIO()
         pl.concat(frames).write_csv(buffer)
-        write_new(Path(args.csv), buffer.getvalue())
+        write_new_file(Path(args.csv), buffer.getvalue())
     if args.json:
         doc = [r.summary() for r in all_ratings]
-        write_new(Path(args.json), (json.dumps(doc if many else doc[0], indent=1) + "\n").encode())
+        write_new_file(
+            Path(args.json), (json.dumps(doc if many else doc[0], indent=1) + "\n").encode()
+        )
     if args.png:
         from evaluation.tournament_plots import ratings_png
 
-        write_new(Path(args.png), ratings_png(all_ratings))
+        write_new_file(Path(args.png), ratings_png(all_ratings))
 
 
 def rate_and_report(table, args) -> list:

@@ -99,7 +99,7 @@ def readable_facts(facts: dict) -> dict:
     from engine import constants as C
 
     def letter(class_id):
-        return C.CLASS_NAMES[class_id][0] if class_id else "-"
+        return C.CLASS_GLYPHS[class_id] if class_id else "-"
 
     rules = {
         "map": lambda m: f"{m['id']} {m['name']} ({m['split']})",

@@ -181,14 +181,14 @@ def run_run(args) -> int:
     table, figures = R.run_all(scenarios, args.systems, args.games, args.out, progress)
     import io
 
-    from policies.checkpoints import write_new  # atomic, never over an existing file
+    from fileio import write_new_file  # atomic, never over an existing file
 
     if args.csv:
-        write_new(args.csv, table.write_csv().encode())
+        write_new_file(args.csv, table.write_csv().encode())
     if args.parquet:
         buffer = io.BytesIO()
         table.write_parquet(buffer)
-        write_new(args.parquet, buffer.getvalue())
+        write_new_file(args.parquet, buffer.getvalue())
     if args.json:
         print(json.dumps({"rows": table.to_dicts(), **figures}, indent=1))
         return 0

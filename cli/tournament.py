@@ -240,12 +240,12 @@ def run_analyse(args) -> int:
             raise FileExistsError(f"--{option} {path}: already exists; choose another name")
     result = analyse_folder(Path(args.folder))
     print_analysis(result, args.top)
-    from evaluation.tournament_store import write_new
+    from fileio import write_new_file
 
     if args.csv:
-        write_new(Path(args.csv), result.table.write_csv().encode())
+        write_new_file(Path(args.csv), result.table.write_csv().encode())
     if args.png:
         from evaluation.tournament_plots import measures_png
 
-        write_new(Path(args.png), measures_png(result.per_entrant, result.elo, result.table))
+        write_new_file(Path(args.png), measures_png(result.per_entrant, result.elo, result.table))
     return 0

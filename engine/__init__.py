@@ -10,6 +10,7 @@ Public API (JaxMARL style; every function is pure and works under jit, vmap and 
 
     obs, state, reward, events = engine.step_env(config, state, actions)   # no auto-reset
     obs = engine.observe(config, state)
+    actions = engine.random_legal_actions(key, obs.mask)  # uniform among each head's legal values
 
     state = engine.authored_state(config, obstacles=..., pads=..., red_zones=..., class_id=...,
                                   spawn_end=0, pos=..., health=..., status=...)  # a mid-game start
@@ -33,6 +34,8 @@ _EXPORTS = {
     "make": "engine.env",
     "step_env": "engine.env",
     "observe": "engine.observation",
+    "pick_legal": "engine.sampling",
+    "random_legal_actions": "engine.sampling",
     "world_state": "engine.observation",
     "check_state": "engine.validation",
     "Actions": "engine.types",

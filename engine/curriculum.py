@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 MAX_POOL = C.MAX_POOL
 
-CLASS_ORDER = "MWHRP"
+CLASS_ORDER = C.CLASS_LETTERS  # "MWHRP"
 
 
 @dataclass(frozen=True)

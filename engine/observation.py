@@ -92,9 +92,9 @@ def framed_obstacles(obstacles, east, world_frame: bool):
 def context(config: Config, state: State) -> jnp.ndarray:
     """Per-observer context features (types.CONTEXT_FEATURES): (10, CONTEXT_DIM) float32."""
     team = TEAM_OF_SLOT
-    size = jnp.stack([state.active[:5].sum(), state.active[5:].sum()])
+    size = jnp.stack([state.active[: C.TEAM_SIZE].sum(), state.active[C.TEAM_SIZE :].sum()])
     alive = legality.acting(state)
-    alive_count = jnp.stack([alive[:5].sum(), alive[5:].sum()])
+    alive_count = jnp.stack([alive[: C.TEAM_SIZE].sum(), alive[C.TEAM_SIZE :].sum()])
     cols = [
         jnp.full(10, state.tick),
         jnp.full(10, config.horizon - state.tick),

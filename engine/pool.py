@@ -5,7 +5,7 @@ recompiles a jitted `reset` or `step`.
 """
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 MAX_POOL = C.MAX_POOL
 
-CLASS_LETTERS = {"M": C.MAGE, "W": C.WARRIOR, "H": C.HUNTER, "R": C.ROGUE, "P": C.PRIEST}
+CLASS_LETTERS = C.CLASS_OF_LETTER  # "M" -> Mage's class id, ... (engine/constants.py CLASSES)
+EMPTY_SLOT = "-"
 
 
 def default_pads() -> np.ndarray:
@@ -33,34 +34,86 @@ def default_red_zones() -> np.ndarray:
     return np.array([[0.0, 0.0, depth, h], [w - depth, 0.0, w, h]], np.float32)
 
 
-def parse_roster(text: str) -> np.ndarray:
-    """A roster string such as "MWHRP/MWHRP" or "MW/HR" -> (10,) int32 class ids.
+class GameLayout(NamedTuple):
+    """The static layout of one game, in the engine's slot order: obstacles (32, 8) float32
+    (the obstacle table, RULES 1.2, unused rows zero), pads (10, 2) map units (slot s spawns on
+    pads[s]), red_zones (2 teams, 4) [x0, y0, x1, y1] map units (RULES 1.6)."""
 
-    Letters: M Mage, W Warrior, H Hunter, R Rogue, P Priest; Team A before the slash. A roster
-    without a slash is mirrored ("MWH" = "MWH/MWH"). Raises ValueError naming the bad part.
+    obstacles: np.ndarray
+    pads: np.ndarray
+    red_zones: np.ndarray
+
+
+def game_layout(spec, spawn_end: int) -> GameLayout:
+    """A map (`engine.maps.MapSpec`: obstacles (n, 8), pads (2 ends, 5, 2), red_zones (2 ends,
+    4)) played with Team A at `spawn_end` (0 west, 1 east; RULES 4.4) -> its `GameLayout`:
+    Team A gets the pads and Red Zone of its end, Team B those of the other."""
+    end = int(spawn_end)
+    if end not in (0, 1):
+        raise ValueError(f"spawn_end {spawn_end!r}: expected 0 (west) or 1 (east)")
+    table = np.zeros((C.MAX_OBSTACLES, C.OBSTACLE_FEATURES), np.float32)
+    table[: len(spec.obstacles)] = spec.obstacles
+    pads = np.concatenate([spec.pads[end], spec.pads[1 - end]])
+    return GameLayout(table, pads, np.stack([spec.red_zones[end], spec.red_zones[1 - end]]))
+
+
+def first_gap(block) -> int | None:
+    """The team-local index of an empty slot followed by an agent in one team's class ids, or
+    None when the agents fill the block from its first slot (RULES 2.1)."""
+    filled = [bool(c) for c in block]
+    size = sum(filled)
+    return None if all(filled[:size]) else filled.index(False)
+
+
+def parse_roster(text: str) -> np.ndarray:
+    """The one roster grammar: "MWHRP/MWHRP", "MW/HR", "MWH--/H" -> (10,) int32 class ids.
+
+    One letter per slot (engine/constants.py CLASSES: M Mage, W Warrior, H Hunter, R Rogue,
+    P Priest; case-insensitive), Team A before the slash, "-" an empty slot (id 0); a roster
+    without a slash is mirrored ("MWH" = "MWH/MWH"). Each team needs 1-5 agents filling its
+    slots from the first (RULES 2.1). Raises ValueError naming the roster and the bad part.
     """
+    text = str(text)
     halves = text.split("/") if "/" in text else [text, text]
     if len(halves) != 2:
         raise ValueError(f"roster {text!r}: expected 'TEAM_A/TEAM_B', e.g. 'MWHRP/MWHRP'")
     roster = np.zeros(C.NUM_SLOTS, np.int32)
     for team, half in enumerate(halves):
-        letters = half.strip().upper()
-        if not 1 <= len(letters) <= C.TEAM_SIZE:
-            raise ValueError(f"roster {text!r}: team {C.TEAM_NAMES[team]} needs 1-5 agents")
+        name, letters = C.TEAM_NAMES[team], half.strip().upper()
+        if len(letters) > C.TEAM_SIZE:
+            raise ValueError(
+                f"roster {text!r}: team {name} has more than {C.TEAM_SIZE} slots "
+                f"(a team has 1-{C.TEAM_SIZE} agents)"
+            )
         for k, letter in enumerate(letters):
-            if letter not in CLASS_LETTERS:
+            if letter != EMPTY_SLOT and letter not in CLASS_LETTERS:
                 raise ValueError(
-                    f"roster {text!r}: unknown class letter {letter!r} (use one of MWHRP)"
+                    f"roster {text!r}: unknown class letter {letter!r} "
+                    f"(use one of {C.CLASS_LETTERS} or {EMPTY_SLOT})"
                 )
-            roster[team * C.TEAM_SIZE + k] = CLASS_LETTERS[letter]
+            roster[C.TEAM_SLOTS[team][k]] = CLASS_LETTERS.get(letter, 0)
+        block = roster[list(C.TEAM_SLOTS[team])]
+        if not block.any():
+            raise ValueError(f"roster {text!r}: team {name} needs 1-{C.TEAM_SIZE} agents")
+        gap = first_gap(block)
+        if gap is not None:
+            raise ValueError(
+                f"roster {text!r}: slot {name}{gap} is empty but a later slot of team {name} "
+                "is not; a team fills its slots from the first (RULES 2.1)"
+            )
     return roster
 
 
 def roster_text(roster: Sequence[int]) -> str:
-    """Inverse of `parse_roster`: (10,) class ids -> "MWHRP/MWHRP"."""
-    letters = {v: k for k, v in CLASS_LETTERS.items()}
-    teams = [roster[:5], roster[5:]]
-    return "/".join("".join(letters[int(c)] for c in team if c) for team in teams)
+    """Inverse of `parse_roster`: (10,) class ids -> "MWHRP/MW" (trailing empty slots dropped,
+    a gap written as "-")."""
+    teams = []
+    for slots in C.TEAM_SLOTS:
+        letters = "".join(
+            C.CLASS_GLYPHS[int(roster[s])] if roster[s] else EMPTY_SLOT for s in slots
+        )
+        teams.append(letters.rstrip(EMPTY_SLOT))
+    return "/".join(teams)
 
 
 def _pad_rows(rows: np.ndarray, name: str) -> np.ndarray:

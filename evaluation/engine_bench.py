@@ -29,22 +29,10 @@ def set_host_devices(count: int) -> None:
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 
-def random_legal_actions(key, mask):
-    """Sample each head uniformly among its legal values: Masks (10, ...) -> Actions (10,)."""
-    import jax
-
-    from engine.types import Actions
-    from evaluation.legal_sampling import pick_legal
-
-    slots = mask.move.shape[0]
-    draw = jax.random.uniform(key, (2, slots))
-    move = pick_legal(draw[0], mask.move)
-    pair = pick_legal(draw[1], mask.pair.reshape(slots, -1))
-    return Actions(move, pair // 2, pair % 2)
-
-
 def _rollout_fn(env, ticks: int):
     import jax
+
+    from engine.sampling import random_legal_actions
 
     def rollout(keys):
         obs, state = jax.vmap(env.reset)(keys)
@@ -92,6 +80,8 @@ def rollout_throughput(env, batch: int, ticks: int, devices: int, repeats: int =
 def step_latency(env, ticks: int = 200) -> dict:
     """Compile time of reset + step and microseconds per jitted step from a Python loop."""
     import jax
+
+    from engine.sampling import random_legal_actions
 
     reset, step = jax.jit(env.reset), jax.jit(env.step)
     key = jax.random.PRNGKey(0)

@@ -21,7 +21,7 @@ import polars as pl
 
 import engine
 from engine import constants as C
-from engine.pool import parse_roster, roster_text
+from engine.pool import game_layout, parse_roster, roster_text
 from engine.types import Config, Obs, State
 from evaluation.replay_schema import DERIVED_STATE_FIELDS, LAYOUT_FIELDS
 from policies.system import Lineup, as_actions, merge_actions, to_host
@@ -93,7 +93,8 @@ def schedule(
 
 def _roster(roster, seed: int) -> np.ndarray:
     if isinstance(roster, str) and roster.strip().lower() == RANDOM_ROSTER:
-        team = np.random.default_rng(seed).permutation(np.arange(1, C.NUM_CLASSES))
+        classes = np.random.default_rng(seed).permutation(np.arange(1, C.NUM_CLASSES))
+        team = classes[: C.TEAM_SIZE]  # a full team of distinct classes
         return np.concatenate([team, team]).astype(np.int32)
     return parse_roster(roster) if isinstance(roster, str) else np.asarray(roster, np.int32)
 
@@ -104,10 +105,7 @@ def initial_state(config: Config, setup: GameSetup) -> State:
     if setup.state is not None:
         return setup.state
     spec, end = setup.map, int(setup.spawn_end)
-    table = np.zeros((C.MAX_OBSTACLES, C.OBSTACLE_FEATURES), np.float32)
-    table[: len(spec.obstacles)] = spec.obstacles
-    pads = np.concatenate([spec.pads[end], spec.pads[1 - end]])
-    zones = np.stack([spec.red_zones[end], spec.red_zones[1 - end]])
+    table, pads, zones = game_layout(spec, end)
     return engine.initial_state(config, table, pads, zones, setup.roster, end, spec.id)
 
 
@@ -255,44 +253,74 @@ def _play_jax(config, lineup, setups, record, batch, on_game):
             on_game(setup, row, game_trace(games, trace, g, played) if record else None)
 
 
-def _host_decide(config, lineup, game: Rollout, jitted):
+_ACTS: dict = {}
+
+
+def jitted_act(system):
+    """One jitted `act` per JAX System object for the whole process (the System is kept with
+    it, so its id is never reused while cached)."""
+    if id(system) not in _ACTS:
+        _ACTS[id(system)] = (system, jax.jit(system.act))
+    return _ACTS[id(system)][1]
+
+
+def decide_systems(lineup: Lineup, game: Rollout, asked=None, on_error=None):
+    """Ask the lineup's Systems for the tick of `game`, from the host: a host System (human,
+    LLM, NumPy bot) gets the observation as NumPy (`to_host`, converted once a tick), a JAX
+    System its jitted `act`; System i gets key `system_keys(game.key, tick, n)[i]`.
+
+    asked: per System bool (default all); a System not asked keeps its carry and gives the part
+    None (the caller fills it in, e.g. with a human's orders). on_error(i, error): called when
+    System i raises (it then plays the no-op, `as_actions(None)`, and keeps its carry);
+    without it the error propagates. Returns (parts: list of Actions or None, carries: tuple),
+    ready for `host_step`.
+    """
     keys = system_keys(game.key, game.state.tick, len(lineup.systems))
-    host_obs = None
-    parts, carries = [], []
+    host_obs, parts, carries = None, [], []
     for i, system in enumerate(lineup.systems):
-        if system.host:
-            host_obs = to_host(game.obs) if host_obs is None else host_obs
-            actions, carry = system.act(host_obs, host_obs.mask, game.carries[i], keys[i])
-        else:
-            actions, carry = jitted[i](game.obs, game.obs.mask, game.carries[i], keys[i])
-        parts.append(as_actions(actions))
+        actions, carry = None, game.carries[i]
+        if asked is None or asked[i]:
+            try:
+                if system.host:
+                    host_obs = to_host(game.obs) if host_obs is None else host_obs
+                    obs, act = host_obs, system.act
+                else:
+                    obs, act = game.obs, jitted_act(system)
+                actions, carry = act(obs, obs.mask, game.carries[i], keys[i])
+                actions = as_actions(actions)
+            except Exception as error:  # on_error decides; without one it propagates
+                if on_error is None:
+                    raise
+                on_error(i, error)
+                actions, carry = as_actions(None), game.carries[i]
+        parts.append(actions)
         carries.append(carry)
     return parts, tuple(carries)
 
 
-def play_host_game(config: Config, lineup: Lineup, setup: GameSetup, record: bool = False):
-    """Play one game stepping from the host; returns (final State, trace dict or None). With
-    record, a System's decision records (System.report) are in trace["decisions"]."""
-    state, trace, _ = host_game(config, lineup, setup, record)
-    return state, trace
+def host_step(config: Config, lineup: Lineup, game: Rollout, parts, carries):
+    """Step one tick from the host: merge the Systems' parts by slot ownership (a slot with no
+    legal answer plays the no-op, flagged in `Events.fallback`: policies.system.merge_actions)
+    and run the process-wide jitted step of `config` (`jit_step`). Returns (the next Rollout,
+    the tick's Events)."""
+    actions, fallback = merge_actions(parts, lineup.owners)
+    obs, state, events = jit_step(config)(game.state, actions, fallback)
+    return Rollout(state, obs, tuple(carries), game.key), events
 
 
 def host_game(config: Config, lineup: Lineup, setup: GameSetup, record: bool = False):
-    """`play_host_game` plus the Systems' reports: (final State, trace or None, result
-    columns of `report_columns`)."""
-    jitted = [None if s.host else jax.jit(s.act) for s in lineup.systems]
-    step = jit_step(config)
+    """Play one game stepping from the host (`decide_systems`, `host_step`): (final State,
+    trace dict or None, result columns of `report_columns`). With record, a System's decision
+    records (System.report) are in trace["decisions"]."""
     game = start(config, lineup, setup)
     first, traces = game, []
     while int(game.state.outcome) == C.ONGOING:
-        parts, carries = _host_decide(config, lineup, game, jitted)
-        actions, fallback = merge_actions(parts, lineup.owners)
-        obs, state, events = step(game.state, actions, fallback)
+        game, events = host_step(config, lineup, game, *decide_systems(lineup, game))
         if record:
+            obs = game.obs
             traces.append(
-                (events, _dynamic(state), global_rows(obs.visible), global_rows(obs.relayed))
+                (events, _dynamic(game.state), global_rows(obs.visible), global_rows(obs.relayed))
             )
-        game = Rollout(state, obs, carries, game.key)
     columns, records = report_columns(lineup, game.carries)
     if not record:
         return game.state, None, columns

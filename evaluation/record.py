@@ -32,7 +32,7 @@ def build_header(
     metrics_level: str = "none",
     seeds: dict | None = None,
 ) -> dict:
-    """The replay header of one finished game (see notes/REPLAY_CONTRACT.md).
+    """The replay header of one finished game (fields: evaluation/replay_schema.py HEADER_FIELDS).
 
     specs: 10 System spec strings ("" for empty slots); result: a row of match.result_row;
     first: the tick-0 state (field -> array), source of the obstacles, Red Zones and roster.
@@ -52,7 +52,7 @@ def build_header(
             "red_zones": np.asarray(first["red_zones"], np.float32).tolist(),
         },
         "roster": roster,
-        "team_sizes": [sum(c > 0 for c in roster[:5]), sum(c > 0 for c in roster[5:])],
+        "team_sizes": [sum(roster[s] > 0 for s in slots) for slots in C.TEAM_SLOTS],
         "systems": [str(s) if roster[i] else "" for i, s in enumerate(specs)],
         "info_regime": "shared_obs" if config.shared_obs else "no_shared_obs",
         "seeds": dict(seeds or {}, game=int(setup.seed), index=int(setup.index)),

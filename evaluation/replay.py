@@ -17,8 +17,6 @@ reported as truncated. Field
 names and shapes follow engine/types.py (`State`, `Events`); this module never imports jax.
 """
 
-import os
-import tempfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +25,7 @@ import msgpack
 import numpy as np
 import polars as pl
 
+from engine.constants import NUM_CLASSES  # NumPy only: the viewer stays JAX-free
 from evaluation.replay_codec import decode_array, encode_array, metrics_bytes, metrics_frame, plain
 from evaluation.replay_schema import (
     EVENT_FIELDS,
@@ -38,6 +37,7 @@ from evaluation.replay_schema import (
     ReplayError,
     check_header,
 )
+from fileio import write_new_file
 
 FORMAT_VERSION = 1
 MAGIC = "MBG-REPLAY"
@@ -51,7 +51,7 @@ _MAX_HEADER_BYTES = 16 << 20
 
 @dataclass
 class Replay:
-    """One recorded game (see the module docstring and notes/REPLAY_CONTRACT.md).
+    """One recorded game (see the module docstring; fields in evaluation/replay_schema.py).
 
     header: dict of plain Python values (format_version, map, roster, systems, result, ...).
     states: field -> array with a leading axis T+1 (ticks 0..T), engine `State` fields.
@@ -145,8 +145,8 @@ def validate_replay(replay: Replay, source="<replay>") -> Replay:
     relayed = _check_array(replay.relayed, "relayed", ((10, 10), "bool"), lead, source)
     states = _check_group(replay.states, STATE_FIELDS, lead, "states", source)
     events = _check_group(replay.events, EVENT_FIELDS, lead - 1, "events", source)
-    if not np.all((states["class_id"] >= 0) & (states["class_id"] <= 5)):
-        raise ReplayError(source, "states.class_id", "class ids must be 0-5")
+    if not np.all((states["class_id"] >= 0) & (states["class_id"] < NUM_CLASSES)):
+        raise ReplayError(source, "states.class_id", f"class ids must be 0-{NUM_CLASSES - 1}")
     for name, group in (("states.outcome", states), ("events.outcome", events)):
         if not np.all((group["outcome"] >= 0) & (group["outcome"] <= 3)):
             raise ReplayError(source, name, "outcome codes must be 0-3")
@@ -212,64 +212,6 @@ def encode_replay(replay: Replay) -> bytes:
         "body_size": len(packed),
     }
     return msgpack.packb(preamble, use_bin_type=True, default=plain) + msgpack.packb(packed)
-
-
-def _umask() -> int:
-    """The process umask, read without changing it where Linux shows it (os.umask can only be
-    read by setting it, which would briefly change it for every thread)."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("Umask:"):
-                return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return umask
-
-
-def ordinary_temp_file(folder, prefix: str, suffix: str = "") -> tuple[int, str]:
-    """A temporary file for an atomic write (temp file, then os.replace or os.link): like
-    tempfile.mkstemp(dir=folder, prefix=prefix, suffix=suffix), whose files are mode 0600, but
-    with the mode of any new file, 0666 & ~umask. Returns (open descriptor, path)."""
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=suffix)
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())
-    except BaseException:
-        os.close(fd)
-        os.unlink(tmp)
-        raise
-    return fd, tmp
-
-
-def write_new_file(path, data: bytes, refusal: str) -> Path:
-    """Write `data` to `path` atomically, never over an existing file: the bytes go to a
-    temporary file in the same folder (flushed and fsynced), which is then hard-linked to
-    `path` (the link fails if `path` exists, so two writers can never both win) or, where the
-    file system has no hard links, renamed after a check. A reader sees no file or the whole
-    file. Raises FileExistsError("<path>: <refusal>") when `path` exists."""
-    path = Path(path)
-    if path.exists():
-        raise FileExistsError(f"{path}: {refusal}")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = ordinary_temp_file(path.parent, f".{path.name}.", ".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            raise FileExistsError(f"{path}: {refusal}") from None
-        except OSError:  # no hard links on this file system: check, then rename
-            if path.exists():
-                raise FileExistsError(f"{path}: {refusal}") from None
-            os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
 
 
 def write_replay(path, replay: Replay) -> Path:
@@ -449,7 +391,6 @@ __all__ = [
     "SUFFIX",
     "decode_replay",
     "encode_replay",
-    "ordinary_temp_file",
     "read_header",
     "read_replay",
     "replay_summary",

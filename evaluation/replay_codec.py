@@ -11,7 +11,7 @@ import polars as pl
 
 from evaluation.replay_schema import METRIC_COLUMNS, ReplayError
 
-# The polars dtypes of a metric table's columns (REPLAY_CONTRACT.md): slots and teams fit int8,
+# The polars dtypes of a metric table's columns (METRIC_COLUMNS): slots and teams fit int8,
 # -1 marks an unused source/target.
 METRIC_SCHEMA = dict(
     zip(

@@ -101,7 +101,7 @@ def game_facts(replay) -> dict:
         "map.red_zones": np.asarray(states["red_zones"][0], np.float32).tolist(),
         "spawn_end": int(np.asarray(states["spawn_end"][0])),
         "roster": roster,
-        "team_sizes": [sum(c > 0 for c in roster[:5]), sum(c > 0 for c in roster[5:])],
+        "team_sizes": [sum(roster[s] > 0 for s in slots) for slots in C.TEAM_SLOTS],
         "score_threshold": config.score_threshold,
         "horizon": config.horizon,
         "info_regime": "shared_obs" if config.shared_obs else "no_shared_obs",

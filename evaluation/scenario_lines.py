@@ -90,14 +90,16 @@ def line_carry(table) -> tuple:
 
 
 def team_slots(team: int) -> tuple[int, ...]:
-    return tuple(range(team * C.TEAM_SIZE, (team + 1) * C.TEAM_SIZE))
+    return C.TEAM_SLOTS[team]
 
 
 def system_for(spec: str, team: int) -> System:
     """The System of a spec string for a whole team block (cached per spec by its factory)."""
     from policies import slotspec
 
-    lineup = slotspec.resolve_slots([spec if s in team_slots(team) else "" for s in range(10)])
+    lineup = slotspec.resolve_slots(
+        [spec if s in team_slots(team) else "" for s in range(C.NUM_SLOTS)]
+    )
     return lineup.systems[0]
 
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from engine import constants as C
 from engine import maps as map_files
+from engine.pool import game_layout
 from engine.types import Config
 
 FORMAT = 1
@@ -34,7 +35,7 @@ SCENARIOS_DIR = Path(
 )
 DEFAULT_CONTROLLER = "scripted:tactician"  # the strongest scripted bot (policies/scripted.py)
 SUCCESS_RULE = "focal_team_wins_within_horizon"
-TEAMS = ("A", "B")
+TEAMS = C.TEAM_NAMES
 LANES = ("none", "basic", "ult")
 CLASS_BY_NAME = {name.lower(): i for i, name in enumerate(C.CLASS_NAMES) if i}
 TOP_FIELDS = {
@@ -102,16 +103,15 @@ def scenario_config(score_to_win: int, tick: int, horizon: int) -> Config:
     return Config(score_threshold=int(score_to_win), horizon=int(tick) + int(horizon))
 
 
-def slot_name(slot: int) -> str:
-    return f"{TEAMS[slot // C.TEAM_SIZE]}{slot % C.TEAM_SIZE}"
+slot_name = C.slot_label  # "A0".."B4"
 
 
 def parse_slot(text: str) -> int:
     """ "A0".."B4" -> global slot 0-9. Raises ValueError."""
     text = str(text).strip().upper()
-    if len(text) != 2 or text[0] not in TEAMS or text[1] not in "01234":
+    if text not in C.SLOT_LABELS:
         raise ValueError(f"{text!r} is not a slot (A0-A4, B0-B4)")
-    return TEAMS.index(text[0]) * C.TEAM_SIZE + int(text[1])
+    return C.SLOT_LABELS.index(text)
 
 
 def action_text(slot: int, action) -> str:
@@ -282,9 +282,10 @@ def _start_fields(doc: dict, arena, problems: list[str]) -> dict | None:
         return None
     fields = {"class_id": np.zeros(C.NUM_SLOTS, np.int32), "pos": np.zeros((C.NUM_SLOTS, 2))}
     fields |= {k: np.zeros(C.NUM_SLOTS) for k in ("health", "cooldown", "shield", "ooc")}
-    fields |= {"alive": np.zeros(C.NUM_SLOTS, bool), "status": np.zeros((10, C.NUM_STATUS))}
+    fields |= {"alive": np.zeros(C.NUM_SLOTS, bool)}
+    fields |= {"status": np.zeros((C.NUM_SLOTS, C.NUM_STATUS))}
     history = np.zeros((C.NUM_SLOTS, 3), np.int32)
-    own_pads = np.concatenate([arena.pads[end], arena.pads[1 - end]])
+    obstacles, own_pads, red_zones = game_layout(arena, end)
     for slot, v in per_slot.items():
         if isinstance(v["pos"], str):
             v["pos"] = own_pads[slot]
@@ -292,12 +293,10 @@ def _start_fields(doc: dict, arena, problems: list[str]) -> dict | None:
             fields[key][slot] = v[key]
         if v["prev_action"] is not None:
             history[slot] = v["prev_action"]
-    obstacles = np.zeros((C.MAX_OBSTACLES, C.OBSTACLE_FEATURES), np.float32)
-    obstacles[: len(arena.obstacles)] = arena.obstacles
     return fields | {
         "obstacles": obstacles,
-        "pads": np.concatenate([arena.pads[end], arena.pads[1 - end]]),
-        "red_zones": np.stack([arena.red_zones[end], arena.red_zones[1 - end]]),
+        "pads": own_pads,
+        "red_zones": red_zones,
         "spawn_end": end,
         "wave_clock": start["wave_clock"],
         "score": start["score"],
@@ -452,7 +451,7 @@ def document_for_state(state, *, arena, title, skill, brief, focal_team, horizon
 
 def write_document(path, doc: dict) -> Path:
     """Write a scenario document atomically; never over an existing file (FileExistsError)."""
-    from policies.checkpoints import write_new
+    from fileio import write_new_file
 
     text = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
-    return write_new(path, text.encode("utf-8"))
+    return write_new_file(path, text.encode("utf-8"))

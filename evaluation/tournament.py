@@ -296,13 +296,3 @@ def play_matchups(folder, manifest, matchups, options: Options, on_games=None, o
     if on_total is not None:
         on_total(share)
     return play_items(folder, manifest, items, options, on_games), share
-
-
-def rate_folder(folder, **rating_options):
-    """Merge the folder's parts and rate every game in it; returns (table, [Ratings, ...])."""
-    from evaluation.rating import rate_groups
-
-    table = store.merge(Path(folder))
-    if not table.height:
-        raise ValueError(f"{folder}: no finished games to rate")
-    return table, rate_groups(table, **rating_options)

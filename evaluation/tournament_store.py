@@ -11,13 +11,12 @@ team-level metric of the level twice: `a__NAME` (Team A's value) and `b__NAME`.
 """
 
 import json
-import os
 import warnings
 from pathlib import Path
 
 import polars as pl
 
-from evaluation.replay import ordinary_temp_file, write_new_file
+from fileio import replace_file, write_new_file
 
 MANIFEST = "manifest.json"
 PARTS = "results"
@@ -31,26 +30,9 @@ METRIC_SIDES = ("a__", "b__")
 
 
 def write_new(path: Path, data: bytes) -> Path:
-    """Write bytes to a new file atomically (`evaluation.replay.write_new_file`); raises
-    FileExistsError if `path` exists."""
+    """Write bytes to a new file atomically, never over a file (`fileio.write_new_file`);
+    raises FileExistsError if `path` exists."""
     return write_new_file(path, data, "exists; results are never overwritten")
-
-
-def replace_file(path: Path, data: bytes) -> Path:
-    """Write bytes atomically over `path` (the manifest and the merged table, both rebuilt
-    from what the folder holds)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = ordinary_temp_file(path.parent, f".{path.name}.", ".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
 
 
 def frame_bytes(frame: pl.DataFrame) -> bytes:

@@ -36,11 +36,11 @@ def save_png(frame: np.ndarray, path: Path) -> None:
 
     import pygame
 
-    from policies.checkpoints import write_new
+    from fileio import write_new_file
 
     buffer = io.BytesIO()
     pygame.image.save(pygame.surfarray.make_surface(frame.transpose(1, 0, 2)), buffer, "png")
-    write_new(path, buffer.getvalue())
+    write_new_file(path, buffer.getvalue())
 
 
 def main(argv=None) -> list[dict]:

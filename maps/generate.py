@@ -9,14 +9,13 @@ Each design authors the west half (x <= 10); the loader mirrors it. Every file i
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import maps as M  # noqa: E402
-from evaluation.replay import ordinary_temp_file  # noqa: E402
+from fileio import replace_file  # noqa: E402
 from maps.designs import DESIGNS  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -71,16 +70,9 @@ def dump(doc: dict) -> str:
 
 
 def _write(path: Path, text: str) -> None:
-    """Atomic write (temp file + os.replace) with an ordinary file's mode (0666 & ~umask), not
-    mkstemp's 0600: map files are read by everyone who checks out or installs the project."""
-    fd, tmp = ordinary_temp_file(path.parent, ".tmp-", ".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    """Atomic write over `path` with an ordinary file's mode (`fileio.replace_file`): map
+    files are read by everyone who checks out or installs the project."""
+    replace_file(path, text.encode("utf-8"))
 
 
 def main(argv: list[str] | None = None) -> int:

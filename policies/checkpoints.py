@@ -17,7 +17,6 @@ registers the slot-spec kind `checkpoint:PATH` (policies.slotspec), so the Battl
 
 import functools
 import os
-import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -28,6 +27,7 @@ from flax import serialization, traverse_util
 
 from engine import constants as C
 from engine.types import OBS_VERSION, Actions, Masks, Obs
+from fileio import write_new_file
 from policies import networks as nets
 from policies.slotspec import register_kind
 from policies.system import System, as_system
@@ -51,21 +51,9 @@ class PolicyCheckpoint(NamedTuple):
 
 
 def write_new(path: str | os.PathLike, data: bytes) -> Path:
-    """Write `data` to a new file atomically (temp file, then a hard link that fails if the
-    name exists). Raises FileExistsError rather than overwrite anything."""
-    path = Path(path)
-    if path.exists():
-        raise FileExistsError(f"{path}: exists; refusing to overwrite it")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{time.time_ns()}.tmp")
-    tmp.write_bytes(data)
-    try:
-        os.link(tmp, path)
-    except FileExistsError:
-        raise FileExistsError(f"{path}: exists; refusing to overwrite it") from None
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
+    """Write `data` to a new file atomically (`fileio.write_new_file`). Raises
+    FileExistsError rather than overwrite anything."""
+    return write_new_file(path, data, "exists; refusing to overwrite it")
 
 
 def save_policy(

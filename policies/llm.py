@@ -52,11 +52,6 @@ from policies.system import NO_ANSWER, System, as_system
 MAX_BACKOFF_S = 8.0
 
 
-def _retryable(openai) -> tuple:
-    """The client's errors worth re-sending: network and timeout, 429, 5xx."""
-    return (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError)
-
-
 class DaemonPool:
     """Up to `workers` daemon threads, started as calls need them, running submitted calls.
     Unlike ThreadPoolExecutor, whose threads the interpreter joins at exit, a call still
@@ -305,11 +300,6 @@ def _client(config: LLMConfig, key: str):
     return openai.OpenAI(
         base_url=config.base_url, api_key=key, timeout=config.timeout_s, max_retries=0
     )
-
-
-def monitor_of(system: System) -> Monitor | None:
-    """The Monitor of an llm System, or None for any other System."""
-    return system.act.monitor if isinstance(system.act, LLMSystem) else None
 
 
 def llm_system(config: LLMConfig, slots: tuple, client=None, name: str = "") -> System:

@@ -87,17 +87,10 @@ def _class_line(cls: int) -> str:
         C.BASIC_RELATION[cls], C.BASIC_RANGE[cls], C.BASIC_DAMAGE[cls], C.BASIC_HEAL[cls]
     )
     ult = ability(C.ULT_RELATION[cls], C.ULT_RANGE[cls], C.ULT_DAMAGE[cls], C.ULT_HEAL[cls])
-    extras = {
-        C.MAGE: "Burst: your damage x1.5 for 5 ticks",
-        C.WARRIOR: "Charge: jump next to the target, stun 1 tick, slow x0.5 for 5",
-        C.HUNTER: "Trap: stun 4 ticks (damage frees the target); Basic slows x0.85 for 1 tick",
-        C.ROGUE: "Poison: stun 1 tick, slow x0.5 for 5, healing received x0.5 for 4",
-        C.PRIEST: "Holy Word: a full heal; Basic also lifts slows to at least x0.85",
-    }
     return (
         f"{C.CLASS_NAMES[cls]} ({C.MAX_HEALTH[cls]:g} hp, speed {C.BASE_SPEED[cls]:g}, sight "
         f"{C.SIGHT_RADIUS[cls]:g}): Basic {basic}; Ultimate {C.ULT_NAMES[cls]} {ult}. "
-        f"{extras[cls]}."
+        f"{C.CLASSES[cls].summary}."
     )
 
 
@@ -123,7 +116,7 @@ def row_label(slot: int, row: int, classes: Sequence[int] | None = None) -> str:
     """ "enemy2 (B2, Hunter)": the target-category name of an observer's row, the global slot
     it stands for (RULES 3.3) and, when known, its class."""
     other = int(C.RELATIVE_ORDER[slot, row])
-    name = f"{C.TEAM_NAMES[other // TEAM]}{other % TEAM}"
+    name = C.slot_label(other)
     cls = int(classes[row]) if classes is not None else 0
     return f"{ROW_NAMES[row]} ({name}" + (f", {C.CLASS_NAMES[cls]})" if cls else ")")
 
@@ -378,7 +371,7 @@ def parse_team_reply(text: str, slots: Sequence[int], masks: dict) -> tuple[dict
     value = _json_object(text)
     actions, problems = {}, {}
     for slot in slots:
-        name = f"{C.TEAM_NAMES[slot // TEAM]}{slot % TEAM}"
+        name = C.slot_label(slot)
         try:
             if name not in value:
                 raise ReplyError(f"the reply has no entry {name!r}")
@@ -392,7 +385,7 @@ def team_user_text(obs, slots: Sequence[int], options: ViewOptions) -> str:
     """The user message of a per-team decision: each agent's own view and legal choices, and
     an instruction for one object keyed by agent name (the map is in the system message)."""
     parts = []
-    names = [f"{C.TEAM_NAMES[s // TEAM]}{s % TEAM}" for s in slots]
+    names = [C.slot_label(s) for s in slots]
     for slot, name in zip(slots, names, strict=True):
         parts.append(f"## Agent {name}\n{view_text(obs, slot)}\n{legal_choices(obs, slot)}")
     example = ", ".join(f'"{n}": {{"move": ..., "target": ..., "ultimate": ...}}' for n in names)

@@ -53,11 +53,11 @@ class Style(NamedTuple):
     w_kill: float  # bonus when the hit would kill
     w_peel: float  # bonus for an enemy next to our Priest or Mage
     w_red: float  # bonus for an enemy inside its own Red Zone (a 2-point kill)
-    prio: tuple  # (6,) bonus by the target's class
+    prio: tuple  # (NUM_CLASSES,) bonus by the target's class
     ult_always: float  # 1: fire Ultimates as soon as they are legal
     rescue: float  # Holy Word an ally below this health fraction
-    keep: tuple  # (6,) distance to hold from the engaged enemy, by own class
-    shy: tuple  # (6,) radius to keep from every enemy, by own class (0 = none)
+    keep: tuple  # (NUM_CLASSES,) distance to hold from the engaged enemy, by own class
+    shy: tuple  # (NUM_CLASSES,) radius to keep from every enemy, by own class (0 = none)
     retreat: float  # fall back to the Priest below this health fraction (0 = never)
     home: float  # cost of stepping into the own Red Zone while enemies are known
     engage: int  # whom movement goes after: NEAREST, WEAKEST or FOCUS
@@ -68,24 +68,34 @@ class Style(NamedTuple):
 
 
 NEAREST, WEAKEST, FOCUS = range(3)
-_NONE6 = (0.0,) * 6
+
+
+def _by_class(values: dict, default: float = 0.0) -> tuple:
+    """A Style's class table, keyed by class name (engine/constants.py class_table)."""
+    return tuple(C.class_table(values, default).tolist())
+
+
+_NONE = _by_class({})
+_ONE_STEP = _by_class({}, 1.0)
+_KEEP = _by_class({"Mage": 2.9, "Warrior": 1.0, "Hunter": 3.4, "Rogue": 1.0, "Priest": 4.5}, 1.0)
+_SHY = _by_class({"Mage": 2.6, "Hunter": 2.6, "Priest": 3.5})
 STYLES = {
     "brawler": Style(
-        w_near=10.0, w_low=0.0, w_focus=0.0, w_kill=0.0, w_peel=0.0, w_red=0.0, prio=_NONE6,
-        ult_always=1.0, rescue=0.5, keep=(0, 1.0, 1.0, 1.0, 1.0, 1.0), shy=_NONE6,
+        w_near=10.0, w_low=0.0, w_focus=0.0, w_kill=0.0, w_peel=0.0, w_red=0.0, prio=_NONE,
+        ult_always=1.0, rescue=0.5, keep=_ONE_STEP, shy=_NONE,
         retreat=0.0, home=0.0, engage=NEAREST, advance=99.0, navigate=1.0,
         hold=0.0, leash=99.0,
     ),
     "kiter": Style(
-        w_near=2.0, w_low=40.0, w_focus=0.0, w_kill=20.0, w_peel=0.0, w_red=0.0, prio=_NONE6,
-        ult_always=0.0, rescue=0.4, keep=(0, 2.9, 1.0, 3.4, 1.0, 4.5),
-        shy=(0, 2.6, 0.0, 2.6, 0.0, 3.5), retreat=0.0, home=0.0, engage=WEAKEST,
+        w_near=2.0, w_low=40.0, w_focus=0.0, w_kill=20.0, w_peel=0.0, w_red=0.0, prio=_NONE,
+        ult_always=0.0, rescue=0.4, keep=_KEEP,
+        shy=_SHY, retreat=0.0, home=0.0, engage=WEAKEST,
         advance=3.0, navigate=1.0, hold=0.0, leash=99.0,
     ),
     "tactician": Style(
         w_near=2.0, w_low=30.0, w_focus=40.0, w_kill=60.0, w_peel=30.0, w_red=15.0,
-        prio=(0, 12.0, 0.0, 6.0, 4.0, 18.0), ult_always=0.0, rescue=0.35,
-        keep=(0, 2.9, 1.0, 3.4, 1.0, 4.5), shy=(0, 2.6, 0.0, 2.6, 0.0, 3.5), retreat=0.3,
+        prio=_by_class({"Mage": 12.0, "Hunter": 6.0, "Rogue": 4.0, "Priest": 18.0}),
+        ult_always=0.0, rescue=0.35, keep=_KEEP, shy=_SHY, retreat=0.3,
         home=4.0, engage=FOCUS, advance=1.5, navigate=1.0, hold=2.5, leash=3.5,
     ),
 }  # fmt: skip
@@ -93,16 +103,12 @@ BOTS = tuple(STYLES)  # names, weakest first
 
 # When a saved Ultimate is worth firing (kiter, tactician), by own class over the conditions
 # [kills, target below half health, peel, gap-close on the focus, target is a Priest].
-ULT_WORTH = jnp.array(
-    [
-        [0, 0, 0, 0, 0],  # Neutral
-        [0, 0, 0, 0, 0],  # Mage: Burst has its own rule
-        [1, 0, 1, 1, 0],  # Warrior Charge
-        [1, 1, 1, 0, 1],  # Hunter Trap
-        [1, 1, 0, 0, 1],  # Rogue Poison
-        [0, 0, 0, 0, 0],  # Priest: Holy Word has its own rule
-    ],
-    jnp.float32,
+# Mage Burst and Priest Holy Word have their own rules; a class not named never saves one.
+ULT_WORTH = jnp.asarray(
+    C.class_table(
+        {"Warrior": [1, 0, 1, 1, 0], "Hunter": [1, 1, 1, 0, 1], "Rogue": [1, 1, 0, 0, 1]},
+        default=[0, 0, 0, 0, 0],
+    )
 )
 
 
@@ -113,7 +119,7 @@ def _focus(v: sv.View, style: Style) -> jax.Array:
     gap = jnp.sqrt(jnp.sum((v.pos - team) ** 2, axis=1))
     score = -v.hp / v.aura_in - 8.0 * gap + jnp.asarray(style.prio)[v.row_cls] + 10.0 * v.in_red
     score = jnp.where(v.enemy, score, -jnp.inf)
-    return (jnp.arange(10) == jnp.argmax(score)) & v.enemy
+    return (jnp.arange(C.NUM_SLOTS) == jnp.argmax(score)) & v.enemy
 
 
 def _threat(v: sv.View) -> jax.Array:

@@ -96,9 +96,7 @@ def valid_kinds() -> list[str]:
     return shown
 
 
-def slot_name(slot: int) -> str:
-    """Global slot 0-9 -> "A0".."B4"."""
-    return f"{C.TEAM_NAMES[slot // C.TEAM_SIZE]}{slot % C.TEAM_SIZE}"
+slot_name = C.slot_label  # "A0".."B4"
 
 
 def _slots_of(token: str, text: str) -> list[int]:

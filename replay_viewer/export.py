@@ -1,40 +1,14 @@
-"""Saving frames as PNG through a temporary file, never over an existing file."""
+"""Saving frames as PNG, atomically and never over an existing file (`fileio.atomic`)."""
 
-import os
 from pathlib import Path
 
 import pygame
 
+from fileio import write_new_file_with
+
 
 def save_png(surface, path) -> Path:
-    """Writes `surface` as PNG through a temporary file, making its folder as replays do;
-    refuses to replace an existing file (FileExistsError)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.png")
-    pygame.image.save(surface, str(tmp))
-    try:
-        os.link(tmp, path)
-    except FileExistsError:
-        raise FileExistsError(f"{path}: refusing to overwrite an existing file") from None
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
-
-
-def publish(tmp, path) -> Path:
-    """Gives the finished temporary file `tmp` its name `path` without ever replacing a file:
-    a hard link (atomic, fails if `path` exists), or where links are unsupported a rename after
-    a check (as evaluation.replay.write_replay does). Raises FileExistsError; removes `tmp`."""
-    tmp, path = Path(tmp), Path(path)
-    try:
-        os.link(tmp, path)
-    except FileExistsError:
-        raise FileExistsError(f"{path}: refusing to overwrite an existing file") from None
-    except OSError:
-        if path.exists():
-            raise FileExistsError(f"{path}: refusing to overwrite an existing file") from None
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path
+    """Writes `surface` (a pygame Surface) as PNG to `path`, making its folder, with the
+    guarantees of `fileio.atomic` (whole or nothing, never over a file). Raises
+    FileExistsError if `path` exists, pygame.error if the image cannot be encoded."""
+    return write_new_file_with(path, lambda tmp: pygame.image.save(surface, tmp))

@@ -7,14 +7,12 @@ cell too wide for its column takes a smaller font, then wraps after "_" onto mor
 values are shown in words (metric_values.value_text).
 """
 
-import os
 import re
-import tempfile
-from pathlib import Path
 
 import polars as pl
 import pygame
 
+from fileio import write_new_file_with
 from replay_viewer.metric_values import value_text
 from ui.rules import C, unit_name
 from ui.theme import COLOURS
@@ -24,7 +22,8 @@ ROW_HEIGHT = 18
 
 
 def _team_metric_ids(frame: pl.DataFrame) -> pl.Series:
-    """Metric ids stored per team (two rows, sources 0 and 1, no target): see REPLAY_CONTRACT."""
+    """Metric ids stored per team (two rows, sources 0 and 1, no target; the columns of
+    evaluation/replay_schema.py METRIC_COLUMNS)."""
     grouped = frame.group_by("metric").agg(
         n=pl.len(), lo=pl.col("source").min(), hi=pl.col("source").max(), tgt=pl.col("target").max()
     )
@@ -126,17 +125,10 @@ class MetricsTable:
         """The rows shown (filter, hidden zeros and sort applied) as CSV: metric, source,
         target, value (numbers as recorded; NaN empty). Written to a temporary file beside
         `path` and linked into place, so `path` appears whole and an existing file is never
-        replaced (FileExistsError)."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        os.close(handle)
-        try:
-            shown = self.rows.select("metric", "source", "target", "value")
-            shown.with_columns(pl.col("value").fill_nan(None)).write_csv(temp)
-            os.link(temp, path)  # fails if `path` exists: never over a file
-        finally:
-            os.unlink(temp)
+        replaced (FileExistsError; `fileio.atomic`)."""
+        shown = self.rows.select("metric", "source", "target", "value")
+        shown = shown.with_columns(pl.col("value").fill_nan(None))
+        write_new_file_with(path, shown.write_csv)
 
     def scroll_by(self, rows: int, visible: int) -> None:
         self.scroll = max(0, min(max(0, self.rows.height - visible), self.scroll + rows))

@@ -10,7 +10,7 @@ from replay_viewer.llm_lines import study_lines
 from replay_viewer.shortcuts import HELP
 from ui.panels import cut_end, elide_middle
 from ui.panels import draw_lines as shared_draw_lines
-from ui.rules import C
+from ui.rules import C, unit_name
 from ui.scene import view_label
 from ui.theme import COLOURS
 
@@ -153,7 +153,7 @@ def draw_help(surface, rect, font, title_font) -> None:
 
 def tooltip_lines(unit) -> list[str]:
     """Hover text for a unit of the Scene (already limited to the view)."""
-    name = f"{C.CLASS_NAMES[unit.class_id]} {C.TEAM_NAMES[unit.team]}{unit.slot % 5}"
+    name = unit_name(unit.slot, unit.class_id)
     lines = [name + (" (relayed, last tick)" if unit.relayed else "")]
     lines.append(
         f"health {unit.health:.0f}/{unit.max_health:.0f}" + ("" if unit.alive else ", dead")

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from evaluation.replay import read_replay
+from fileio import unused_path
 from replay_viewer.model import ViewerModel
 from replay_viewer.video import VideoExport, VideoOptions, default_name
 from ui.animation import caption_lines, draw_caption, draw_effects, tick_effects, tween_scene
@@ -48,15 +49,6 @@ class SmoothArena:
         self.renderer.draw(surface, scene, rect)
         draw_effects(surface, self.renderer, scene, effects, u, rect)
         draw_caption(surface, self.renderer.map_rect(rect), caption, self.font)
-
-
-def unused_path(folder: Path, name: str) -> Path:
-    """folder/name, or folder/<stem>-2<suffix>, -3, ... the first that does not exist."""
-    path, n = folder / name, 1
-    while path.exists():
-        n += 1
-        path = folder / f"{Path(name).stem}-{n}{Path(name).suffix}"
-    return path
 
 
 class VideoJob:

@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pygame
 
-from evaluation.replay import ordinary_temp_file, read_replay
-from replay_viewer.export import publish
+from evaluation.replay import read_replay
+from fileio import ordinary_temp_file, publish_new_file
 from replay_viewer.model import ViewerModel
 from replay_viewer.panels import team_systems
 from replay_viewer.video_frames import FRAME_MASKS, FrameMaker
@@ -196,7 +196,7 @@ class VideoExport:
                     writer.write(pixels)
                     yield count
                 writer.close()
-            publish(tmp, self.out)
+            publish_new_file(tmp, self.out)
             done = True
         finally:
             if not done:

@@ -26,8 +26,7 @@ from ui.theme import COLOURS, STATUS_COLOURS
 HALF = 0.5  # phase at which the frame switches from tick t's Scene to tick t+1's
 BEAM_END = 0.45  # phase by which a beam's head reaches its recipient
 CHARGE_SHARE = 0.35  # share of the tick's time given to the Charge phase when anyone charged
-STATUS_WORDS = ("slowed", "slowed", "slowed", "stunned", "trapped", "stunned", "anti-heal",
-                "burst", "freedom")  # fmt: skip
+STATUS_WORDS = tuple(st.mark for st in C.STATUSES)  # floated over a unit as it lands
 
 
 @dataclass(frozen=True)

@@ -125,7 +125,7 @@ class ArenaRenderer:
                 cx, cy = self.world_to_screen(pad)
                 side = max(4, round(scale * 0.5))
                 box = pygame.Rect(cx - side // 2, cy - side // 2, side, side)
-                pygame.draw.rect(surface, TEAM_DARK[slot // 5], box, 1)
+                pygame.draw.rect(surface, TEAM_DARK[slot // C.TEAM_SIZE], box, 1)
         for row in scene.obstacles:
             if row[C.OBS_ACTIVE] != 1.0:
                 continue
@@ -164,7 +164,7 @@ class ArenaRenderer:
             for slot, points in scene.trails.items():
                 if len(points) >= 2:
                     pts = [self.world_to_screen(p) for p in points]
-                    pygame.draw.lines(surface, TEAM_DARK[slot // 5], False, pts, 2)
+                    pygame.draw.lines(surface, TEAM_DARK[slot // C.TEAM_SIZE], False, pts, 2)
         if "sight" in scene.overlays:
             for unit in focus:
                 radius = C.SIGHT_RADIUS[unit.class_id]
@@ -231,7 +231,7 @@ class ArenaRenderer:
             self._draw_health(surface, unit, centre, radius)
         self._draw_statuses(surface, unit, centre, radius)
         label = self.font(14).render(
-            f"{C.TEAM_NAMES[unit.team]}{unit.slot % 5}" + (" r" if unit.relayed else ""),
+            C.slot_label(unit.slot) + (" r" if unit.relayed else ""),
             True,
             COLOURS["muted"] if unit.relayed else COLOURS["text"],
         )

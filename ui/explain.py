@@ -14,19 +14,6 @@ import numpy as np
 
 from ui.rules import C, unit_name
 
-# (class, lane) -> verb; lane 1 = Basic, 2 = Ultimate (Events.lane)
-VERBS = {
-    (C.MAGE, 1): "hit",
-    (C.WARRIOR, 1): "struck",
-    (C.HUNTER, 1): "shot",
-    (C.ROGUE, 1): "stabbed",
-    (C.PRIEST, 1): "healed",
-    (C.MAGE, 2): "used Burst",
-    (C.WARRIOR, 2): "charged",
-    (C.HUNTER, 2): "trapped",
-    (C.ROGUE, 2): "poisoned",
-    (C.PRIEST, 2): "cast Holy Word on",
-}
 REJECTED = (
     "order was out of range of the action heads",
     "move was rejected",
@@ -43,15 +30,7 @@ def num(value: float) -> str:
 
 
 def _status_phrase(channel: int, ticks: int) -> str:
-    if C.IS_STUN[channel]:
-        return f"stunned {ticks} tick" + ("" if ticks == 1 else "s")
-    if C.SLOW_FACTOR[channel] < 1:
-        return f"slowed {ticks}"
-    if channel == C.BURST:
-        return f"damage x{C.BURST_FACTOR:g} for {ticks} tick" + ("" if ticks == 1 else "s")
-    return {C.ANTI_HEAL: "healing halved", C.FREEDOM: "freedom"}.get(
-        channel, C.STATUS_NAMES[channel]
-    ) + f" {ticks}"
+    return C.STATUSES[channel].phrase.format(ticks=ticks, s="" if ticks == 1 else "s")
 
 
 def _statuses(ev, after, cls: int, lane: int, slot: int, on_self: bool) -> list[str]:
@@ -76,12 +55,12 @@ def _ability(ev, before, after, src: int, known) -> str | None:
     name = unit_name(src, cls) if src in known else "A unit out of view"
     if rec < 0:  # Mage Burst: an Ultimate on itself
         parts = _statuses(ev, after, cls, lane, src, on_self=True)
-        return f"{name} {VERBS.get((cls, lane), 'acted')}" + (
+        return f"{name} {C.VERBS.get((cls, lane), 'acted')}" + (
             f": {', '.join(parts)}" if parts else ""
         )
     target = unit_name(rec, before["class_id"][rec])
     if rec not in known:
-        return f"{name} {VERBS.get((cls, lane), 'targeted')} {target} (out of view)"
+        return f"{name} {C.VERBS.get((cls, lane), 'targeted')} {target} (out of view)"
     parts = []
     if ev["damage_recipient"][src, rec] > 0:
         text = f"{num(ev['damage_recipient'][src, rec])} damage"
@@ -99,7 +78,7 @@ def _ability(ev, before, after, src: int, known) -> str | None:
         if not ev["damage_recipient"][src, rec] and not ev["heal_recipient"][src, rec]:
             how = "targeted"
         return f"{target} was {how} by a unit out of view: {', '.join(parts)}"
-    verb = VERBS.get((cls, lane), "targeted")
+    verb = C.VERBS.get((cls, lane), "targeted")
     target = "itself" if rec == src else target
     return f"{name} {verb} {target}" + (f": {', '.join(parts)}" if parts else "")
 

@@ -12,9 +12,7 @@ def team_of(slot: int) -> int:
     return int(slot) // C.TEAM_SIZE
 
 
-def slot_label(slot: int) -> str:
-    """ "A0".."A4", "B0".."B4": team letter and team-local index."""
-    return f"{C.TEAM_NAMES[team_of(slot)]}{int(slot) % C.TEAM_SIZE}"
+slot_label = C.slot_label  # "A0".."B4"
 
 
 def unit_name(slot: int, class_id: int) -> str:

@@ -96,7 +96,7 @@ def view_label(view) -> str:
     if view == "oracle":
         return "Oracle"
     kind, arg = view
-    return f"Agent {C.TEAM_NAMES[arg // 5]}{arg % 5}" if kind == "agent" else f"Team {'AB'[arg]}"
+    return f"Agent {C.slot_label(arg)}" if kind == "agent" else f"Team {C.TEAM_NAMES[arg]}"
 
 
 def known_masks(view, visible, relayed, alive, active) -> tuple[np.ndarray, np.ndarray]:

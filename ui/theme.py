@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+from engine import constants as C
+
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 GUI_THEME = ASSETS / "gui_theme.json"
 
@@ -35,16 +37,18 @@ COLOURS = {
     "relayed": (200, 200, 200),
     "accent": (255, 200, 60),
 }
-# Status channel -> icon colour, by family (slows blue, stuns yellow, anti-heal purple, ...).
-STATUS_COLOURS = (
-    (90, 150, 255),
-    (120, 180, 255),
-    (70, 120, 235),
-    (255, 220, 40),
-    (255, 190, 20),
-    (240, 230, 90),
-    (190, 90, 230),
-    (255, 140, 40),
-    (120, 240, 160),
-)
-CLASS_GLYPHS = ("?", "M", "W", "H", "R", "P")
+# Status channel -> icon colour, by family (slows blue, stuns yellow, anti-heal purple, ...);
+# a channel not named here (a new one in engine/constants.py) is drawn in the muted colour.
+STATUS_COLOUR = {
+    "charge_slow": (90, 150, 255),
+    "hunter_slow": (120, 180, 255),
+    "poison_slow": (70, 120, 235),
+    "charge_stun": (255, 220, 40),
+    "trap_stun": (255, 190, 20),
+    "poison_stun": (240, 230, 90),
+    "anti_heal": (190, 90, 230),
+    "burst": (255, 140, 40),
+    "freedom": (120, 240, 160),
+}
+STATUS_COLOURS = tuple(STATUS_COLOUR.get(n, COLOURS["muted"]) for n in C.STATUS_NAMES)
+CLASS_GLYPHS = C.CLASS_GLYPHS  # roster letters (engine/constants.py CLASSES)

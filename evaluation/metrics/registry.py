@@ -7,8 +7,6 @@ other classes or other relations are computed and then dropped when the table is
 
 from collections.abc import Callable
 
-import numpy as np
-
 REGISTRY: dict[str, Callable] = {}
 
 
@@ -40,8 +38,3 @@ def _pick(fn, index):
 def add(metric_id: str, fn: Callable) -> None:
     """Registers one function for one id (for ids generated in loops)."""
     provides(metric_id)(fn)
-
-
-def as_float(value) -> np.ndarray:
-    """Any number or array as float64."""
-    return np.asarray(value, dtype=np.float64)

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from engine import constants as C
 from evaluation.metrics.arrays import (
     DAMAGE_STAGES,
     HEAL_STAGES,
@@ -173,7 +174,7 @@ def _switches(g):
     out = np.zeros(10, np.int64)
     hitting = g.hit.any(2)
     target = g.hit.argmax(2)
-    for s in range(10):  # a loop over slots; each slot's sequence is vectorised
+    for s in range(C.NUM_SLOTS):  # a loop over slots; each slot's sequence is vectorised
         seq = target[hitting[:, s], s]
         out[s] = np.count_nonzero(seq[1:] != seq[:-1])
     return out

@@ -81,7 +81,7 @@ def _ready_idle(g):
 def _mean_delay(g):
     out = np.full(10, np.nan)
     ready = g.ev("cooldown_ready")
-    for s in range(10):  # per slot: ready times 0 and t + 1, uses at t
+    for s in range(C.NUM_SLOTS):  # per slot: ready times 0 and t + 1, uses at t
         uses = np.flatnonzero(g.lane[:, s] == LANE_ULT)
         if len(uses):
             since = np.concatenate([[0], np.flatnonzero(ready[:, s]) + 1])
@@ -143,7 +143,9 @@ def _dead(g):
 def _mean_wait(g):
     out = np.full(10, np.nan)
     respawned = g.ev("respawned")
-    for s in range(10):  # each respawn pairs with the last death before it, if the game saw one
+    for s in range(
+        C.NUM_SLOTS
+    ):  # each respawn pairs with the last death before it, if the game saw one
         deaths = np.flatnonzero(g.died[:, s])
         back = np.flatnonzero(respawned[:, s])
         last = np.searchsorted(deaths, back) - 1

@@ -1,4 +1,4 @@
-"""The examples run at tiny sizes, so they never rot (issue 25)."""
+"""The examples run at tiny sizes, so they keep working."""
 
 import importlib.util
 from pathlib import Path

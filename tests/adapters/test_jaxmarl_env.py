@@ -11,7 +11,7 @@ from adapters import arrays
 from engine import constants as C
 from engine import legality
 from engine.env import Env
-from evaluation.legal_sampling import pick_legal
+from engine.sampling import pick_legal
 from policies.random_system import random_system
 from policies.system import merge_actions
 

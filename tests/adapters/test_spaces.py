@@ -9,8 +9,8 @@ import pytest
 import adapters
 from adapters import arrays, spaces
 from engine import constants as C
+from engine.sampling import pick_legal
 from engine.types import ROW, Obs
-from evaluation.legal_sampling import pick_legal
 
 GAMES, TICKS = 4, 300
 

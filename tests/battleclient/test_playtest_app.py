@@ -1,4 +1,4 @@
-"""Playtest defects of the BattleClient window (issue 19): the lobby's "Ready" line while new
+"""The BattleClient window: the lobby's "Ready" line while new
 rules are typed or queued, and Replay Viewers that would linger as zombie processes."""
 
 import os

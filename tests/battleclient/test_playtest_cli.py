@@ -1,4 +1,4 @@
-"""Playtest defects of the BattleClient's command line (issue 19): a roster with a gap inside
+"""The BattleClient's command line: a roster with a gap inside
 a team, --slots over remembered lobby settings, --after-ticks past the game's end."""
 
 import numpy as np

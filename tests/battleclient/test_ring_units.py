@@ -1,4 +1,4 @@
-"""The orders ring never hides a unit (issue 19): at tick 0 the selected A0's north dot falls
+"""The orders ring never hides a unit: at tick 0 the selected A0's north dot falls
 on its teammate A1, so that dot is drawn as an outline and A1 shows through; the click is
 still the move (the ring is how a player moves off its pad)."""
 

@@ -1,4 +1,4 @@
-"""Invariants over random legal rollouts of every roster size from 1v1 to 5v5 (issue 2 item 5).
+"""Invariants over random legal rollouts of every roster size from 1v1 to 5v5.
 
 Each example scatters the agents over the middle of a shipped map with random health and
 cooldowns, plays TICKS ticks of `env.step` with random legal actions (one compiled scan for

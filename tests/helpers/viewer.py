@@ -36,7 +36,7 @@ def click(pos, button=1):
 
 def demo_metrics(replay, filler: int = 0):
     """A long-form metric table for tests: realised damage per pair, two team rows, `filler`
-    extra slot rows (metric.m<k>), in the column layout of REPLAY_CONTRACT.md."""
+    extra slot rows (metric.m<k>), in the column layout of evaluation/replay_schema.py."""
     import polars as pl
 
     damage = replay.events["damage_realised"].sum(axis=0)

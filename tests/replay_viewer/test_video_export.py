@@ -1,4 +1,4 @@
-"""Video export (issue 20): frame counts and durations, real pictures, fair POV videos, safe
+"""Video export: frame counts and durations, real pictures, fair POV videos, safe
 files, corrupt replays, MP4 through the optional extra, the command lines."""
 
 import json

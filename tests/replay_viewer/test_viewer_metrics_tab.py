@@ -1,4 +1,4 @@
-"""The Metrics tab by mouse (issue 19, Build 6): hide rows of value 0, each metric's definition
+"""The Metrics tab by mouse: hide rows of value 0, each metric's definition
 on hover, and the rows shown exported to CSV (never over a file)."""
 
 import polars as pl

@@ -1,4 +1,4 @@
-"""Smaller playtest defects of the Replay Viewer (issue 19): slot labels in --view, "n/a"
+"""Replay Viewer details: slot labels in --view, "n/a"
 sorted last, status messages that expire, folder rows that fit the list."""
 
 import math

@@ -1,6 +1,6 @@
-"""The point-of-view leak test: two replays that differ only in what a view could not see (or
-only after the tick shown) give identical POV frames, every panel, the story strip and the kill
-feed included; the Oracle frames do differ."""
+"""The point-of-view leak test (RULES 5.2): two replays that differ only in what a view could not
+see (or only after the tick shown) give identical POV frames, every panel, the story strip and
+the kill feed included; the Oracle frames do differ."""
 
 import copy
 

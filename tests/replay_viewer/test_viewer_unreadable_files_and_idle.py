@@ -1,4 +1,4 @@
-"""What a new-user trial found: unreadable files say why in full, the folder list marks them,
+"""Replay Viewer robustness: unreadable files say why in full, the folder list marks them,
 the status line fits, and an idle window waits on the event queue instead of spinning."""
 
 import zlib

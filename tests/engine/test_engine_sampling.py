@@ -1,4 +1,5 @@
-"""The benchmarks' random policy: `pick_legal` maps one uniform draw to a legal value."""
+"""The engine's random legal sampler: `pick_legal` maps one uniform draw to a legal value, and
+`engine.random_legal_actions` returns legal actions, the same under jit, vmap and eagerly."""
 
 import jax
 import jax.numpy as jnp
@@ -6,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluation.legal_sampling import pick_legal
+from engine.sampling import pick_legal
 
 PICK = jax.jit(pick_legal)
 
@@ -44,3 +45,22 @@ def test_the_pick_is_the_legal_value_its_draw_names(rows, seed):
         choices = np.flatnonzero(row)
         expected = choices[int(d * len(choices))] if len(choices) else 0
         assert p == expected
+
+
+def test_random_legal_actions_are_legal_and_jit_vmap_agree():
+    import engine
+
+    env = engine.make(maps=[0], rosters=["MWH/RP"])
+    obs, _ = env.reset(jax.random.PRNGKey(0))
+    keys = jax.random.split(jax.random.PRNGKey(3), 4)
+    eager = [engine.random_legal_actions(k, obs.mask) for k in keys]
+    batch = jax.vmap(jax.jit(engine.random_legal_actions), in_axes=(0, None))(keys, obs.mask)
+    slots = np.arange(10)
+    for i, act in enumerate(eager):
+        for head in ("move", "target", "ult"):
+            assert np.array_equal(
+                np.asarray(getattr(batch, head)[i]), np.asarray(getattr(act, head))
+            )
+        move, target, ult = (np.asarray(x) for x in (act.move, act.target, act.ult))
+        assert np.asarray(obs.mask.move)[slots, move].all()
+        assert np.asarray(obs.mask.pair)[slots, target, ult].all()

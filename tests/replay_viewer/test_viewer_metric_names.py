@@ -1,4 +1,4 @@
-"""Second new-user trial: the Metrics tab shows whole metric names and coded values in words."""
+"""The Metrics tab shows whole metric names and coded values in words."""
 
 import polars as pl
 import pygame

@@ -1,4 +1,4 @@
-"""Second new-user trial: the Agent panel's hint says what keys 0-9 really do in each view
+"""The Agent panel's hint says what keys 0-9 really do in each view
 (they switch the point of view; units are selected by clicking)."""
 
 import pygame

@@ -1,4 +1,4 @@
-"""Second new-user trial: the header over the arena shows both teams' Systems, whatever their
+"""The header over the arena shows both teams' Systems, whatever their
 checkpoint paths, and a long file name does not push them out."""
 
 import pygame

@@ -1,5 +1,6 @@
-"""Second new-user trial: the lobby preview does not hang on the rules boxes, a bad box is named
-at once, slot specs typed during the start-up compile, and the end card, labels and menu."""
+"""The BattleClient lobby and end screen: the lobby preview does not hang on the rules boxes,
+a bad box is named at once, slot specs typed during the start-up compile, and the end card,
+labels and menu."""
 
 import threading
 

@@ -1,4 +1,4 @@
-"""Fixes from a new-user trial of `mbg`: human and llm slots in `mbg play`, replay info/verify
+"""`mbg` as a newcomer meets it: human and llm slots in `mbg play`, replay info/verify
 over folders with bad files, and the mode of PNG and metrics files."""
 
 import os
@@ -7,7 +7,8 @@ import stat
 import pytest
 
 from cli.main import main
-from evaluation.replay import ordinary_temp_file, write_replay
+from evaluation.replay import write_replay
+from fileio import ordinary_temp_file
 from policies import slotspec
 from tests.helpers.replays import synthetic_replay
 

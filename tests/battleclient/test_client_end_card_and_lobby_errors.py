@@ -1,4 +1,4 @@
-"""What a new-user trial found: move-ring dots past the map, a long replay path on the end
+"""Edges of the BattleClient: move-ring dots past the map, a long replay path on the end
 card, a remembered map that is gone, lobby errors in field names, and a busy idle loop."""
 
 from types import SimpleNamespace

@@ -1,0 +1,146 @@
+"""Atomic file writes that never replace an existing file (and one that does, on purpose).
+
+The guarantees, for every function here that makes a file:
+
+- **Whole or nothing**: the bytes go to a temporary file in the destination's folder (the same
+  file system, so the final step is atomic), are flushed and fsynced, and only then get the
+  destination's name. A reader, or a run killed at any moment, sees no file or the whole file;
+  a killed write leaves at most a hidden `.NAME.*.tmp` file beside it.
+- **No clobber** (`write_new_file`, `write_new_file_with`, `publish_new_file`): the name is
+  given by a hard link, which fails if the name exists, so of two writers racing for one name
+  exactly one wins and the other gets FileExistsError. On a file system without hard links
+  (some network and FAT mounts) the name is given by a rename after a check, which is atomic
+  for readers but leaves a race between two writers.
+- **Ordinary mode**: the file gets the mode of any new file, 0666 & ~umask, not the 0600 of
+  `tempfile.mkstemp` (maps, replays and tables are read by other users and tools).
+- The destination's folder is created if missing.
+
+Sources: POSIX link(2) (fails with EEXIST), rename(2) (atomic replacement), fsync(2); Python's
+`os.link`, `os.replace` and `tempfile.mkstemp` documentation.
+"""
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+REFUSAL = "refusing to overwrite an existing file"
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where Linux shows it (os.umask can only be
+    read by setting it, which would briefly change it for every thread)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
+def ordinary_temp_file(folder, prefix: str, suffix: str = "") -> tuple[int, str]:
+    """A temporary file for an atomic write: like tempfile.mkstemp(dir=folder, prefix=prefix,
+    suffix=suffix), whose files are mode 0600, but with the mode of any new file,
+    0666 & ~umask. Returns (open descriptor, path); raises OSError if `folder` is not writable."""
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=suffix)
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())
+    except BaseException:
+        os.close(fd)
+        os.unlink(tmp)
+        raise
+    return fd, tmp
+
+
+def publish_new_file(tmp, path, refusal: str = REFUSAL) -> Path:
+    """Give the finished temporary file `tmp` the name `path` without ever replacing a file
+    (hard link, or a checked rename where links are unsupported; see the module docstring).
+    `tmp` is removed in every case. Raises FileExistsError("<path>: <refusal>")."""
+    tmp, path = Path(tmp), Path(path)
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise FileExistsError(f"{path}: {refusal}") from None
+    except OSError:  # no hard links on this file system: check, then rename
+        if path.exists():
+            raise FileExistsError(f"{path}: {refusal}") from None
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path
+
+
+def _temp_beside(path: Path, suffix: str) -> tuple[int, str]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return ordinary_temp_file(path.parent, f".{path.name}.", suffix)
+
+
+def _write_synced(fd: int, data: bytes) -> None:
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def write_new_file(path, data: bytes, refusal: str = REFUSAL) -> Path:
+    """Write `data` to `path`, a file that must not exist yet, with the guarantees of the module
+    docstring. Returns `path`; raises FileExistsError("<path>: <refusal>") when it exists."""
+    path = Path(path)
+    if path.exists():
+        raise FileExistsError(f"{path}: {refusal}")
+    fd, tmp = _temp_beside(path, ".tmp")
+    try:
+        _write_synced(fd, data)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return publish_new_file(tmp, path, refusal)
+
+
+def write_new_file_with(path, write: Callable[[str], None], refusal: str = REFUSAL) -> Path:
+    """Like `write_new_file`, for writers that want a file name: `write(temp_path)` fills a
+    temporary file whose suffix is `path`'s (pygame.image.save and polars pick the format from
+    it), which is then fsynced and published. Raises FileExistsError, and whatever `write`
+    raises (the temporary file is removed)."""
+    path = Path(path)
+    if path.exists():
+        raise FileExistsError(f"{path}: {refusal}")
+    fd, tmp = _temp_beside(path, path.suffix or ".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        with open(tmp, "rb+") as handle:
+            os.fsync(handle.fileno())
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return publish_new_file(tmp, path, refusal)
+
+
+def replace_file(path, data: bytes) -> Path:
+    """Write `data` atomically to `path`, replacing any file there (os.replace): for files that
+    are rebuilt as a whole on purpose (a tournament's manifest, settings, a map file written
+    with --force). Whole-or-nothing and ordinary mode as in the module docstring."""
+    path = Path(path)
+    fd, tmp = _temp_beside(path, ".tmp")
+    try:
+        _write_synced(fd, data)
+        os.replace(tmp, path)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+    return path
+
+
+def unused_path(folder, name: str) -> Path:
+    """folder/name, or folder/<stem>-2<suffix>, -3, ...: the first that does not exist yet
+    (for names chosen automatically: screenshots, videos, replays; the write itself must still
+    be a no-clobber write, since another program may take the name in between)."""
+    folder, name = Path(folder), Path(name)
+    path, n = folder / name, 1
+    while path.exists():
+        n += 1
+        path = folder / f"{name.stem}-{n}{name.suffix}"
+    return path

@@ -1,0 +1,89 @@
+"""fileio.atomic: whole-or-nothing writes, never over a file, ordinary mode, no heavy imports."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from fileio import (
+    publish_new_file,
+    replace_file,
+    unused_path,
+    write_new_file,
+    write_new_file_with,
+)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def test_write_new_file_writes_the_bytes_with_the_ordinary_mode(tmp_path):
+    path = write_new_file(tmp_path / "sub" / "a.bin", b"abc")
+    assert path.read_bytes() == b"abc"
+    assert path.stat().st_mode & 0o777 == 0o666 & ~_umask()
+    assert sorted(p.name for p in path.parent.iterdir()) == ["a.bin"]  # no temporary left
+
+
+def test_write_new_file_refuses_an_existing_file_and_keeps_it(tmp_path):
+    path = tmp_path / "a.bin"
+    path.write_bytes(b"old")
+    with pytest.raises(FileExistsError, match=r"a\.bin: kept"):
+        write_new_file(path, b"new", "kept")
+    assert path.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.bin"]
+
+
+def test_publish_refuses_a_name_taken_after_the_check_and_removes_the_temp(tmp_path):
+    tmp, path = tmp_path / ".t.tmp", tmp_path / "t.bin"
+    tmp.write_bytes(b"late")
+    path.write_bytes(b"first")  # another writer won the race
+    with pytest.raises(FileExistsError):
+        publish_new_file(tmp, path)
+    assert path.read_bytes() == b"first" and not tmp.exists()
+
+
+def test_write_new_file_with_gives_the_writer_a_name_with_the_suffix(tmp_path):
+    seen = []
+
+    def write(name):
+        seen.append(name)
+        with open(name, "w") as handle:
+            handle.write("x,y\n1,2\n")
+
+    path = write_new_file_with(tmp_path / "t.csv", write)
+    assert path.read_text() == "x,y\n1,2\n" and seen[0].endswith(".csv")
+    assert not os.path.exists(seen[0])
+
+
+def test_a_failing_writer_leaves_nothing(tmp_path):
+    def write(name):
+        raise RuntimeError("encoder failed")
+
+    with pytest.raises(RuntimeError, match="encoder failed"):
+        write_new_file_with(tmp_path / "t.png", write)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_replace_file_replaces_on_purpose(tmp_path):
+    path = tmp_path / "m.json"
+    path.write_text("old")
+    assert replace_file(path, b"new").read_bytes() == b"new"
+    assert [p.name for p in tmp_path.iterdir()] == ["m.json"]
+
+
+def test_unused_path_counts_up_from_two(tmp_path):
+    assert unused_path(tmp_path, "g.mbgr") == tmp_path / "g.mbgr"
+    (tmp_path / "g.mbgr").touch()
+    (tmp_path / "g-2.mbgr").touch()
+    assert unused_path(tmp_path, "g.mbgr") == tmp_path / "g-3.mbgr"
+
+
+def test_fileio_imports_nothing_heavy():
+    heavy = "('jax', 'numpy', 'pygame', 'polars')"
+    code = f"import sys, fileio; print(sorted(m for m in {heavy} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
