@@ -25,6 +25,7 @@ from battleclient.controllers import (
 )
 from battleclient.game_setup import ClientSetup
 from battleclient.map_catalog import load_choice, maps_by_split, read_catalog, settle_map
+from battleclient.screens import Screen
 from battleclient.settings import (
     load_last_setup,
     save_last_setup,
@@ -32,13 +33,14 @@ from battleclient.settings import (
     unique_path,
 )
 from battleclient.wording import rules_words
-from replay_viewer.export import save_png
 from ui.pacing import FramePacer
 from ui.paths import screenshot_dir
+from ui.png import save_png
 
 
 class App:
-    """The window's logic: one screen at a time (Lobby or PlayScreen) and the engine thread."""
+    """The window's logic: one screen at a time (a battleclient.screens.Screen: the Lobby or a
+    PlayScreen) and the engine thread."""
 
     def __init__(self, setup: ClientSetup, *, start=False, replay_out=None, message="",
                  remember=True, warm=True, animate=True):  # fmt: skip
@@ -58,7 +60,7 @@ class App:
         self.viewers: list[subprocess.Popen] = []
         self.launch = subprocess.Popen  # replaced in tests
         self.running = True
-        self.screen = None
+        self.screen: Screen | None = None
         self.warming = warm and not start  # a game started at once compiles what it needs
         self.warm = warm  # False (tests): no background compiles, a game compiles what it needs
         self.prepared = {rules_key(setup)} if self.warming else set()  # rules sent to compile
@@ -90,12 +92,11 @@ class App:
             self.progress.done = True
             return
         self.kinds, self.scripted = value["kinds"], value["scripted"]
-        if hasattr(self.screen, "refresh"):
-            self.screen.refresh()
+        self.screen.refresh()
 
     def _on_warm(self, ok, value) -> None:
         problem = value if ok else f"{type(value).__name__}: {value}"
-        if problem and hasattr(self.screen, "say"):
+        if problem:
             self.screen.say(f"The current setup cannot be played yet: {problem}", error=True)
 
     def prepare(self, setup: ClientSetup) -> None:
@@ -158,7 +159,7 @@ class App:
         text = f"Replay of the last game saved: {value}" if ok else f"Replay not saved: {value}"
         if ok and value is not None:
             self.last_replay = value
-        if hasattr(self.screen, "say") and (not ok or value is not None):
+        if not ok or value is not None:
             self.screen.say(text, error=not ok)
 
     def open_viewer(self, path) -> str:
@@ -178,8 +179,7 @@ class App:
     def handle_events(self, events) -> None:
         events = list(events)
         if any(e.type == pygame.QUIT for e in events):
-            leave = getattr(self.screen, "leave", None)
-            return leave(self.quit) if leave is not None else self.quit()
+            return self.screen.leave(self.quit)
         if any(e.type == pygame.KEYDOWN and e.key == pygame.K_F12 for e in events):
             self.save_screenshot()
         self.screen.handle_events(events)
@@ -195,8 +195,7 @@ class App:
         partial = path.with_name(f".{path.name}.partial.png")
         pygame.image.save(self.last_frame, str(partial))
         os.replace(partial, path)
-        if hasattr(self.screen, "say"):
-            self.screen.say(f"Screenshot saved: {path}")
+        self.screen.say(f"Screenshot saved: {path}")
         return path
 
     def update(self, dt: float) -> None:
@@ -212,8 +211,7 @@ class App:
     def busy(self) -> bool:
         """True while the screen animates or plays on its own; else the loop waits for input
         (or a finished engine job, which posts an event) at a low frame rate."""
-        busy = getattr(self.screen, "busy", None)
-        return bool(busy()) if busy is not None else False
+        return bool(self.screen.busy())
 
     def run(self, display, screenshot=None, after_ticks: int = 0) -> int:
         """The window loop: 60 frames a second while something moves, a wait on the event queue
@@ -258,10 +256,10 @@ def _screenshot_ready(app: App, after_ticks: int) -> bool:
     from battleclient.play_draw import TWEEN_S
 
     screen = app.screen
-    snap = getattr(screen, "snap", None)
-    if snap is None or getattr(screen, "waiting", True):
+    snap = screen.snap
+    if snap is None or screen.waiting:
         return False
-    if getattr(screen, "phase", "") == "spectate":
+    if screen.phase == "spectate":
         screen.speed_index = 5
     if snap.tick < after_ticks and not snap.over:
         if screen.phase == "handover":

@@ -30,6 +30,7 @@ from battleclient.game_setup import (
 )
 from battleclient.lobby_draw import FIELDS, draw_lobby
 from battleclient.map_catalog import find_entry, read_entry, settle_map
+from battleclient.screens import Screen
 from battleclient.wording import number_problem, player_words, team_problem
 from engine.maps import is_map_path
 from ui.arena import ArenaRenderer
@@ -75,7 +76,7 @@ def map_menu_choices(app, setup: ClientSetup) -> tuple[list, dict[str, str]]:
     return entries, choices
 
 
-class Lobby:
+class Lobby(Screen):
     """The lobby screen; `app` gives catalog, kinds, fonts, submit(), start_game(), quit()."""
 
     def __init__(self, app, setup: ClientSetup, message: str = "", error: bool = False):
