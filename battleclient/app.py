@@ -14,7 +14,7 @@ from pathlib import Path
 import pygame
 
 from battleclient import layout as L
-from battleclient.cli import parse_args, setup_from_args
+from battleclient.cli import branch_from_args, parse_args, setup_from_args
 from battleclient.controllers import (
     Progress,
     Worker,
@@ -43,7 +43,7 @@ class App:
     PlayScreen) and the engine thread."""
 
     def __init__(self, setup: ClientSetup, *, start=False, replay_out=None, message="",
-                 remember=True, warm=True, animate=True):  # fmt: skip
+                 remember=True, warm=True, animate=True, branch=None):  # fmt: skip
         for name, size in (("font", 18), ("small", 15), ("big", 26)):
             setattr(self, name, pygame.font.Font(None, size))
         self.catalog = read_catalog()
@@ -68,7 +68,7 @@ class App:
         if self.warming:
             self.submit(warm_up, self.progress, setup, self.maps_by_split, done=self._on_warm)
         if start:
-            self.start_game(setup)
+            self.start_game(setup, branch)
         else:
             self.to_lobby(message, error=bool(message))
 
@@ -139,7 +139,9 @@ class App:
         return self.maps.get(choice)
 
     # --- screens ---------------------------------------------------------------------------
-    def start_game(self, setup: ClientSetup) -> None:
+    def start_game(self, setup: ClientSetup, branch=None) -> None:
+        """Open the play screen on `setup`; `branch` (battleclient.branching.Branch) starts
+        it from a replay's tick instead of tick 0."""
         from battleclient.play_screen import PlayScreen
 
         self.setup = setup
@@ -148,7 +150,7 @@ class App:
                 save_last_setup(setup)
             except OSError as error:
                 print(f"battleclient: could not remember the setup: {error}", file=sys.stderr)
-        self.screen = PlayScreen(self, setup, self.maps_by_split, self.replay_out)
+        self.screen = PlayScreen(self, setup, self.maps_by_split, self.replay_out, branch)
 
     def to_lobby(self, message: str = "", error: bool = False) -> None:
         from battleclient.lobby import Lobby
@@ -295,14 +297,18 @@ def main(argv=None) -> int:
     if argv is None:
         _fixed_hash_seed()
     args = parse_args(argv)
-    last, note = remembered_setup(args)
     try:
-        setup = setup_from_args(args, last)
-    except ValueError as error:
+        setup, branch = branch_from_args(args)
+        if setup is None:
+            last, note = remembered_setup(args)
+            setup = setup_from_args(args, last)
+        else:
+            note = f"Playing on from tick {args.tick} of {args.from_replay}"
+    except (OSError, ValueError) as error:  # ReplayError is a ValueError
         print(f"battleclient: {error}", file=sys.stderr)
         return 2
     try:
-        return _run(args, setup, note)
+        return _run(args, setup, note, branch)
     except OSError as error:  # a replay or screenshot that cannot be written: one line
         print(f"battleclient: {error}", file=sys.stderr)
         return 2
@@ -328,7 +334,7 @@ def remembered_setup(args) -> tuple:
     return last, note
 
 
-def _run(args, setup, note: str) -> int:
+def _run(args, setup, note: str, branch=None) -> int:
     if args.headless:
         from battleclient.headless import run_headless
 
@@ -339,9 +345,10 @@ def _run(args, setup, note: str) -> int:
     pygame.font.init()
     display = pygame.display.set_mode(L.SIZE)
     pygame.display.set_caption("MARL-BattleGrounds BattleClient")
-    start = bool(args.slots and not args.lobby) or bool(args.screenshot)
+    start = bool(args.slots and not args.lobby) or bool(args.screenshot) or branch is not None
     app = App(setup, start=start, replay_out=args.replay_out, message=note,
-              remember=not args.screenshot, animate=args.animate)  # fmt: skip
+              remember=not args.screenshot and branch is None, animate=args.animate,
+              branch=branch)  # fmt: skip
     app.draw(display)
     pygame.display.flip()
     return app.run(display, args.screenshot, args.after_ticks)

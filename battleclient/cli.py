@@ -45,6 +45,9 @@ def parse_args(argv=None) -> argparse.Namespace:
         "frame after --after-ticks ticks, exit")  # fmt: skip
     add("--after-ticks", type=int, default=0, metavar="N", help="ticks before --screenshot")
     add("--lobby", action="store_true", help="open the lobby even when --slots is given")
+    add("--from-replay", type=Path, metavar="FILE", help="play on from a tick of this replay "
+        "(its map, roster, rules and seed; its Systems unless --slots is given)")  # fmt: skip
+    add("--tick", type=int, metavar="N", help="with --from-replay: the tick to start from")
     add("--no-animation", dest="animate", action="store_false", help="show each tick's result "
         "at once (no gliding units, attack lines or captions)")  # fmt: skip
     return parser.parse_args(argv)
@@ -128,3 +131,32 @@ def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> Clien
             "(--max-ticks); choose 0 to that"
         )
     return setup
+
+
+# what a branched game takes from its parent replay, so these options are refused with it
+FROM_PARENT = ("map", "roster", "seed", "info_regime", "spawn_end", "score_threshold", "max_ticks")
+
+
+def branch_from_args(args: argparse.Namespace):
+    """(setup, Branch) of `--from-replay FILE --tick N [--slots SPEC]`, or (None, None)
+    without --from-replay. Raises ValueError naming the option at fault (a missing --tick, an
+    option the parent replay decides, a file that does not read) or FileNotFoundError."""
+    from battleclient.branching import load_branch
+
+    if args.from_replay is None:
+        if args.tick is not None:
+            raise ValueError("--tick: only with --from-replay FILE")
+        return None, None
+    if args.tick is None:
+        raise ValueError("--from-replay: give the tick to play on from with --tick N")
+    for option in FROM_PARENT:
+        if getattr(args, option) is not None:
+            flag = "--" + option.replace("_", "-")
+            raise ValueError(f"{flag}: a game played on from a replay keeps the replay's")
+    if args.headless:
+        raise ValueError("--from-replay: opens the window; --headless is not supported with it")
+    setup, branch = load_branch(args.from_replay, args.tick, args.slots)
+    for path, name in ((args.replay_out, "--replay-out"), (args.screenshot, "--screenshot")):
+        if path is not None and path.exists():
+            raise ValueError(f"{name} {path}: the file exists; refusing to overwrite it")
+    return setup, branch

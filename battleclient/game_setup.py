@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.maps import CUSTOM_SPLIT, SPLITS, is_map_path  # NumPy/SciPy only, no JAX
+from evaluation.replay_schema import METRIC_LEVELS  # plain Python, no JAX
 from ui.rules import C
 
 # "all" is the shipped maps (ids 0-51, as in engine.maps); "custom" the maps added to maps/.
@@ -44,6 +45,8 @@ class ClientSetup:
     seed: int = 0
     score_threshold: int = C.SCORE_THRESHOLD
     horizon: int = C.HORIZON
+    repeat_orders: bool = True  # human orders repeat each tick until changed (persist.py)
+    metrics: str = "full"  # the replay's metrics level (evaluation.metrics; none, priority)
 
     def __post_init__(self):
         check_setup(self)
@@ -164,6 +167,10 @@ def check_setup(setup: ClientSetup) -> None:
         raise _field_error("info_regime", setup.info_regime, f"is not one of {REGIMES}")
     if setup.spawn_end not in SPAWN_ENDS:
         raise _field_error("spawn_end", setup.spawn_end, f"is not one of {SPAWN_ENDS}")
+    if not isinstance(setup.repeat_orders, bool):
+        raise _field_error("repeat_orders", setup.repeat_orders, "must be true or false")
+    if setup.metrics not in METRIC_LEVELS:
+        raise _field_error("metrics", setup.metrics, f"is not one of {METRIC_LEVELS}")
     for field, (low, high) in LIMITS.items():
         value = getattr(setup, field)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

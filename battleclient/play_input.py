@@ -15,6 +15,9 @@ from ui.rules import C, slot_label
 
 PLUS_KEYS = (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS)
 MINUS_KEYS = (pygame.K_MINUS, pygame.K_KP_MINUS)
+# orders-phase keys -> PlayScreen method: take back the last tick, repeat the last orders,
+# orders repeat each tick on/off
+ORDER_KEYS = {pygame.K_b: "take_back", pygame.K_r: "repeat_orders", pygame.K_o: "toggle_repeat"}
 
 
 class PlayInput:
@@ -34,6 +37,8 @@ class PlayInput:
         names = {w: n for n, w in {**self.buttons, **self.card_buttons}.items()}
         action = {
             "ult": self.toggle_ult,
+            "takeback": self.take_back,
+            "repeat": self.repeat_orders,
             "end": self.end_turn,
             "pause": self.toggle_pause,
             "step": self.step_once,
@@ -85,6 +90,7 @@ class PlayInput:
     def take_over(self) -> None:
         if self.phase == "handover":
             self.phase, self.since = "orders", 0.0
+            self._say_notes()
             self._sync_buttons()
 
     def _key_orders(self, event) -> None:
@@ -105,6 +111,8 @@ class PlayInput:
                 self.say(f"{slot_label(slot)} has no legal target this tick")
         elif key in (pygame.K_BACKSPACE, pygame.K_DELETE):
             book.clear_target(slot)
+        elif key in ORDER_KEYS:
+            return getattr(self, ORDER_KEYS[key])()
         self._sync_buttons()
 
     def _key_spectate(self, event) -> None:

@@ -17,6 +17,7 @@ from battleclient import llm_panel
 from battleclient.controllers import build_game
 from battleclient.controls import SPEEDS
 from battleclient.orders import OrderBook
+from battleclient.persist import carry_orders, orders_of
 from battleclient.play_draw import RESOLVE_S, PlayDrawing
 from battleclient.play_input import PlayInput
 from battleclient.screens import Screen
@@ -31,7 +32,7 @@ from ui.theme import GUI_THEME
 class PlayScreen(PlayInput, Screen):
     """One game of a ClientSetup; `app` gives submit(), fonts, to_lobby(), quit(), open_viewer()."""
 
-    def __init__(self, app, setup, maps_by_split: dict, replay_out=None):
+    def __init__(self, app, setup, maps_by_split: dict, replay_out=None, branch=None):
         self.app, self.setup, self.replay_out = app, setup, replay_out
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
         self.manager = pygame_gui.UIManager(L.SIZE, theme)
@@ -50,6 +51,10 @@ class PlayScreen(PlayInput, Screen):
         self.before: dict = {}
         self.logs: dict = {}
         self.turn, self.selected = 0, None
+        self.repeat = setup.repeat_orders  # orders persist until changed (battleclient.persist)
+        self.last_orders: dict = {}  # slot -> Order of the last resolved tick
+        self.given: list = []  # the orders of each resolved tick, for take_back
+        self.notes: dict = {}  # team -> notes on its repeated orders this tick
         self.since = 99.0  # seconds since the shown tick resolved
         self.paused, self.speed_index, self.timer, self.waiting = False, 2, 0.0, False
         self.show_help = self.show_menu = False
@@ -58,7 +63,7 @@ class PlayScreen(PlayInput, Screen):
         self.video = VideoRunner()  # the game-over card's "Export video" (Oracle view)
         self.drawing = PlayDrawing(self)
         # new rules compile in this job, under the "Setting up the game" card's progress line
-        app.submit(build_game, app.progress, setup, maps_by_split, done=self._on_built)
+        app.submit(build_game, app.progress, setup, maps_by_split, branch, done=self._on_built)
         self._sync_buttons()
 
     # --- engine-thread jobs ----------------------------------------------------------------
@@ -109,23 +114,37 @@ class PlayScreen(PlayInput, Screen):
             self.app.submit(self._save, done=self._on_saved)
             self.saved = True
         elif self.teams:
-            end = int(snap.state["spawn_end"])
-            self.books = {
-                t: OrderBook(self.viewers[t], snap.move_mask, snap.pair_mask, end)
-                for t in self.teams
-            }
-            self.turn = 0
-            self._begin_turn()
-            self.app.submit(self.session.decide, done=self._on_decided)
+            self._new_orders(snap, self.last_orders if self.repeat else {})
         else:
             self.phase = "spectate"
         self._sync_buttons()
+
+    def _new_orders(self, snap, previous: dict) -> None:
+        """Fresh order books for the tick of `snap`, holding `previous` orders where legal
+        (battleclient.persist), and the machine Systems asked to decide meanwhile."""
+        end = int(snap.state["spawn_end"])
+        self.books = {
+            t: OrderBook(self.viewers[t], snap.move_mask, snap.pair_mask, end) for t in self.teams
+        }
+        self.notes = {t: carry_orders(b, previous, self.scenes[t]) for t, b in self.books.items()}
+        self.turn = 0
+        self._begin_turn()
+        self.app.submit(self.session.decide, done=self._on_decided)
 
     def _begin_turn(self) -> None:
         self.phase = "handover" if self.hotseat else "orders"
         book = self.books[self.team]
         actable = [s for s in book.slots if book.can_act(s)]
         self.selected = (actable or list(book.slots))[0]
+        if not self.hotseat:
+            self._say_notes()
+
+    def _say_notes(self) -> None:
+        """The current team's notes on its repeated orders (only its own: hotseat teams do
+        not learn each other's targets)."""
+        notes = self.notes.get(self.team)
+        if notes:
+            self.say("; ".join(notes))
 
     def end_turn(self) -> None:
         """Space: lock in this team's orders; the next hotseat team, or resolve the tick."""
@@ -138,9 +157,49 @@ class PlayScreen(PlayInput, Screen):
             orders = {}
             for book in self.books.values():
                 orders.update(book.all_heads())
+            self.last_orders = orders_of(self.books)
+            self.given.append(self.last_orders)
             self.phase, self.waiting = "locked", True
             self.app.submit(self.session.resolve, orders, done=self._on_tick)
         self._sync_buttons()
+
+    def take_back(self) -> None:
+        """B or "Take back": undo the last resolved tick (GameSession.take_back); the orders
+        given for it come back to be changed. Only while giving orders."""
+        if self.phase != "orders" or self.waiting or self.session is None:
+            return
+        if not self.session.can_take_back:
+            return self.say("Nothing to take back yet: no tick has been resolved")
+        self.phase, self.waiting = "locked", True
+        self.app.submit(self.session.take_back, done=self._on_taken_back)
+        self._sync_buttons()
+
+    def _on_taken_back(self, ok, value) -> None:
+        if not ok:
+            self.phase, self.waiting = "orders", False
+            return self.say(f"Could not take back the tick: {value}", error=True)
+        undone = self.given.pop() if self.given else {}
+        self.snap, self.waiting, self.since = value, False, 99.0  # no resolution to replay
+        for key, viewer in self.viewers.items():
+            # log lines of tick t are labelled t - 1 (see _accept): drop the undone tick's
+            self.logs[key] = [(t, line) for t, line in self.logs.get(key, []) if t < value.tick]
+            self.scenes[key], self.before[key] = fair_scene(value, viewer), None
+        self._new_orders(value, undone)
+        self.say(f"Took back tick {value.tick}: its orders are back, change them")
+        self._sync_buttons()
+
+    def repeat_orders(self) -> None:
+        """R: this team's orders of the last tick again (for when repeating is off)."""
+        if self.phase != "orders":
+            return
+        notes = carry_orders(self.books[self.team], self.last_orders, self.scenes[self.team])
+        self.say("; ".join(notes) or "Last tick's orders repeated")
+        self._sync_buttons()
+
+    def toggle_repeat(self) -> None:
+        """O: orders repeat each tick until changed (on by default), or not."""
+        self.repeat = not self.repeat
+        self.say(f"Orders repeat each tick: {'on' if self.repeat else 'off'} (O)")
 
     def _on_tick(self, ok, value) -> None:
         if ok:
@@ -248,9 +307,8 @@ class PlayScreen(PlayInput, Screen):
         orders = self.phase == "orders"
         spectate = self.phase == "spectate"
         for name, widget in self.buttons.items():
-            show = {"ult": orders, "end": orders, "help": True, "menu": self.phase != "over"}.get(
-                name, spectate
-            )
+            shown = {"ult": orders, "end": orders, "takeback": orders, "repeat": orders}
+            show = {**shown, "help": True, "menu": self.phase != "over"}.get(name, spectate)
             widget.show() if show else widget.hide()
         if orders and self.selected is not None:
             book = self.books[self.team]
@@ -260,6 +318,8 @@ class PlayScreen(PlayInput, Screen):
             label = "Ultimate: ON (U)" if (order.ult or order.armed) else "Ultimate (U)"
             if self.buttons["ult"].text != label:
                 self.buttons["ult"].set_text(label)
+        back = self.buttons["takeback"]
+        back.enable() if self.session is not None and self.session.can_take_back else back.disable()
         pause = "Play (Space)" if self.paused else "Pause (Space)"
         if self.buttons["pause"].text != pause:
             self.buttons["pause"].set_text(pause)
