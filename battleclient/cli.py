@@ -5,6 +5,7 @@ from pathlib import Path
 
 from battleclient.game_setup import (
     LIMITS,
+    METRIC_LEVELS,
     REGIMES,
     SPAWN_ENDS,
     SPLIT_NAMES,
@@ -37,6 +38,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     add("--spawn-end", choices=SPAWN_ENDS, help="where Team A starts")
     add("--score-threshold", type=int, help="points that win the game (default 20)")
     add("--max-ticks", type=int, help="time limit in ticks (the game's horizon, default 300)")
+    add("--metrics", choices=METRIC_LEVELS, help="metrics the replay records (default full: "
+        "every Replay Viewer panel works; evaluation.metrics)")  # fmt: skip
+    add("--no-repeat-orders", dest="repeat_orders", action="store_const", const=False,
+        help="human orders do not repeat each tick (O toggles it in the game)")  # fmt: skip
     add("--headless", action="store_true", help="no window: play machine slots to the end, "
         "save the replay, print the result")  # fmt: skip
     add("--replay-out", type=Path, metavar="FILE", help="write the replay here (never over an "
@@ -112,6 +117,8 @@ def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> Clien
         ("spawn_end", "spawn_end"),
         ("score_threshold", "score_threshold"),
         ("max_ticks", "horizon"),
+        ("metrics", "metrics"),
+        ("repeat_orders", "repeat_orders"),
     )
     for option, field in options:
         value = getattr(args, option)
@@ -156,6 +163,10 @@ def branch_from_args(args: argparse.Namespace):
     if args.headless:
         raise ValueError("--from-replay: opens the window; --headless is not supported with it")
     setup, branch = load_branch(args.from_replay, args.tick, args.slots)
+    own = {
+        f: getattr(args, f) for f in ("metrics", "repeat_orders") if getattr(args, f) is not None
+    }
+    setup = setup.replace(**own)
     for path, name in ((args.replay_out, "--replay-out"), (args.screenshot, "--screenshot")):
         if path is not None and path.exists():
             raise ValueError(f"{name} {path}: the file exists; refusing to overwrite it")
