@@ -28,6 +28,7 @@ from battleclient.map_catalog import load_choice, maps_by_split, read_catalog, s
 from battleclient.screens import Screen
 from battleclient.settings import (
     load_last_setup,
+    remember_recent_setup,
     save_last_setup,
     timestamp,
     unique_path,
@@ -148,6 +149,7 @@ class App:
         if self.remember:
             try:
                 save_last_setup(setup)
+                remember_recent_setup(setup)
             except OSError as error:
                 print(f"battleclient: could not remember the setup: {error}", file=sys.stderr)
         self.screen = PlayScreen(self, setup, self.maps_by_split, self.replay_out, branch)

@@ -38,6 +38,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     add("--spawn-end", choices=SPAWN_ENDS, help="where Team A starts")
     add("--score-threshold", type=int, help="points that win the game (default 20)")
     add("--max-ticks", type=int, help="time limit in ticks (the game's horizon, default 300)")
+    add("--turn-clock", type=int, metavar="S", help="seconds a team has for its orders, then "
+        "they lock in as they stand (hotseat play; default 0: no clock)")  # fmt: skip
     add("--metrics", choices=METRIC_LEVELS, help="metrics the replay records (default full: "
         "every Replay Viewer panel works; evaluation.metrics)")  # fmt: skip
     add("--no-repeat-orders", dest="repeat_orders", action="store_const", const=False,
@@ -117,11 +119,12 @@ def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> Clien
         ("spawn_end", "spawn_end"),
         ("score_threshold", "score_threshold"),
         ("max_ticks", "horizon"),
+        ("turn_clock", "turn_clock"),
         ("metrics", "metrics"),
         ("repeat_orders", "repeat_orders"),
     )
     for option, field in options:
-        value = getattr(args, option)
+        value = getattr(args, option, None)  # a Namespace made without the newer options
         if value is not None and field in LIMITS:
             _check_number(option, field, value)
         if value is not None:

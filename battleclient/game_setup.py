@@ -29,7 +29,12 @@ EMPTY = "-"
 DEFAULT_SLOTS = "A0=human,A1-A4=scripted:tactician,B*=scripted:tactician"
 # Whole-number fields -> (lowest, highest) allowed: seeds are 31-bit; score_threshold and
 # horizon follow engine/types.Config's checks (RULES A2), so a setup that passes here plays.
-LIMITS = {"seed": (0, 2**31 - 1), "score_threshold": (1, 2**24), "horizon": (1, 2**24)}
+LIMITS = {
+    "seed": (0, 2**31 - 1),
+    "score_threshold": (1, 2**24),
+    "horizon": (1, 2**24),
+    "turn_clock": (0, 3600),  # seconds per turn of orders; 0: no clock
+}
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,7 @@ class ClientSetup:
     horizon: int = C.HORIZON
     repeat_orders: bool = True  # human orders repeat each tick until changed (persist.py)
     metrics: str = "full"  # the replay's metrics level (evaluation.metrics; none, priority)
+    turn_clock: int = 0  # seconds a team has for its orders (hotseat), then they lock in; 0: off
 
     def __post_init__(self):
         check_setup(self)
@@ -218,3 +224,16 @@ def pick_map(setup: ClientSetup, maps_by_split: dict) -> int | str:
         raise ValueError(f"map {choice!r}: that split has no maps{hint}")
     picked = pool[int(np.random.default_rng([setup.seed, 0]).integers(len(pool)))]
     return picked if isinstance(picked, str) else int(picked)
+
+
+def default_spec(slot: int) -> str:
+    """The controller a slot gets when it has a class and none was chosen: the player for A0,
+    the tactician bot elsewhere."""
+    return "human" if slot == 0 else "scripted:tactician"
+
+
+def parse_specs(text: str) -> tuple[str, ...]:
+    """Engine-thread job: a slot-spec string -> 10 per-slot strings (ValueError if bad)."""
+    from policies.slotspec import parse_slots
+
+    return parse_slots(text)

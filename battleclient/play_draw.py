@@ -5,6 +5,7 @@ numbers, cards of the side panel, log lines); only public facts (score, tick, wa
 are read from the snapshot directly.
 """
 
+import math
 import re
 
 import pygame
@@ -164,7 +165,8 @@ class PlayDrawing:
         score = s.snap.state["score"]
         head = panels.tick_heading(s.snap.tick, s.session.config.horizon, s.snap.over)
         text = {
-            "orders": f"Team {C.TEAM_NAMES[s.team] if s.team is not None else ''}: your orders",
+            "orders": f"Team {C.TEAM_NAMES[s.team] if s.team is not None else ''}: your orders"
+            + (f" ({math.ceil(s.clock_left)} s)" if s.clock_left is not None else ""),
             "locked": "Locked in: waiting for the engine",
             "spectate": f"Spectating, {panels_speed(s)}" + ("  (paused)" if s.paused else ""),
             "over": "Game over",

@@ -90,7 +90,7 @@ class PlayInput:
     def take_over(self) -> None:
         if self.phase == "handover":
             self.phase, self.since = "orders", 0.0
-            self._say_notes()
+            self._start_turn()
             self._sync_buttons()
 
     def _key_orders(self, event) -> None:

@@ -55,6 +55,7 @@ class PlayScreen(PlayInput, Screen):
         self.last_orders: dict = {}  # slot -> Order of the last resolved tick
         self.given: list = []  # the orders of each resolved tick, for take_back
         self.notes: dict = {}  # team -> notes on its repeated orders this tick
+        self.clock_left = None  # seconds of the turn clock (setup.turn_clock), None: no clock
         self.since = 99.0  # seconds since the shown tick resolved
         self.paused, self.speed_index, self.timer, self.waiting = False, 2, 0.0, False
         self.show_help = self.show_menu = False
@@ -137,7 +138,12 @@ class PlayScreen(PlayInput, Screen):
         actable = [s for s in book.slots if book.can_act(s)]
         self.selected = (actable or list(book.slots))[0]
         if not self.hotseat:
-            self._say_notes()
+            self._start_turn()
+
+    def _start_turn(self) -> None:
+        """The team on screen starts giving orders: its notes, and its turn clock if set."""
+        self.clock_left = float(self.setup.turn_clock) if self.setup.turn_clock else None
+        self._say_notes()
 
     def _say_notes(self) -> None:
         """The current team's notes on its repeated orders (only its own: hotseat teams do
@@ -331,14 +337,16 @@ class PlayScreen(PlayInput, Screen):
         numbers, banner), a spectated game playing, LLM slots thinking (the clock runs) or a
         video export."""
         animating = self.since < RESOLVE_S and self.phase not in ("over", "starting")
+        clock = self.phase == "orders" and self.clock_left is not None
         spectating = self.phase == "spectate" and not self.paused
         thinking = self.session is not None and bool(self.session.llm_status()["thinking"])
-        return animating or spectating or thinking or self.video.running
+        return animating or spectating or thinking or clock or self.video.running
 
     def update(self, dt: float) -> None:
         self.since += dt
         self.message_age += dt
         self.video.step()
+        self._run_clock(dt)
         if self.phase == "orders" and self.since > RESOLVE_S and not self.show_menu:
             book = self.books[self.team]
             if not any(book.can_act(s) for s in book.slots):  # all dead or stunned: no orders
@@ -349,6 +357,17 @@ class PlayScreen(PlayInput, Screen):
                 self.timer = 0.0
                 self.advance()
         self.manager.update(dt)
+
+    def _run_clock(self, dt: float) -> None:
+        """The turn clock counts down while a team gives orders; at 0 they lock in as they
+        stand (unset ones play the no-op)."""
+        if self.phase != "orders" or self.clock_left is None:
+            return
+        self.clock_left -= dt
+        if self.clock_left <= 0:
+            self.clock_left = None
+            self.say(f"Time is up: Team {C.TEAM_NAMES[self.team]}'s orders are locked in")
+            self.end_turn()
 
     def draw(self, surface) -> None:
         self.drawing.draw(surface)
