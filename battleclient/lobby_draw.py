@@ -15,7 +15,7 @@ FIELDS = (
     ("seed", "Seed"),
     ("score_threshold", "Score to win"),
     ("horizon", "Max ticks"),
-    ("turn_clock", "Turn clock s"),
+    ("turn_clock", "Clock (s)"),
 )
 
 

@@ -188,9 +188,10 @@ class PlayDrawing:
         s = self.s
         font, small, _ = self.fonts
         if s.phase in ("orders", "locked") and s.team is not None:
+            repeat = "on" if s.repeat else "off"
             title = (
-                "Your orders: click a ring dot to move, a ringed unit to target; "
-                "U Ultimate; Space ends the turn"
+                "Your orders: click a ring dot to move, a ringed unit to target; U Ultimate; "
+                f"Space ends the turn.  Orders repeat: {repeat} (O)"
                 if s.phase == "orders"
                 else "Locked in"
             )
