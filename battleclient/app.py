@@ -37,6 +37,7 @@ from battleclient.wording import rules_words
 from ui.pacing import FramePacer
 from ui.paths import screenshot_dir
 from ui.png import save_png
+from ui.window_fit import WindowFit
 
 
 class App:
@@ -58,6 +59,8 @@ class App:
         self.last_replay = None
         self.last_frame = None
         self.animate = animate  # in-between frames of each tick's resolution (resolution.py)
+        self.fit = WindowFit(L.SIZE)  # the 1280 x 800 layout shown scaled in a resized window
+        self.fullscreen = False
         self.viewers: list[subprocess.Popen] = []
         self.launch = subprocess.Popen  # replaced in tests
         self.running = True
@@ -186,7 +189,31 @@ class App:
             return self.screen.leave(self.quit)
         if any(e.type == pygame.KEYDOWN and e.key == pygame.K_F12 for e in events):
             self.save_screenshot()
+        if any(e.type == pygame.KEYDOWN and e.key == pygame.K_F11 for e in events):
+            self.toggle_fullscreen()
+        if any(e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED) for e in events):
+            surface = pygame.display.get_surface()
+            self.fit.resize(surface.get_size() if surface is not None else L.SIZE)
         self.screen.handle_events(events)
+
+    def toggle_fullscreen(self) -> None:
+        """F11: full screen (the desktop's resolution) or back to a resizable window of the
+        layout's size; the layout is scaled to either (ui.window_fit)."""
+        self.fullscreen = not self.fullscreen
+        if self.fullscreen:
+            surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            surface = pygame.display.set_mode(L.SIZE, pygame.RESIZABLE)
+        self.fit.resize(surface.get_size())
+
+    def show(self, display) -> None:
+        """Draw the screen in the layout's 1280 x 800 frame and present it on the window
+        surface `display`, scaled to the window's size."""
+        if self.fit.identity and display.get_size() == L.SIZE:
+            return self.draw(display)
+        frame = pygame.Surface(L.SIZE)
+        self.draw(frame)
+        self.fit.present(frame, display)
 
     def save_screenshot(self) -> Path | None:
         """F12: the last drawn frame as a new PNG in the screenshots folder both apps use."""
@@ -240,7 +267,7 @@ class App:
                     )
                 self.running = False
                 break
-            self.draw(display)
+            self.show(pygame.display.get_surface() or display)
             pygame.display.flip()
         self.close()
         return 0
@@ -345,7 +372,7 @@ def _run(args, setup, note: str, branch=None) -> int:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pygame.display.init()
     pygame.font.init()
-    display = pygame.display.set_mode(L.SIZE)
+    display = pygame.display.set_mode(L.SIZE, pygame.RESIZABLE)
     pygame.display.set_caption("MARL-BattleGrounds BattleClient")
     start = bool(args.slots and not args.lobby) or bool(args.screenshot) or branch is not None
     app = App(setup, start=start, replay_out=args.replay_out, message=note,

@@ -47,4 +47,5 @@ HELP = (
     ("R (game over)", "open the replay in the Replay Viewer"),
     ("V (game over)", "export the game as a video (GIF)"),
     ("F12", "save a screenshot (PNG)"),
+    ("F11", "full screen on/off (drag the window's edge to resize it)"),
 )

@@ -36,6 +36,7 @@ from battleclient.wording import number_problem, player_words, team_problem
 from ui.arena import ArenaRenderer
 from ui.rules import C
 from ui.theme import GUI_THEME
+from ui.window_fit import FittedManager
 
 CLASS_OPTIONS = [*C.CLASS_NAMES[1:], "(empty)"]
 END_OPTIONS = ["Team A west", "Team A east", "random end"]
@@ -55,7 +56,7 @@ class Lobby(Screen):
             message = f"{message} {note}".strip()
         self.app, self.setup = app, setup
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
-        self.manager = pygame_gui.UIManager(L.SIZE, theme)
+        self.manager = FittedManager(app.fit, theme)
         self.renderer = ArenaRenderer()
         self.message, self.error, self.message_age, self.said_about = "", False, 0.0, None
         self.roster = list(parse_roster(setup.roster))

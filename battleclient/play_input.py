@@ -31,7 +31,8 @@ class PlayInput:
             elif event.type == pygame.KEYDOWN and not consumed:
                 self._key(event)
             elif event.type == pygame.MOUSEBUTTONDOWN and not consumed:
-                self._click(event.pos, event.button)
+                pos = self.manager.calculate_scaled_mouse_position(event.pos)
+                self._click(pos, event.button)
 
     def _button(self, element) -> None:
         names = {w: n for n, w in {**self.buttons, **self.card_buttons}.items()}

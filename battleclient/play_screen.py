@@ -9,7 +9,6 @@ All engine work is submitted to the App's engine thread; this module never impor
 """
 
 import pygame
-import pygame_gui
 from pygame_gui.elements import UIButton
 
 from battleclient import layout as L
@@ -27,6 +26,7 @@ from replay_viewer.playback import VideoRunner
 from ui.arena import ArenaRenderer
 from ui.rules import C, slot_label
 from ui.theme import GUI_THEME
+from ui.window_fit import FittedManager
 
 
 class PlayScreen(PlayInput, Screen):
@@ -35,7 +35,7 @@ class PlayScreen(PlayInput, Screen):
     def __init__(self, app, setup, maps_by_split: dict, replay_out=None, branch=None):
         self.app, self.setup, self.replay_out = app, setup, replay_out
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
-        self.manager = pygame_gui.UIManager(L.SIZE, theme)
+        self.manager = FittedManager(app.fit, theme)
         self.renderer = ArenaRenderer()
         self.buttons = {
             name: UIButton(pygame.Rect(rect), text, self.manager, tool_tip_text=tip)
