@@ -57,7 +57,7 @@ class Lobby(Screen):
         self.app, self.setup = app, setup
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
         self.manager = FittedManager(app.fit, theme)
-        self.renderer = ArenaRenderer()
+        self.renderer = ArenaRenderer(icons=True)
         self.message, self.error, self.message_age, self.said_about = "", False, 0.0, None
         self.roster = list(parse_roster(setup.roster))
         self.specs: list[str] | None = None

@@ -36,7 +36,7 @@ class PlayScreen(PlayInput, Screen):
         self.app, self.setup, self.replay_out = app, setup, replay_out
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
         self.manager = FittedManager(app.fit, theme)
-        self.renderer = ArenaRenderer()
+        self.renderer = ArenaRenderer(icons=True)
         self.buttons = {
             name: UIButton(pygame.Rect(rect), text, self.manager, tool_tip_text=tip)
             for name, (text, rect, tip) in L.PLAY_BUTTONS.items()

@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pygame
 
+from ui.class_icons import draw_class_icon
 from ui.geometry import los_clear, wall_corners
 from ui.rules import C
 from ui.scene import Scene, UnitView
@@ -18,9 +19,11 @@ MARGIN = 8  # pixels around the map inside the given rect
 
 
 class ArenaRenderer:
-    """Stateless apart from fonts and the last layout; draw into any surface and rect."""
+    """Stateless apart from fonts and the last layout; draw into any surface and rect. With
+    `icons`, units show their class icon (ui.class_icons) instead of the class letter."""
 
-    def __init__(self):
+    def __init__(self, icons: bool = False):
+        self.icons = icons
         self._fonts: dict[int, pygame.font.Font] = {}
         self._rect = pygame.Rect(0, 0, 2 * MARGIN + 200, 2 * MARGIN + 100)
         self._static_key, self._static = None, None
@@ -218,10 +221,12 @@ class ArenaRenderer:
                 (centre[0] + d, centre[1] - d),
                 2,
             )
-        glyph = self.font(max(12, round(radius * 1.5))).render(
-            CLASS_GLYPHS[unit.class_id], True, (255, 255, 255)
-        )
-        surface.blit(glyph, glyph.get_rect(center=centre))
+        white = (255, 255, 255)
+        if not (self.icons and draw_class_icon(surface, unit.class_id, centre, radius, white)):
+            glyph = self.font(max(12, round(radius * 1.5))).render(
+                CLASS_GLYPHS[unit.class_id], True, white
+            )
+            surface.blit(glyph, glyph.get_rect(center=centre))
         if unit.shield > 0:
             pygame.draw.circle(surface, COLOURS["shield"], centre, radius + 3, 2)
         if unit.slot in scene.highlights:
