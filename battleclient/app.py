@@ -3,7 +3,9 @@
 The window opens at once on the lobby (or, with --slots, straight into the game) while JAX loads
 and compiles on the engine thread (battleclient.controllers) behind a progress bar. An `App`
 has `handle_events(events)`, `update(dt)` and `draw(surface)`, so tests drive it offscreen with
-SDL_VIDEODRIVER=dummy. `--headless` plays machine slots to the end without a window.
+SDL_VIDEODRIVER=dummy. `--headless` plays machine slots to the end without a window; the
+window is resizable (F11: full screen) and shows the 1280 x 800 layout scaled (ui.window_fit);
+`--from-replay FILE --tick N` opens a game at a replay's tick (battleclient.branching).
 """
 
 import os

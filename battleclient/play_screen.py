@@ -5,7 +5,9 @@ Phases: "starting" (the engine thread builds the game and compiles new rules, sa
 (a team's human agents get orders), "locked" (every human locked in; the engine thread resolves
 the tick), "spectate" (no human slot: the game plays itself in the Oracle view, with pause, step
 and speed) and "over".
-All engine work is submitted to the App's engine thread; this module never imports JAX.
+Orders persist from tick to tick (battleclient.persist), a resolved tick can be taken back (B:
+GameSession.take_back) and a hotseat turn can run on a clock (setup.turn_clock). All engine
+work is submitted to the App's engine thread; this module never imports JAX.
 """
 
 import pygame
