@@ -24,7 +24,7 @@ def move_head(session, slot, world_move):
 
 def test_take_back_restores_the_tick_and_the_replay_keeps_the_new_line(maps, tmp_path):
     from battleclient.session import GameSession
-    from evaluation.replay import read_replay
+    from evaluation.replay import ReplayError, read_replay, validate_replay
     from evaluation.replay_verify import verify
 
     game = GameSession(setup(HUMAN_A0, metrics="none"), maps)
@@ -50,6 +50,11 @@ def test_take_back_restores_the_tick_and_the_replay_keeps_the_new_line(maps, tmp
     ]
     np.testing.assert_array_equal(replay.states["pos"][2], south.state["pos"])
     assert verify(replay) == []  # the kept line re-simulates bit for bit
+    replay.header["takebacks"] = [{"tick": 1, "submitted": [[0, 0, 0]]}]  # 1 slot, not 10
+    with pytest.raises(ReplayError, match="header.takebacks"):
+        validate_replay(replay, "kept.mbgr")
+    del replay.header["takebacks"]  # a replay without one (any older replay) still checks out
+    validate_replay(replay, "kept.mbgr")
     with pytest.raises(RuntimeError, match="over"):
         game.take_back()
 
