@@ -36,6 +36,8 @@ HELP = (
     ("T / Backspace", "next legal target / clear the target"),
     ("U or the button", "Ultimate on/off (only when legal)"),
     ("Space / Enter", "end the turn (lock in every order)"),
+    ("B or Take back", "undo the last resolved tick (its orders come back)"),
+    ("O / R", "orders repeat each tick on/off / repeat the last orders"),
     ("Spectating", ""),
     ("Space / P", "pause / play"),
     ("N or Right", "one tick (while paused)"),
