@@ -101,7 +101,8 @@ class Lobby(Screen):
         self.spec_entry.set_text(setup.slots)
         self._build_rows()
         self._parse(setup.slots)
-        self.say(message, error)
+        if message:  # said last: it wins over a slot-spec problem found meanwhile
+            self.say(message, error)
 
     # --- widgets ---------------------------------------------------------------------------
     def controller_options(self, spec: str) -> list[str]:
@@ -198,9 +199,8 @@ class Lobby(Screen):
             return None
 
     def stale(self) -> bool:
-        """Whether the message line no longer tells the truth: a problem (error) once the
-        setup it was about has changed, a note after NOTE_S seconds. A number box's problem
-        is `_flag_fields`' to clear."""
+        """Whether the message line no longer tells the truth: a problem once the setup it was
+        about changed, a note after NOTE_S seconds (a number box's problem: `_flag_fields`)."""
         if not self.message or self.message == self.flagged:
             return False
         if self.error:
