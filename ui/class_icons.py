@@ -28,7 +28,7 @@ def _arc(cx: float, cy: float, r: float, start: float, end: float, steps: int = 
     return [(cx + r * math.cos(a), cy + r * math.sin(a)) for a in angles]
 
 
-STAR = _star(4, 0.85, 0.3)
+STAR = _star(4, 0.75, 0.28)  # tips inside 0.55 of the unit: its team colour shows round it
 DROP = [*_arc(0.0, 0.2, 0.62, -0.25 * math.pi, 1.25 * math.pi), (0.0, -0.95)]
 ARC = _arc(-0.55, 0.0, 1.1, -0.4 * math.pi, 0.4 * math.pi)
 

@@ -16,7 +16,7 @@ import pytest
 
 from battleclient import layout as L
 from evaluation.replay import read_replay
-from tests.battleclient.test_client_xvfb import ROOT, screen_point, shoot
+from tests.battleclient.test_client_xvfb import ROOT, blue_at, screen_point, shoot
 from tests.helpers.xvfb import XVFB_MARKS, find_window, wait_for, window_env, xdo
 from ui.theme import TEAM_COLOURS
 from ui.window_fit import WindowFit
@@ -28,7 +28,8 @@ OPTION_H = 20  # pixels per open drop-down option (see test_lobby_presets)
 
 def unit_at(image, world) -> bool:
     """Team A's colour on both sides of the icon of a unit at `world` in the play screen's
-    arena (the lobby's preview, smaller and elsewhere, is blue on one side at most)."""
+    arena, before it has orders (the lobby's preview, smaller and elsewhere, is blue on one
+    side at most; an order's mark crosses the unit's side later on)."""
     x, y = screen_point(world)
     return all(tuple(image.get_at((x + dx, y)))[:3] == TEAM_COLOURS[0] for dx in (-13, 13))
 
@@ -70,17 +71,17 @@ def test_half_size_window_presets_and_take_back_by_mouse(xserver, tmp_path):
         click(menu.center)
         click((menu.centerx, menu.bottom + 3 * OPTION_H + OPTION_H // 2))  # Warriors
         xdo(xserver, "key", "--window", window, "Return")  # Start
-        path, first = shoot(xserver, window, shots, until=lambda im: unit_at(im, PAD))
+        path, first = shoot(xserver, window, shots, until=lambda im: unit_at(im, PAD))  # game on
         assert first.get_size() == L.SIZE  # F12 keeps the layout's frame
         xdo(xserver, "key", "--window", window, "w", "space")  # north, end the turn
-        shoot(xserver, window, shots, until=lambda im: unit_at(im, NORTH))
+        shoot(xserver, window, shots, until=lambda im: blue_at(im, NORTH))
         click(pygame.Rect(L.PLAY_BUTTONS["takeback"][1]).center)
-        shoot(xserver, window, shots, until=lambda im: unit_at(im, PAD))  # back on the pad
+        shoot(xserver, window, shots, until=lambda im: blue_at(im, PAD))  # back on the pad
         xdo(xserver, "key", "--window", window, "d", "space")  # east instead
-        shoot(xserver, window, shots, until=lambda im: unit_at(im, (2.5, 1.5)))
+        shoot(xserver, window, shots, until=lambda im: blue_at(im, (2.5, 1.5)))
         xdo(xserver, "key", "--window", window, "F11")  # full screen: the Xvfb screen's size
         assert wait_for(lambda: window_size(xserver, window) == (1400, 900), 10)
-        _, full = shoot(xserver, window, shots, until=lambda im: unit_at(im, (2.5, 1.5)))
+        _, full = shoot(xserver, window, shots, until=lambda im: blue_at(im, (2.5, 1.5)))
         assert full.get_size() == L.SIZE
         xdo(xserver, "key", "--window", window, "Escape")
         time.sleep(0.5)
