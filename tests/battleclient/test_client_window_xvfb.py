@@ -34,10 +34,11 @@ def unit_at(image, world) -> bool:
     return all(tuple(image.get_at((x + dx, y)))[:3] == TEAM_COLOURS[0] for dx in (-13, 13))
 
 
-def window_size(display, window) -> tuple[int, int]:
-    text = xdo(display, "getwindowgeometry", window)
-    width, height = re.search(r"Geometry: (\d+)x(\d+)", text).groups()
-    return int(width), int(height)
+def window_size(display, window) -> tuple[int, int] | None:
+    """(width, height) of an X window, or None when it is gone (SDL may make a new window on
+    switching to full screen)."""
+    found = re.search(r"Geometry: (\d+)x(\d+)", xdo(display, "getwindowgeometry", window))
+    return None if found is None else (int(found[1]), int(found[2]))
 
 
 @pytest.mark.slow
@@ -80,7 +81,13 @@ def test_half_size_window_presets_and_take_back_by_mouse(xserver, tmp_path):
         xdo(xserver, "key", "--window", window, "d", "space")  # east instead
         shoot(xserver, window, shots, until=lambda im: blue_at(im, (2.5, 1.5)))
         xdo(xserver, "key", "--window", window, "F11")  # full screen: the Xvfb screen's size
-        assert wait_for(lambda: window_size(xserver, window) == (1400, 900), 10)
+
+        def full_screen() -> bool:
+            nonlocal window
+            window = find_window(xserver, client.pid, timeout=10)
+            return window_size(xserver, window) == (1400, 900)
+
+        assert wait_for(full_screen, 20)
         _, full = shoot(xserver, window, shots, until=lambda im: blue_at(im, (2.5, 1.5)))
         assert full.get_size() == L.SIZE
         xdo(xserver, "key", "--window", window, "Escape")
