@@ -3,7 +3,9 @@
 The window opens at once on the lobby (or, with --slots, straight into the game) while JAX loads
 and compiles on the engine thread (battleclient.controllers) behind a progress bar. An `App`
 has `handle_events(events)`, `update(dt)` and `draw(surface)`, so tests drive it offscreen with
-SDL_VIDEODRIVER=dummy. `--headless` plays machine slots to the end without a window.
+SDL_VIDEODRIVER=dummy. `--headless` plays machine slots to the end without a window; the
+window is resizable (F11: full screen) and shows the 1280 x 800 layout scaled (ui.window_fit);
+`--from-replay FILE --tick N` opens a game at a replay's tick (battleclient.branching).
 """
 
 import os
@@ -14,7 +16,7 @@ from pathlib import Path
 import pygame
 
 from battleclient import layout as L
-from battleclient.cli import parse_args, setup_from_args, study_preset
+from battleclient.cli import branch_from_args, parse_args, setup_from_args, study_preset
 from battleclient.controllers import (
     Progress,
     Worker,
@@ -25,23 +27,27 @@ from battleclient.controllers import (
 )
 from battleclient.game_setup import ClientSetup
 from battleclient.map_catalog import load_choice, maps_by_split, read_catalog, settle_map
+from battleclient.screens import Screen
 from battleclient.settings import (
     load_last_setup,
+    remember_recent_setup,
     save_last_setup,
     timestamp,
 )
 from battleclient.wording import rules_words
 from fileio import unused_path
-from replay_viewer.export import save_png
 from ui.pacing import FramePacer
 from ui.paths import screenshot_dir
+from ui.png import save_png
+from ui.window_fit import WindowFit
 
 
 class App:
-    """The window's logic: one screen at a time (Lobby or PlayScreen) and the engine thread."""
+    """The window's logic: one screen at a time (a battleclient.screens.Screen: the Lobby or a
+    PlayScreen) and the engine thread."""
 
     def __init__(self, setup: ClientSetup, *, start=False, replay_out=None, message="",
-                 remember=True, warm=True, animate=True):  # fmt: skip
+                 remember=True, warm=True, animate=True, branch=None):  # fmt: skip
         for name, size in (("font", 18), ("small", 15), ("big", 26)):
             setattr(self, name, pygame.font.Font(None, size))
         self.catalog = read_catalog()
@@ -55,10 +61,12 @@ class App:
         self.last_replay = None
         self.last_frame = None
         self.animate = animate  # in-between frames of each tick's resolution (resolution.py)
+        self.fit = WindowFit(L.SIZE)  # the 1280 x 800 layout shown scaled in a resized window
+        self.fullscreen = False
         self.viewers: list[subprocess.Popen] = []
         self.launch = subprocess.Popen  # replaced in tests
         self.running = True
-        self.screen = None
+        self.screen: Screen | None = None
         self.warming = warm and not start  # a game started at once compiles what it needs
         self.warm = warm  # False (tests): no background compiles, a game compiles what it needs
         self.prepared = {rules_key(setup)} if self.warming else set()  # rules sent to compile
@@ -66,7 +74,7 @@ class App:
         if self.warming:
             self.submit(warm_up, self.progress, setup, self.maps_by_split, done=self._on_warm)
         if start:
-            self.start_game(setup)
+            self.start_game(setup, branch)
         else:
             self.to_lobby(message, error=bool(message))
 
@@ -90,12 +98,11 @@ class App:
             self.progress.done = True
             return
         self.kinds, self.scripted = value["kinds"], value["scripted"]
-        if hasattr(self.screen, "refresh"):
-            self.screen.refresh()
+        self.screen.refresh()
 
     def _on_warm(self, ok, value) -> None:
         problem = value if ok else f"{type(value).__name__}: {value}"
-        if problem and hasattr(self.screen, "say"):
+        if problem:
             self.screen.say(f"The current setup cannot be played yet: {problem}", error=True)
 
     def prepare(self, setup: ClientSetup) -> None:
@@ -138,16 +145,19 @@ class App:
         return self.maps.get(choice)
 
     # --- screens ---------------------------------------------------------------------------
-    def start_game(self, setup: ClientSetup) -> None:
+    def start_game(self, setup: ClientSetup, branch=None) -> None:
+        """Open the play screen on `setup`; `branch` (battleclient.branching.Branch) starts
+        it from a replay's tick instead of tick 0."""
         from battleclient.play_screen import PlayScreen
 
         self.setup = setup
         if self.remember:
             try:
                 save_last_setup(setup)
+                remember_recent_setup(setup)
             except OSError as error:
                 print(f"battleclient: could not remember the setup: {error}", file=sys.stderr)
-        self.screen = PlayScreen(self, setup, self.maps_by_split, self.replay_out)
+        self.screen = PlayScreen(self, setup, self.maps_by_split, self.replay_out, branch)
 
     def start_study(self, preset, setup: ClientSetup | None = None) -> None:
         """A study game (battleclient/study.py): the preset's setup (or `setup`, shorter rules
@@ -166,7 +176,7 @@ class App:
         text = f"Replay of the last game saved: {value}" if ok else f"Replay not saved: {value}"
         if ok and value is not None:
             self.last_replay = value
-        if hasattr(self.screen, "say") and (not ok or value is not None):
+        if not ok or value is not None:
             self.screen.say(text, error=not ok)
 
     def open_viewer(self, path) -> str:
@@ -186,19 +196,41 @@ class App:
     def handle_events(self, events) -> None:
         events = list(events)
         if any(e.type == pygame.QUIT for e in events):
-            leave = getattr(self.screen, "leave", None)
-            return leave(self.quit) if leave is not None else self.quit()
+            return self.screen.leave(self.quit)
         if any(e.type == pygame.KEYDOWN and e.key == pygame.K_F12 for e in events):
             self.save_screenshot()
+        if any(e.type == pygame.KEYDOWN and e.key == pygame.K_F11 for e in events):
+            self.toggle_fullscreen()
+        if any(e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED) for e in events):
+            surface = pygame.display.get_surface()
+            self.fit.resize(surface.get_size() if surface is not None else L.SIZE)
         self.screen.handle_events(events)
+
+    def toggle_fullscreen(self) -> None:
+        """F11: full screen (the desktop's resolution) or back to a resizable window of the
+        layout's size; the layout is scaled to either (ui.window_fit)."""
+        self.fullscreen = not self.fullscreen
+        if self.fullscreen:
+            surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            surface = pygame.display.set_mode(L.SIZE, pygame.RESIZABLE)
+        self.fit.resize(surface.get_size())
+
+    def show(self, display) -> None:
+        """Draw the screen in the layout's 1280 x 800 frame and present it on the window
+        surface `display`, scaled to the window's size."""
+        if self.fit.identity and display.get_size() == L.SIZE:
+            return self.draw(display)
+        frame = pygame.Surface(L.SIZE)
+        self.draw(frame)
+        self.fit.present(frame, display)
 
     def save_screenshot(self) -> Path | None:
         """F12: the last drawn frame as a new PNG in the screenshots folder both apps use."""
         if self.last_frame is None:
             return None
         path = save_png(self.last_frame, unused_path(screenshot_dir(), f"client_{timestamp()}.png"))
-        if hasattr(self.screen, "say"):
-            self.screen.say(f"Screenshot saved: {path}")
+        self.screen.say(f"Screenshot saved: {path}")
         return path
 
     def update(self, dt: float) -> None:
@@ -214,8 +246,7 @@ class App:
     def busy(self) -> bool:
         """True while the screen animates or plays on its own; else the loop waits for input
         (or a finished engine job, which posts an event) at a low frame rate."""
-        busy = getattr(self.screen, "busy", None)
-        return bool(busy()) if busy is not None else False
+        return bool(self.screen.busy())
 
     def run(self, display, screenshot=None, after_ticks: int = 0) -> int:
         """The window loop: 60 frames a second while something moves, a wait on the event queue
@@ -240,7 +271,7 @@ class App:
                     )
                 self.running = False
                 break
-            self.draw(display)
+            self.show(pygame.display.get_surface() or display)
             pygame.display.flip()
         self.close()
         return 0
@@ -260,10 +291,10 @@ def _screenshot_ready(app: App, after_ticks: int) -> bool:
     from battleclient.play_draw import TWEEN_S
 
     screen = app.screen
-    snap = getattr(screen, "snap", None)
-    if snap is None or getattr(screen, "waiting", True):
+    snap = screen.snap
+    if snap is None or screen.waiting:
         return False
-    if getattr(screen, "phase", "") == "spectate":
+    if screen.phase == "spectate":
         screen.speed_index = 5
     if snap.tick < after_ticks and not snap.over:
         if screen.phase == "handover":
@@ -299,15 +330,19 @@ def main(argv=None) -> int:
     if argv is None:
         _fixed_hash_seed()
     args = parse_args(argv)
-    last, note = remembered_setup(args)
     try:
-        setup = setup_from_args(args, last)
-        args.preset = study_preset(args)
-    except ValueError as error:
+        setup, branch = branch_from_args(args)
+        if setup is None:
+            last, note = remembered_setup(args)
+            setup = setup_from_args(args, last)
+            args.preset = study_preset(args)
+        else:
+            note = f"Playing on from tick {args.tick} of {args.from_replay}"
+    except (OSError, ValueError) as error:  # ReplayError is a ValueError
         print(f"battleclient: {error}", file=sys.stderr)
         return 2
     try:
-        return _run(args, setup, note)
+        return _run(args, setup, note, branch)
     except OSError as error:  # a replay or screenshot that cannot be written: one line
         print(f"battleclient: {error}", file=sys.stderr)
         return 2
@@ -333,7 +368,7 @@ def remembered_setup(args) -> tuple:
     return last, note
 
 
-def _run(args, setup, note: str) -> int:
+def _run(args, setup, note: str, branch=None) -> int:
     if args.headless:
         from battleclient.headless import run_headless
 
@@ -342,12 +377,13 @@ def _run(args, setup, note: str) -> int:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     pygame.display.init()
     pygame.font.init()
-    display = pygame.display.set_mode(L.SIZE)
+    display = pygame.display.set_mode(L.SIZE, pygame.RESIZABLE)
     pygame.display.set_caption("MARL-BattleGrounds BattleClient")
-    start = bool(args.slots and not args.lobby) or bool(args.screenshot)
+    start = bool(args.slots and not args.lobby) or bool(args.screenshot) or branch is not None
     preset = getattr(args, "preset", None)
     app = App(setup, start=start and preset is None, replay_out=args.replay_out, message=note,
-              remember=not args.screenshot and preset is None, animate=args.animate)  # fmt: skip
+              remember=not args.screenshot and branch is None and preset is None,
+              animate=args.animate, branch=branch)  # fmt: skip
     if preset is not None:
         app.start_study(preset)
     app.draw(display)

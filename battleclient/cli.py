@@ -5,6 +5,7 @@ from pathlib import Path
 
 from battleclient.game_setup import (
     LIMITS,
+    METRIC_LEVELS,
     REGIMES,
     SPAWN_ENDS,
     SPLIT_NAMES,
@@ -38,6 +39,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     add("--spawn-end", choices=SPAWN_ENDS, help="where Team A starts")
     add("--score-threshold", type=int, help="points that win the game (default 20)")
     add("--max-ticks", type=int, help="time limit in ticks (the game's horizon, default 300)")
+    add("--turn-clock", type=int, metavar="S", help="seconds a team has for its orders, then "
+        "they lock in as they stand (hotseat play; default 0: no clock)")  # fmt: skip
+    add("--metrics", choices=METRIC_LEVELS, help="metrics the replay records (default full: "
+        "every Replay Viewer panel works; evaluation.metrics)")  # fmt: skip
+    add("--no-repeat-orders", dest="repeat_orders", action="store_const", const=False,
+        help="human orders do not repeat each tick (O toggles it in the game)")  # fmt: skip
     add("--headless", action="store_true", help="no window: play machine slots to the end, "
         "save the replay, print the result")  # fmt: skip
     add("--replay-out", type=Path, metavar="FILE", help="write the replay here (never over an "
@@ -46,6 +53,9 @@ def parse_args(argv=None) -> argparse.Namespace:
         "frame after --after-ticks ticks, exit")  # fmt: skip
     add("--after-ticks", type=int, default=0, metavar="N", help="ticks before --screenshot")
     add("--lobby", action="store_true", help="open the lobby even when --slots is given")
+    add("--from-replay", type=Path, metavar="FILE", help="play on from a tick of this replay "
+        "(its map, roster, rules and seed; its Systems unless --slots is given)")  # fmt: skip
+    add("--tick", type=int, metavar="N", help="with --from-replay: the tick to start from")
     add("--no-animation", dest="animate", action="store_false", help="show each tick's result "
         "at once (no gliding units, attack lines or captions)")  # fmt: skip
     study = parser.add_argument_group("human-AI study (seed 000, section 7.8)")
@@ -145,9 +155,12 @@ def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> Clien
         ("spawn_end", "spawn_end"),
         ("score_threshold", "score_threshold"),
         ("max_ticks", "horizon"),
+        ("turn_clock", "turn_clock"),
+        ("metrics", "metrics"),
+        ("repeat_orders", "repeat_orders"),
     )
     for option, field in options:
-        value = getattr(args, option)
+        value = getattr(args, option, None)  # a Namespace made without the newer options
         if value is not None and field in LIMITS:
             _check_number(option, field, value)
         if value is not None:
@@ -164,3 +177,36 @@ def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> Clien
             "(--max-ticks); choose 0 to that"
         )
     return setup
+
+
+# what a branched game takes from its parent replay, so these options are refused with it
+FROM_PARENT = ("map", "roster", "seed", "info_regime", "spawn_end", "score_threshold", "max_ticks")
+
+
+def branch_from_args(args: argparse.Namespace):
+    """(setup, Branch) of `--from-replay FILE --tick N [--slots SPEC]`, or (None, None)
+    without --from-replay. Raises ValueError naming the option at fault (a missing --tick, an
+    option the parent replay decides, a file that does not read) or FileNotFoundError."""
+    from battleclient.branching import load_branch
+
+    if args.from_replay is None:
+        if args.tick is not None:
+            raise ValueError("--tick: only with --from-replay FILE")
+        return None, None
+    if args.tick is None:
+        raise ValueError("--from-replay: give the tick to play on from with --tick N")
+    for option in FROM_PARENT:
+        if getattr(args, option) is not None:
+            flag = "--" + option.replace("_", "-")
+            raise ValueError(f"{flag}: a game played on from a replay keeps the replay's")
+    if args.headless:
+        raise ValueError("--from-replay: opens the window; --headless is not supported with it")
+    setup, branch = load_branch(args.from_replay, args.tick, args.slots)
+    own = {
+        f: getattr(args, f) for f in ("metrics", "repeat_orders") if getattr(args, f) is not None
+    }
+    setup = setup.replace(**own)
+    for path, name in ((args.replay_out, "--replay-out"), (args.screenshot, "--screenshot")):
+        if path is not None and path.exists():
+            raise ValueError(f"{name} {path}: the file exists; refusing to overwrite it")
+    return setup, branch

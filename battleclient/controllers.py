@@ -188,10 +188,11 @@ def prepare_rules(progress: Progress, setup, maps_by_split: dict) -> str:
     return "" if rules_compiled(setup) else warm_up(progress, setup, maps_by_split)
 
 
-def build_game(progress: Progress, setup, maps_by_split: dict):
+def build_game(progress: Progress, setup, maps_by_split: dict, branch=None):
     """Play-screen job: the GameSession of `setup` with its engine step compiled before the
     first tick, the stages on `progress` (new rules compile here, up to a minute, never
-    silently at the first tick). Raises what GameSession raises."""
+    silently at the first tick); `branch` (battleclient.branching.Branch) starts it from a
+    replay's tick. Raises what GameSession raises."""
     from battleclient.session import GameSession, rules_compiled
 
     rules = rules_words(setup)
@@ -201,6 +202,7 @@ def build_game(progress: Progress, setup, maps_by_split: dict):
         game = GameSession(
             setup,
             maps_by_split,
+            start=branch,
             progress=lambda text: progress.stage(
                 f"Setting up the game: {text.lower()}", next(steps, progress.fraction)
             ),

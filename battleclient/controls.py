@@ -36,6 +36,8 @@ HELP = (
     ("T / Backspace", "next legal target / clear the target"),
     ("U or the button", "Ultimate on/off (only when legal)"),
     ("Space / Enter", "end the turn (lock in every order)"),
+    ("B or Take back", "undo the last resolved tick (its orders come back)"),
+    ("O / R", "orders repeat each tick on/off / repeat the last orders"),
     ("Spectating", ""),
     ("Space / P", "pause / play"),
     ("N or Right", "one tick (while paused)"),
@@ -47,4 +49,5 @@ HELP = (
     ("R (game over)", "open the replay in the Replay Viewer"),
     ("V (game over)", "export the game as a video (GIF)"),
     ("F12", "save a screenshot (PNG)"),
+    ("F11", "full screen on/off (drag the window's edge to resize it)"),
 )

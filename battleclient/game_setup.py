@@ -16,6 +16,7 @@ import numpy as np
 
 from engine.maps import CUSTOM_SPLIT, SPLITS, is_map_path  # NumPy/SciPy only, no JAX
 from engine.pool import first_gap, parse_roster, roster_text  # noqa: F401 (the roster grammar)
+from evaluation.replay_schema import METRIC_LEVELS  # plain Python, no JAX
 from ui.rules import C
 
 # "all" is the shipped maps (ids 0-51, as in engine.maps); "custom" the maps added to maps/.
@@ -26,7 +27,12 @@ SPAWN_ENDS = ("west", "east", "random")  # where Team A starts
 DEFAULT_SLOTS = "A0=human,A1-A4=scripted:tactician,B*=scripted:tactician"
 # Whole-number fields -> (lowest, highest) allowed: seeds are 31-bit; score_threshold and
 # horizon follow engine/types.Config's checks (RULES A2), so a setup that passes here plays.
-LIMITS = {"seed": (0, 2**31 - 1), "score_threshold": (1, 2**24), "horizon": (1, 2**24)}
+LIMITS = {
+    "seed": (0, 2**31 - 1),
+    "score_threshold": (1, 2**24),
+    "horizon": (1, 2**24),
+    "turn_clock": (0, 3600),  # seconds per turn of orders; 0: no clock
+}
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,9 @@ class ClientSetup:
     seed: int = 0
     score_threshold: int = C.SCORE_THRESHOLD
     horizon: int = C.HORIZON
+    repeat_orders: bool = True  # human orders repeat each tick until changed (persist.py)
+    metrics: str = "full"  # the replay's metrics level (evaluation.metrics; none, priority)
+    turn_clock: int = 0  # seconds a team has for its orders (hotseat), then they lock in; 0: off
 
     def __post_init__(self):
         check_setup(self)
@@ -110,6 +119,10 @@ def check_setup(setup: ClientSetup) -> None:
         raise _field_error("info_regime", setup.info_regime, f"is not one of {REGIMES}")
     if setup.spawn_end not in SPAWN_ENDS:
         raise _field_error("spawn_end", setup.spawn_end, f"is not one of {SPAWN_ENDS}")
+    if not isinstance(setup.repeat_orders, bool):
+        raise _field_error("repeat_orders", setup.repeat_orders, "must be true or false")
+    if setup.metrics not in METRIC_LEVELS:
+        raise _field_error("metrics", setup.metrics, f"is not one of {METRIC_LEVELS}")
     for field, (low, high) in LIMITS.items():
         value = getattr(setup, field)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -157,3 +170,16 @@ def pick_map(setup: ClientSetup, maps_by_split: dict) -> int | str:
         raise ValueError(f"map {choice!r}: that split has no maps{hint}")
     picked = pool[int(np.random.default_rng([setup.seed, 0]).integers(len(pool)))]
     return picked if isinstance(picked, str) else int(picked)
+
+
+def default_spec(slot: int) -> str:
+    """The controller a slot gets when it has a class and none was chosen: the player for A0,
+    the tactician bot elsewhere."""
+    return "human" if slot == 0 else "scripted:tactician"
+
+
+def parse_specs(text: str) -> tuple[str, ...]:
+    """Engine-thread job: a slot-spec string -> 10 per-slot strings (ValueError if bad)."""
+    from policies.slotspec import parse_slots
+
+    return parse_slots(text)

@@ -12,6 +12,8 @@ BUTTON_Y, BUTTON_H = 5, 30
 PLAY_BUTTONS = {  # name -> (text, rect, tool tip)
     "ult": ("Ultimate (U)", (690, BUTTON_Y, 124, BUTTON_H), "Use the Ultimate (only when legal)"),
     "end": ("End turn (Space)", (818, BUTTON_Y, 150, BUTTON_H), "Lock in every order"),
+    "takeback": ("Take back (B)", (972, BUTTON_Y, 124, BUTTON_H), "Undo the last resolved tick"),
+    "repeat": ("Repeat (R)", (586, BUTTON_Y, 100, BUTTON_H), "Last tick's orders again"),
     "pause": ("Pause (Space)", (690, BUTTON_Y, 124, BUTTON_H), "Pause or play"),
     "step": ("Step (N)", (818, BUTTON_Y, 80, BUTTON_H), "One tick while paused"),
     "slower": ("-", (902, BUTTON_Y, 30, BUTTON_H), "Slower (-)"),
@@ -37,9 +39,11 @@ TITLE = (20, 10, 900, 34)
 PROGRESS = (20, 50, 560, 18)
 PROGRESS_TEXT = (20, 70, 880, 22)
 MAP_MENU = (20, 104, 440, 30)
+PRESET_MENU = (940, 56, 330, 30)
 MAP_TEXT = (20, 138, 580, 22)
 PREVIEW = (10, 160, 600, 310)
 FIELDS_Y = 486
+FIELD_X, FIELD_STEP, FIELD_W = 336, 84, 78  # the lobby's number boxes
 SLOTS_X, SLOTS_Y, ROW_H = 640, 104, 38
 SPEC_ENTRY = (640, 574, 630, 30)
 MESSAGE = (20, 620, 1240, 110)

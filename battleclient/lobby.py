@@ -7,8 +7,6 @@ the stored values. Every problem (bad spec, unknown kind, a checkpoint that does
 message here, never a crash.
 """
 
-from pathlib import Path
-
 import numpy as np
 import pygame
 import pygame_gui
@@ -19,9 +17,10 @@ from battleclient import layout as L
 from battleclient.game_setup import (
     REGIMES,
     SPAWN_ENDS,
-    SPLIT_NAMES,
     ClientSetup,
+    default_spec,
     parse_roster,
+    parse_specs,
     pick_map,
     roster_text,
     slot_name,
@@ -29,53 +28,25 @@ from battleclient.game_setup import (
     spawn_end_code,
 )
 from battleclient.lobby_draw import FIELDS, draw_lobby
-from battleclient.map_catalog import find_entry, read_entry, settle_map
+from battleclient.map_catalog import map_label, map_menu_choices, settle_map
+from battleclient.presets import PLACEHOLDER, preset_menu
+from battleclient.screens import Screen
+from battleclient.settings import load_recent_setups
 from battleclient.wording import number_problem, player_words, team_problem
-from engine.maps import is_map_path
 from ui.arena import ArenaRenderer
 from ui.rules import C
 from ui.theme import GUI_THEME
+from ui.window_fit import FittedManager
 
 CLASS_OPTIONS = [*C.CLASS_NAMES[1:], "(empty)"]
 END_OPTIONS = ["Team A west", "Team A east", "random end"]
 PICK_FILE = "checkpoint: pick a file..."
 TYPE_SPEC = "other: type a spec below..."
 TYPED = ": type its spec below..."  # after the name of any other kind the registry offers
+NOTE_S = 8.0  # seconds a note (not a problem) stays on the message line
 
 
-def default_spec(slot: int) -> str:
-    """The controller a slot gets when it has a class and none was chosen: the player for A0,
-    the tactician bot elsewhere."""
-    return "human" if slot == 0 else "scripted:tactician"
-
-
-def parse_specs(text: str) -> tuple[str, ...]:
-    """Engine-thread job: a slot-spec string -> 10 per-slot strings (ValueError if bad)."""
-    from policies.slotspec import parse_slots
-
-    return parse_slots(text)
-
-
-RANDOM = "Random map from: "
-
-
-def map_menu_choices(app, setup: ClientSetup) -> tuple[list, dict[str, str]]:
-    """(entries, {menu text: setup map text}) of the map menu: the splits that have maps (and
-    the setup's own split), every map of the catalog (shipped and added to maps/), and a map
-    file given by path (--map FILE) that is not in the maps folder."""
-    splits = [s for s in SPLIT_NAMES if s == "all" or s == setup.map or app.maps_by_split.get(s)]
-    entries = list(app.catalog)
-    if is_map_path(setup.map) and find_entry(entries, setup.map) is None:
-        extra = read_entry(Path(setup.map))
-        entries += [extra] if extra is not None else []
-    choices = {f"{RANDOM}{s}": s for s in splits}
-    choices.update({e.label: e.choice for e in entries})
-    if is_map_path(setup.map) and find_entry(entries, setup.map) is None:
-        choices[setup.map] = setup.map  # unreadable: Start says why
-    return entries, choices
-
-
-class Lobby:
+class Lobby(Screen):
     """The lobby screen; `app` gives catalog, kinds, fonts, submit(), start_game(), quit()."""
 
     def __init__(self, app, setup: ClientSetup, message: str = "", error: bool = False):
@@ -85,9 +56,9 @@ class Lobby:
             message = f"{message} {note}".strip()
         self.app, self.setup = app, setup
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
-        self.manager = pygame_gui.UIManager(L.SIZE, theme)
+        self.manager = FittedManager(app.fit, theme)
         self.renderer = ArenaRenderer()
-        self.message, self.error = player_words(message), error
+        self.message, self.error, self.message_age, self.said_about = "", False, 0.0, None
         self.roster = list(parse_roster(setup.roster))
         self.specs: list[str] | None = None
         self.spec_problem = False
@@ -98,10 +69,15 @@ class Lobby:
         self.buttons = {
             n: UIButton(pygame.Rect(r), t, self.manager) for n, (t, r) in L.LOBBY_BUTTONS.items()
         }
-        self.map_entries, self.map_choices = map_menu_choices(app, setup)
+        self.map_entries, self.map_choices = map_menu_choices(
+            app.catalog, app.maps_by_split, setup.map
+        )
         self.map_options = list(self.map_choices)
         self.map_menu = UIDropDownMenu(
-            self.map_options, self._map_label(), pygame.Rect(L.MAP_MENU), self.manager
+            self.map_options,
+            map_label(setup.map, self.map_entries, self.map_choices),
+            pygame.Rect(L.MAP_MENU),
+            self.manager,
         )
         y = L.FIELDS_Y + 26
         self.regime = UIDropDownMenu(
@@ -111,23 +87,24 @@ class Lobby:
         self.end = UIDropDownMenu(END_OPTIONS, end, pygame.Rect(180, y, 150, 30), self.manager)
         self.entries = {}
         for k, (field, _) in enumerate(FIELDS):
-            entry = UITextEntryLine(pygame.Rect(340 + 90 * k, y, 84, 30), self.manager)
+            entry = UITextEntryLine(
+                pygame.Rect(L.FIELD_X + L.FIELD_STEP * k, y, L.FIELD_W, 30), self.manager
+            )
             entry.set_text(str(getattr(setup, field)))
             self.entries[field] = entry
+        self.presets = preset_menu(load_recent_setups())
+        self.preset_menu = UIDropDownMenu(
+            [PLACEHOLDER, *self.presets], PLACEHOLDER, pygame.Rect(L.PRESET_MENU), self.manager
+        )
+        self.chosen = None  # (menu text, setup) of a preset, applied at the next update
         self.spec_entry = UITextEntryLine(pygame.Rect(L.SPEC_ENTRY), self.manager)
         self.spec_entry.set_text(setup.slots)
         self._build_rows()
         self._parse(setup.slots)
+        if message:  # said last: it wins over a slot-spec problem found meanwhile
+            self.say(message, error)
 
     # --- widgets ---------------------------------------------------------------------------
-    def _map_label(self) -> str:
-        if self.setup.map in SPLIT_NAMES:
-            return f"{RANDOM}{self.setup.map}"
-        entry = find_entry(self.map_entries, self.setup.map)
-        if entry is not None:
-            return entry.label
-        return self.setup.map if self.setup.map in self.map_choices else self.map_options[0]
-
     def controller_options(self, spec: str) -> list[str]:
         kinds = self.app.kinds
         if self.specs is None or kinds is None:
@@ -209,8 +186,26 @@ class Lobby:
                 self.say(f"The slot spec line is not understood. {value}", error=True)
 
     def say(self, text: str, error: bool = False) -> None:
-        """The message line under the slots; internal field names become control labels."""
+        """The message line under the slots; internal field names become control labels. It
+        goes when it stops being true (`stale`)."""
         self.message, self.error = player_words(text), error
+        self.message_age, self.said_about = 0.0, self.shown_setup()
+
+    def shown_setup(self) -> ClientSetup | None:
+        """The setup the widgets show, or None while some control holds a bad value."""
+        try:
+            return self.current_setup()
+        except ValueError:
+            return None
+
+    def stale(self) -> bool:
+        """Whether the message line no longer tells the truth: a problem once the setup it was
+        about changed, a note after NOTE_S seconds (a number box's problem: `_flag_fields`)."""
+        if not self.message or self.message == self.flagged:
+            return False
+        if self.error:
+            return self.shown_setup() != self.said_about
+        return self.message_age > NOTE_S
 
     # --- input -----------------------------------------------------------------------------
     def handle_events(self, events) -> None:
@@ -254,6 +249,9 @@ class Lobby:
             self.say(self.app.open_viewer(folder))
 
     def _menu(self, element, text: str) -> None:
+        if element is self.preset_menu and text in self.presets:
+            self.chosen = (text, self.presets[text](self.shown_setup() or self.setup))
+            return
         if element is self.map_menu:
             self.setup = self.setup.replace(map=self.map_choices[text])
             return
@@ -386,7 +384,13 @@ class Lobby:
         self.flagged = problem
 
     def update(self, dt: float) -> None:
+        if self.chosen is not None:  # pygame_gui has delivered the change: rebuild now
+            text, self.app.setup = self.chosen
+            return self.app.to_lobby(f"Preset: {text.strip()}")
         self.manager.update(dt)
+        self.message_age += dt
+        if self.stale():
+            self.say("")
         self._flag_fields()
         if not self._typing():
             self._prepare_rules()

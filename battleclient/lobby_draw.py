@@ -12,7 +12,12 @@ from ui.rules import C
 from ui.scene import scene_from_state
 from ui.theme import COLOURS, TEAM_COLOURS
 
-FIELDS = (("seed", "Seed"), ("score_threshold", "Score to win"), ("horizon", "Max ticks"))
+FIELDS = (
+    ("seed", "Seed"),
+    ("score_threshold", "Score to win"),
+    ("horizon", "Max ticks"),
+    ("turn_clock", "Clock (s)"),
+)
 
 
 def preview_state(spec, roster: np.ndarray, spawn_end: int) -> dict:
@@ -115,7 +120,7 @@ def _fields(lobby, surface) -> None:
     app = lobby.app
     y = L.FIELDS_Y + 6
     labels = ((20, "Information"), (180, "Team A spawns"))
-    labels += tuple((340 + 90 * k, label) for k, (_, label) in enumerate(FIELDS))
+    labels += tuple((L.FIELD_X + L.FIELD_STEP * k, label) for k, (_, label) in enumerate(FIELDS))
     for x, label in labels:
         surface.blit(app.small.render(label, True, COLOURS["muted"]), (x, y))
 

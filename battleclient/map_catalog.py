@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from battleclient.game_setup import SPLIT_NAMES
 from engine import maps as map_files  # NumPy/SciPy only, no JAX
 
 
@@ -136,3 +137,34 @@ def settle_map(setup, catalog):
     entry = next((e for e in catalog if e.choice == default), catalog[0])
     note = f"{what}; using {entry.label} instead (pick another map above)."
     return setup.replace(map=entry.choice), note
+
+
+RANDOM = "Random map from: "  # the map menu's entries that draw a map from a split
+
+
+def map_menu_choices(catalog, by_split: dict, choice: str) -> tuple[list, dict[str, str]]:
+    """(entries, {menu text: setup map text}) of the lobby's map menu for a setup whose map is
+    `choice`: the splits that have maps (and the setup's own split), every map of the catalog
+    (shipped and added to maps/), and a map file given by path (--map FILE) that is not in the
+    maps folder."""
+    splits = [s for s in SPLIT_NAMES if s == "all" or s == choice or by_split.get(s)]
+    entries = list(catalog)
+    outside = map_files.is_map_path(choice) and find_entry(entries, choice) is None
+    if outside:
+        extra = read_entry(Path(choice))
+        entries += [extra] if extra is not None else []
+    choices = {f"{RANDOM}{s}": s for s in splits}
+    choices.update({e.label: e.choice for e in entries})
+    if outside and find_entry(entries, choice) is None:
+        choices[choice] = choice  # unreadable: Start says why
+    return entries, choices
+
+
+def map_label(choice: str, entries, choices: dict) -> str:
+    """The map menu's text for a setup map `choice` (a split, an id or a file path)."""
+    if choice in SPLIT_NAMES:
+        return f"{RANDOM}{choice}"
+    entry = find_entry(entries, choice)
+    if entry is not None:
+        return entry.label
+    return choice if choice in choices else next(iter(choices))

@@ -20,12 +20,14 @@ STAY = 0
 class Order:
     """One slot's choice in UI terms: move = world direction index (C.MOVE_NAMES), target =
     global slot or -1, ult = use the Ultimate; `armed`: the Ultimate was asked for and waits
-    for a target click (submitted as no target until one is chosen)."""
+    for a target click (submitted as no target until one is chosen); `repeated`: carried over
+    from the last tick unchanged (battleclient.persist), cleared by any change."""
 
     move: int = STAY
     target: int = -1
     ult: bool = False
     armed: bool = False
+    repeated: bool = False
 
 
 def plays_east(slot: int, spawn_end: int) -> bool:
@@ -94,6 +96,7 @@ class OrderBook:
         if slot not in self.orders or world_move not in self.legal_moves(slot):
             return False
         self.orders[slot].move = int(world_move)
+        self.orders[slot].repeated = False
         return True
 
     def choose_target(self, slot: int, target: int) -> bool:
@@ -102,6 +105,7 @@ class OrderBook:
         order = self.orders.get(slot)
         if order is None:
             return False
+        order.repeated = False
         if target == order.target:
             return self.clear_target(slot)
         wants_ult = order.ult or order.armed
@@ -117,7 +121,7 @@ class OrderBook:
         order = self.orders.get(slot)
         if order is None:
             return False
-        order.target, order.ult, order.armed = -1, False, False
+        order.target, order.ult, order.armed, order.repeated = -1, False, False, False
         return True
 
     def toggle_ult(self, slot: int) -> bool:
@@ -129,6 +133,7 @@ class OrderBook:
         order = self.orders.get(slot)
         if order is None:
             return False
+        order.repeated = False
         if order.ult or order.armed:
             order.ult = order.armed = False
             if order.target >= 0 and order.target not in self.legal_targets(slot, False):
@@ -187,4 +192,4 @@ class OrderBook:
             act = f"{ult_name}: click a target"
         else:
             act = "no target"
-        return f"{move}, {act}"
+        return f"{move}, {act}" + (" (repeated)" if order.repeated else "")

@@ -9,6 +9,7 @@ import math
 import pygame
 
 from battleclient.controls import HELP
+from ui.icons import draw_class_icon
 from ui.panels import draw_lines, wrap
 from ui.rules import C, unit_name
 from ui.theme import COLOURS, STATUS_COLOURS, TEAM_COLOURS
@@ -70,7 +71,11 @@ def draw_unit_card(surface, rect, unit, font, small, locked: bool | None = None)
     rect = pygame.Rect(rect)
     colour = TEAM_COLOURS[unit.team] if unit.alive else COLOURS["dead"]
     name = unit_name(unit.slot, unit.class_id) + ("  (relayed: last tick)" if unit.relayed else "")
-    surface.blit(font.render(name, True, colour), (rect.x, rect.y))
+    r = font.get_linesize() // 2 - 1  # the class icon before the name (ui.icons)
+    centre = (rect.x + r, rect.y + r)
+    pygame.draw.circle(surface, colour, centre, r)
+    draw_class_icon(surface, unit.class_id, centre, round(r * 1.15))
+    surface.blit(font.render(name, True, colour), (rect.x + 2 * r + 5, rect.y))
     hp = f"{math.ceil(unit.health)}/{int(unit.max_health)}"
     if locked is not None:
         hp = ("locked  " if locked else "") + hp

@@ -5,6 +5,7 @@ numbers, cards of the side panel, log lines); only public facts (score, tick, wa
 are read from the snapshot directly.
 """
 
+import math
 import re
 
 import pygame
@@ -169,7 +170,8 @@ class PlayDrawing:
         score = s.snap.state["score"]
         head = panels.tick_heading(s.snap.tick, s.session.config.horizon, s.snap.over)
         text = {
-            "orders": f"Team {C.TEAM_NAMES[s.team] if s.team is not None else ''}: your orders",
+            "orders": f"Team {C.TEAM_NAMES[s.team] if s.team is not None else ''}: your orders"
+            + (f" ({math.ceil(s.clock_left)} s)" if s.clock_left is not None else ""),
             "locked": "Locked in: waiting for the engine",
             "spectate": f"Spectating, {panels_speed(s)}" + ("  (paused)" if s.paused else ""),
             "over": "Game over",
@@ -191,9 +193,10 @@ class PlayDrawing:
         s = self.s
         font, small, _ = self.fonts
         if s.phase in ("orders", "locked") and s.team is not None:
+            repeat = "on" if s.repeat else "off"
             title = (
-                "Your orders: click a ring dot to move, a ringed unit to target; "
-                "U Ultimate; Space ends the turn"
+                "Your orders: click a ring dot to move, a ringed unit to target; U Ultimate; "
+                f"Space ends the turn.  Orders repeat: {repeat} (O)"
                 if s.phase == "orders"
                 else "Locked in"
             )

@@ -5,40 +5,41 @@ Phases: "starting" (the engine thread builds the game and compiles new rules, sa
 (a team's human agents get orders), "locked" (every human locked in; the engine thread resolves
 the tick), "spectate" (no human slot: the game plays itself in the Oracle view, with pause, step
 and speed) and "over".
-All engine work is submitted to the App's engine thread; this module never imports JAX.
+Orders persist from tick to tick (battleclient.persist), a resolved tick can be taken back (B:
+GameSession.take_back) and a hotseat turn can run on a clock (setup.turn_clock). All engine
+work is submitted to the App's engine thread; this module never imports JAX.
 """
 
 import pygame
-import pygame_gui
 from pygame_gui.elements import UIButton
 
 from battleclient import layout as L
 from battleclient import llm_panel
 from battleclient.controllers import build_game
-from battleclient.controls import MOVE_KEYS, SELECT_KEYS, SPEEDS
-from battleclient.llm_panel import CANCEL_KEY
+from battleclient.controls import SPEEDS
 from battleclient.orders import OrderBook
-from battleclient.play_draw import RESOLVE_S, TWEEN_S, PlayDrawing
+from battleclient.persist import carry_orders, orders_of
+from battleclient.play_draw import RESOLVE_S, PlayDrawing
+from battleclient.play_input import PlayInput
+from battleclient.screens import Screen
 from battleclient.settings import new_replay_path, replay_dir
 from battleclient.views import ORACLE, fair_scene, log_lines
 from replay_viewer.playback import VideoRunner
 from ui.arena import ArenaRenderer
 from ui.rules import C, slot_label
 from ui.theme import GUI_THEME
-
-PLUS_KEYS = (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS)
-MINUS_KEYS = (pygame.K_MINUS, pygame.K_KP_MINUS)
+from ui.window_fit import FittedManager
 
 
-class PlayScreen:
+class PlayScreen(PlayInput, Screen):
     """One game of a ClientSetup; `app` gives submit(), fonts, to_lobby(), quit(), open_viewer()."""
 
     sight = "team"  # a human sees what its whole team sees (views.fair_scene)
 
-    def __init__(self, app, setup, maps_by_split: dict, replay_out=None):
+    def __init__(self, app, setup, maps_by_split: dict, replay_out=None, branch=None):
         self.app, self.setup, self.replay_out = app, setup, replay_out
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
-        self.manager = pygame_gui.UIManager(L.SIZE, theme)
+        self.manager = FittedManager(app.fit, theme)
         self.renderer = ArenaRenderer()
         self.buttons = {
             name: UIButton(pygame.Rect(rect), text, self.manager, tool_tip_text=tip)
@@ -54,6 +55,11 @@ class PlayScreen:
         self.before: dict = {}
         self.logs: dict = {}
         self.turn, self.selected = 0, None
+        self.repeat = setup.repeat_orders  # orders persist until changed (battleclient.persist)
+        self.last_orders: dict = {}  # slot -> Order of the last resolved tick
+        self.given: list = []  # the orders of each resolved tick, for take_back
+        self.notes: dict = {}  # team -> notes on its repeated orders this tick
+        self.clock_left = None  # seconds of the turn clock (setup.turn_clock), None: no clock
         self.since = 99.0  # seconds since the shown tick resolved
         self.paused, self.speed_index, self.timer, self.waiting = False, 2, 0.0, False
         self.show_help = self.show_menu = False
@@ -62,7 +68,7 @@ class PlayScreen:
         self.video = VideoRunner()  # the game-over card's "Export video" (Oracle view)
         self.drawing = PlayDrawing(self)
         # new rules compile in this job, under the "Setting up the game" card's progress line
-        app.submit(build_game, app.progress, setup, maps_by_split, done=self._on_built)
+        app.submit(build_game, app.progress, setup, maps_by_split, branch, done=self._on_built)
         self._sync_buttons()
 
     # --- engine-thread jobs ----------------------------------------------------------------
@@ -113,23 +119,42 @@ class PlayScreen:
             self.app.submit(self._save, done=self._on_saved)
             self.saved = True
         elif self.teams:
-            end = int(snap.state["spawn_end"])
-            self.books = {
-                t: OrderBook(self.viewers[t], snap.move_mask, snap.pair_mask, end)
-                for t in self.teams
-            }
-            self.turn = 0
-            self._begin_turn()
-            self.app.submit(self.session.decide, done=self._on_decided)
+            self._new_orders(snap, self.last_orders if self.repeat else {})
         else:
             self.phase = "spectate"
         self._sync_buttons()
+
+    def _new_orders(self, snap, previous: dict) -> None:
+        """Fresh order books for the tick of `snap`, holding `previous` orders where legal
+        (battleclient.persist), and the machine Systems asked to decide meanwhile."""
+        end = int(snap.state["spawn_end"])
+        self.books = {
+            t: OrderBook(self.viewers[t], snap.move_mask, snap.pair_mask, end) for t in self.teams
+        }
+        self.notes = {t: carry_orders(b, previous, self.scenes[t]) for t, b in self.books.items()}
+        self.turn = 0
+        self._begin_turn()
+        self.app.submit(self.session.decide, done=self._on_decided)
 
     def _begin_turn(self) -> None:
         self.phase = "handover" if self.hotseat else "orders"
         book = self.books[self.team]
         actable = [s for s in book.slots if book.can_act(s)]
         self.selected = (actable or list(book.slots))[0]
+        if not self.hotseat:
+            self._start_turn()
+
+    def _start_turn(self) -> None:
+        """The team on screen starts giving orders: its notes, and its turn clock if set."""
+        self.clock_left = float(self.setup.turn_clock) if self.setup.turn_clock else None
+        self._say_notes()
+
+    def _say_notes(self) -> None:
+        """The current team's notes on its repeated orders (only its own: hotseat teams do
+        not learn each other's targets)."""
+        notes = self.notes.get(self.team)
+        if notes:
+            self.say("; ".join(notes))
 
     def end_turn(self) -> None:
         """Space: lock in this team's orders; the next hotseat team, or resolve the tick."""
@@ -142,9 +167,50 @@ class PlayScreen:
             orders = {}
             for book in self.books.values():
                 orders.update(book.all_heads())
+            self.last_orders = orders_of(self.books)
+            self.given.append(self.last_orders)
             self.phase, self.waiting = "locked", True
             self.app.submit(self.session.resolve, orders, done=self._on_tick)
         self._sync_buttons()
+
+    def take_back(self) -> None:
+        """B or "Take back": undo the last resolved tick (GameSession.take_back); the orders
+        given for it come back to be changed. Only while giving orders."""
+        if self.phase != "orders" or self.waiting or self.session is None:
+            return
+        if not self.session.can_take_back:
+            return self.say("Nothing to take back yet: no tick has been resolved")
+        self.phase, self.waiting = "locked", True
+        self.app.submit(self.session.take_back, done=self._on_taken_back)
+        self._sync_buttons()
+
+    def _on_taken_back(self, ok, value) -> None:
+        if not ok:
+            self.phase, self.waiting = "orders", False
+            return self.say(f"Could not take back the tick: {value}", error=True)
+        undone = self.given.pop() if self.given else {}
+        self.snap, self.waiting, self.since = value, False, 99.0  # no resolution to replay
+        for key, viewer in self.viewers.items():
+            # log lines of tick t are labelled t - 1 (see _accept): drop the undone tick's
+            self.logs[key] = [(t, line) for t, line in self.logs.get(key, []) if t < value.tick]
+            self.scenes[key] = fair_scene(value, viewer, sight=self.sight)
+            self.before[key] = None
+        self._new_orders(value, undone)
+        self.say(f"Took back tick {value.tick}: its orders are back, change them")
+        self._sync_buttons()
+
+    def repeat_orders(self) -> None:
+        """R: this team's orders of the last tick again (for when repeating is off)."""
+        if self.phase != "orders":
+            return
+        notes = carry_orders(self.books[self.team], self.last_orders, self.scenes[self.team])
+        self.say("; ".join(notes) or "Last tick's orders repeated")
+        self._sync_buttons()
+
+    def toggle_repeat(self) -> None:
+        """O: orders repeat each tick until changed (on by default), or not."""
+        self.repeat = not self.repeat
+        self.say(f"Orders repeat each tick: {'on' if self.repeat else 'off'} (O)")
 
     def _on_tick(self, ok, value) -> None:
         if ok:
@@ -197,138 +263,6 @@ class PlayScreen:
     def say(self, text: str, error: bool = False) -> None:
         """A short message over the arena (errors and hints alike)."""
         self.message, self.message_age = text, 0.0
-
-    # --- input -----------------------------------------------------------------------------
-    def handle_events(self, events) -> None:
-        for event in events:
-            consumed = self.manager.process_events(event)
-            if event.type == pygame_gui.UI_BUTTON_PRESSED:
-                self._button(event.ui_element)
-            elif event.type == pygame.KEYDOWN and not consumed:
-                self._key(event)
-            elif event.type == pygame.MOUSEBUTTONDOWN and not consumed:
-                self._click(event.pos, event.button)
-
-    def _button(self, element) -> None:
-        names = {w: n for n, w in {**self.buttons, **self.card_buttons}.items()}
-        action = {
-            "ult": self.toggle_ult,
-            "end": self.end_turn,
-            "pause": self.toggle_pause,
-            "step": self.step_once,
-            "slower": lambda: self.change_speed(-1),
-            "faster": lambda: self.change_speed(1),
-            "help": self.toggle_help,
-            "menu": self.toggle_menu,
-            "resume": self.toggle_menu,
-            "leave": self.leave,
-            "quit": lambda: self.leave(self.app.quit),
-            "viewer": self.open_viewer,
-            "video": self.export_video,
-            "lobby": self.app.to_lobby,
-        }.get(names.get(element))
-        if action is not None:
-            action()
-
-    def _key(self, event) -> None:
-        key = event.key
-        if self.show_help:
-            if key in (pygame.K_h, pygame.K_F1, pygame.K_ESCAPE):
-                self.show_help = False
-            return
-        if self.show_menu:
-            menu = {pygame.K_ESCAPE: self.toggle_menu, pygame.K_l: self.leave}
-            menu[pygame.K_q] = lambda: self.leave(self.app.quit)
-            if key in menu:
-                menu[key]()
-            return
-        if key in (pygame.K_h, pygame.K_F1):
-            return self.toggle_help()
-        if key == pygame.K_ESCAPE:
-            return self.toggle_menu()
-        if key == CANCEL_KEY and self.phase != "over":
-            return self.cancel_thinking()
-        handler = {
-            "handover": self._key_handover,
-            "orders": self._key_orders,
-            "spectate": self._key_spectate,
-            "over": self._key_over,
-        }.get(self.phase)
-        if handler is not None:
-            handler(event)
-
-    def _key_handover(self, event) -> None:
-        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-            self.take_over()
-
-    def take_over(self) -> None:
-        if self.phase == "handover":
-            self.phase, self.since = "orders", 0.0
-            self._sync_buttons()
-
-    def _key_orders(self, event) -> None:
-        key, book, slot = event.key, self.books[self.team], self.selected
-        if key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
-            self.end_turn()
-        elif key == pygame.K_TAB:
-            self.cycle_selection(-1 if event.mod & pygame.KMOD_SHIFT else 1)
-        elif key in SELECT_KEYS:
-            self.select(self.team * C.TEAM_SIZE + SELECT_KEYS[key])
-        elif key in MOVE_KEYS:
-            if not book.set_move(slot, MOVE_KEYS[key]):
-                self.say(f"{slot_label(slot)} cannot move this tick (dead, stunned or no order)")
-        elif key == pygame.K_u:
-            self.toggle_ult()
-        elif key == pygame.K_t:
-            if not book.cycle_target(slot):
-                self.say(f"{slot_label(slot)} has no legal target this tick")
-        elif key in (pygame.K_BACKSPACE, pygame.K_DELETE):
-            book.clear_target(slot)
-        self._sync_buttons()
-
-    def _key_spectate(self, event) -> None:
-        if event.key in (pygame.K_SPACE, pygame.K_p):
-            self.toggle_pause()
-        elif event.key in (pygame.K_n, pygame.K_RIGHT):
-            self.step_once()
-        elif event.key in PLUS_KEYS:
-            self.change_speed(1)
-        elif event.key in MINUS_KEYS:
-            self.change_speed(-1)
-
-    def _key_over(self, event) -> None:
-        if event.key == pygame.K_r:
-            self.open_viewer()
-        elif event.key == pygame.K_v:
-            self.export_video()
-        elif event.key in (pygame.K_l, pygame.K_RETURN, pygame.K_KP_ENTER):
-            self.app.to_lobby()
-        elif event.key == pygame.K_q:
-            self.app.quit()
-
-    def _click(self, pos, button) -> None:
-        if self.phase == "handover" and button == 1:
-            return self.take_over()
-        if self.phase != "orders" or self.show_help or self.show_menu:
-            return
-        if not pygame.Rect(L.ARENA).collidepoint(pos):
-            return
-        book, slot = self.books[self.team], self.selected
-        scene = self.scenes[self.team]
-        if button == 1 and slot is not None and self.since >= TWEEN_S:
-            for d, point in self.drawing.ring(scene, slot):
-                if (pos[0] - point[0]) ** 2 + (pos[1] - point[1]) ** 2 <= 12**2:
-                    book.set_move(slot, 0 if book.orders[slot].move == d else d)
-                    return self._sync_buttons()
-        hit = self.renderer.unit_at(scene, pos, L.ARENA)
-        if hit is None:
-            return
-        if button == 1 and slot is not None and book.choose_target(slot, hit):
-            return self._sync_buttons()
-        if hit in book.slots:
-            return self.select(hit)
-        if button == 1 and slot is not None:
-            self.say(f"{slot_label(hit)} is not a legal target for {slot_label(slot)} this tick")
 
     # --- actions ---------------------------------------------------------------------------
     def select(self, slot: int) -> None:
@@ -384,9 +318,8 @@ class PlayScreen:
         orders = self.phase == "orders"
         spectate = self.phase == "spectate"
         for name, widget in self.buttons.items():
-            show = {"ult": orders, "end": orders, "help": True, "menu": self.phase != "over"}.get(
-                name, spectate
-            )
+            shown = {"ult": orders, "end": orders, "takeback": orders, "repeat": orders}
+            show = {**shown, "help": True, "menu": self.phase != "over"}.get(name, spectate)
             widget.show() if show else widget.hide()
         if orders and self.selected is not None:
             book = self.books[self.team]
@@ -396,6 +329,8 @@ class PlayScreen:
             label = "Ultimate: ON (U)" if (order.ult or order.armed) else "Ultimate (U)"
             if self.buttons["ult"].text != label:
                 self.buttons["ult"].set_text(label)
+        back = self.buttons["takeback"]
+        back.enable() if self.session is not None and self.session.can_take_back else back.disable()
         pause = "Play (Space)" if self.paused else "Pause (Space)"
         if self.buttons["pause"].text != pause:
             self.buttons["pause"].set_text(pause)
@@ -407,14 +342,16 @@ class PlayScreen:
         numbers, banner), a spectated game playing, LLM slots thinking (the clock runs) or a
         video export."""
         animating = self.since < RESOLVE_S and self.phase not in ("over", "starting")
+        clock = self.phase == "orders" and self.clock_left is not None
         spectating = self.phase == "spectate" and not self.paused
         thinking = self.session is not None and bool(self.session.llm_status()["thinking"])
-        return animating or spectating or thinking or self.video.running
+        return animating or spectating or thinking or clock or self.video.running
 
     def update(self, dt: float) -> None:
         self.since += dt
         self.message_age += dt
         self.video.step()
+        self._run_clock(dt)
         if self.phase == "orders" and self.since > RESOLVE_S and not self.show_menu:
             book = self.books[self.team]
             if not any(book.can_act(s) for s in book.slots):  # all dead or stunned: no orders
@@ -425,6 +362,17 @@ class PlayScreen:
                 self.timer = 0.0
                 self.advance()
         self.manager.update(dt)
+
+    def _run_clock(self, dt: float) -> None:
+        """The turn clock counts down while a team gives orders; at 0 they lock in as they
+        stand (unset ones play the no-op)."""
+        if self.phase != "orders" or self.clock_left is None:
+            return
+        self.clock_left -= dt
+        if self.clock_left <= 0:
+            self.clock_left = None
+            self.say(f"Time is up: Team {C.TEAM_NAMES[self.team]}'s orders are locked in")
+            self.end_turn()
 
     def draw(self, surface) -> None:
         self.drawing.draw(surface)

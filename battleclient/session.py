@@ -16,6 +16,7 @@ import jax
 import numpy as np
 
 from battleclient import human
+from battleclient.branching import Branch
 from battleclient.game_setup import ClientSetup, parse_roster, pick_map, slot_name, spawn_end_code
 from battleclient.map_catalog import load_choice
 from engine import constants as C
@@ -74,6 +75,7 @@ class Snapshot:
 
 
 _FIRST: dict = {}
+_OBSERVE: dict = {}
 _STEPPED: set = set()  # Configs whose jitted step has run in this process (so is compiled)
 
 
@@ -104,6 +106,13 @@ def first_fn(config: Config):
     return _FIRST[config]
 
 
+def observe_fn(config: Config):
+    """Jitted `state -> obs` (RULES 5), once per Config: a branch's first observation."""
+    if config not in _OBSERVE:
+        _OBSERVE[config] = jax.jit(lambda state: observe(config, state))
+    return _OBSERVE[config]
+
+
 def global_rows(rows: np.ndarray) -> np.ndarray:
     """(10 observers, 10 observer-relative rows) -> (10 observers, 10 global slots)."""
     return np.take_along_axis(np.asarray(rows), TO_GLOBAL, axis=1)
@@ -121,7 +130,13 @@ class GameSession:
     shipped map); `map_id` is the loaded map's id, which the replay records along with the
     obstacles, pads and Red Zones (so a replay re-simulates without the file)."""
 
-    def __init__(self, setup: ClientSetup, maps_by_split: dict, progress: Progress | None = None):
+    def __init__(
+        self,
+        setup: ClientSetup,
+        maps_by_split: dict,
+        progress: Progress | None = None,
+        start: "Branch | None" = None,
+    ):
         say = progress or (lambda text: None)
         self.setup = setup
         say("Loading the map")
@@ -140,13 +155,21 @@ class GameSession:
         self.game = GameSetup(map=spec, roster=roster, spawn_end=end, seed=setup.seed)
         say("Compiling the first observation")
         table, pads, zones = game_layout(spec, end)
-        state, obs = first_fn(self.config)(
-            table, pads, zones, roster, np.int32(end), np.int32(spec.id)
-        )
+        if start is None:
+            state, obs = first_fn(self.config)(
+                table, pads, zones, roster, np.int32(end), np.int32(spec.id)
+            )
+        else:  # a branch: the parent replay's state of its tick, checked against this layout
+            state = start.checked_state(table, roster, end, spec.id)
+            obs = observe_fn(self.config)(state)
+        self.parent = None if start is None else dict(start.parent)
         carries = tuple(system.initial_carry() for system in self.lineup.systems)
         self.rollout = Rollout(state, obs, carries, jax.random.key(setup.seed))
         self.first = self.rollout
         self.trace: list = []
+        # (rollout, snapshot) before each resolved tick, so take_back restores them exactly
+        self.history: list = []
+        self.takebacks: list = []  # the replay header's "takebacks" (evaluation.replay_schema)
         self.pending: tuple | None = None  # (tick, parts, carries, notes) of machine Systems
         self.step = jit_step(self.config)
         # LLM Systems' live status (policies.llm.Monitor: thread-safe, plain Python), read by
@@ -248,9 +271,11 @@ class GameSession:
             if desk is not None:
                 desk.submit({s: o for s, o in orders.items() if s in desk.slots})
                 parts[i] = as_actions(desk(None, None, None, None)[0])
+        before = self.rollout
         self.rollout, events = host_step(self.config, self.lineup, self.rollout, parts, carries)
         obs, state = self.rollout.obs, self.rollout.state
         _STEPPED.add(self.config)
+        self.history.append((before, self.snapshot))  # what a take back restores
         self.pending = None
         host_obs, host_state, host_events = jax.device_get((obs, state, events))
         previous = self.snapshot
@@ -263,6 +288,27 @@ class GameSession:
                 self.snapshot.relayed,
             )
         )
+        return self.snapshot
+
+    @property
+    def can_take_back(self) -> bool:
+        """Whether a resolved tick of this game can be taken back (the game is not over)."""
+        return bool(self.history) and not self.snapshot.over
+
+    def take_back(self) -> Snapshot:
+        """Undo the last resolved tick: the game returns to the State, observations, System
+        carries and Snapshot it had before that tick (kept, not recomputed: the engine is
+        deterministic, so stepping again with the same actions gives the same tick). The
+        undone tick leaves the trace, so the replay holds only the kept line and re-simulates
+        as it is; its header's "takebacks" lists each undone tick with the actions that were
+        submitted then. Raises RuntimeError when no tick was played or the game is over."""
+        if not self.can_take_back:
+            raise RuntimeError("no tick to take back" if not self.history else "the game is over")
+        events = self.trace.pop()[0]
+        self.rollout, self.snapshot = self.history.pop()
+        self.pending = None
+        submitted = np.asarray(events.submitted, np.int32).tolist()
+        self.takebacks.append({"tick": self.snapshot.tick, "submitted": submitted})
         return self.snapshot
 
     def _snapshot(self, state, obs, previous, events, notes) -> Snapshot:
@@ -280,7 +326,8 @@ class GameSession:
 
     # --- recording -------------------------------------------------------------------------
     def replay(self) -> Replay | None:
-        """The game so far as a Replay (None before the first tick)."""
+        """The game so far as a Replay (None before the first tick), with the metrics of the
+        setup's level (evaluation.metrics; "full" by default)."""
         ticks = len(self.trace)
         if ticks == 0:
             return None
@@ -292,7 +339,19 @@ class GameSession:
         _, records = report_columns(self.lineup, self.rollout.carries)
         if records is not None:
             trace["decisions"] = records
-        return build_replay(self.config, self.game, self.lineup.specs, row, trace, seeds=seeds)
+        level = self.setup.metrics
+        replay = build_replay(
+            self.config, self.game, self.lineup.specs, row, trace, seeds=seeds, metrics_level=level
+        )
+        if level != "none":  # every Replay Viewer panel reads them (setup field "metrics")
+            from evaluation.metrics import compute_metrics
+
+            replay.metrics = compute_metrics(replay, level, game="0")
+        if self.takebacks:
+            replay.header["takebacks"] = [dict(t) for t in self.takebacks]
+        if self.parent is not None:
+            replay.header["parent"] = dict(self.parent)
+        return replay
 
     def save(self, path) -> Path | None:
         """Write the replay (atomic, never over a file); None when no tick was played."""

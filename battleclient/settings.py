@@ -1,7 +1,8 @@
 """Where the BattleClient keeps its files: the last setup, replays and the JAX compile cache.
 
 - last setup: $XDG_CONFIG_HOME/marl-battlegrounds/last_setup.json (default ~/.config/...),
-  rewritten atomically (temporary file + os.replace) after every game start;
+  rewritten atomically (temporary file + os.replace) after every game start, and the last five
+  in recent_setups.json beside it (the lobby's presets);
 - replays: $XDG_DATA_HOME/marl-battlegrounds/replays (default ~/.local/share/...);
 - compiled engine code: $MBG_JAX_CACHE, else $XDG_CACHE_HOME/marl-battlegrounds/jax
   (default ~/.cache/...); MBG_JAX_CACHE=off disables it.
@@ -18,6 +19,8 @@ from ui.paths import data_dir
 
 APP_DIR = "marl-battlegrounds"
 SETUP_FILE = "last_setup.json"
+RECENT_FILE = "recent_setups.json"
+RECENT_COUNT = 5  # the lobby's "last five setups"
 
 
 def _xdg(variable: str, default: str) -> Path:
@@ -57,6 +60,38 @@ def save_last_setup(setup: ClientSetup, path: Path | None = None) -> Path:
     """Writes the setup as JSON atomically (a reader never sees half a file)."""
     path = path or config_dir() / SETUP_FILE
     return replace_file(path, (json.dumps(setup.to_dict(), indent=2) + "\n").encode("utf-8"))
+
+
+def load_recent_setups(path: Path | None = None) -> list[ClientSetup]:
+    """The last RECENT_COUNT setups started, newest first (the lobby's presets); a missing,
+    unreadable or invalid file, or an invalid entry in it, is skipped silently (the list is a
+    convenience, rebuilt by the next game start)."""
+    path = path or config_dir() / RECENT_FILE
+    try:
+        docs = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    out = []
+    for doc in docs if isinstance(docs, list) else []:
+        try:
+            out.append(setup_from_dict(doc, source=str(path)))
+        except ValueError:
+            continue
+    return out[:RECENT_COUNT]
+
+
+def remember_recent_setup(setup: ClientSetup, path: Path | None = None) -> Path:
+    """Puts `setup` first in the recent setups (once; the oldest beyond RECENT_COUNT drop),
+    written atomically."""
+    path = path or config_dir() / RECENT_FILE
+    kept = [setup, *(s for s in load_recent_setups(path) if s != setup)][:RECENT_COUNT]
+    return _replace_json(path, [s.to_dict() for s in kept])
+
+
+def _replace_json(path: Path, doc) -> Path:
+    """Writes `doc` as JSON at `path` with fileio.replace_file (a settings file: replacing it
+    is meant; a reader sees the old file or the new one, never half of one)."""
+    return replace_file(path, (json.dumps(doc, indent=2) + "\n").encode("utf-8"))
 
 
 def timestamp(now=None) -> str:

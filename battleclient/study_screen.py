@@ -11,11 +11,12 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UIHorizontalSlider, UILabel
 
-from battleclient import layout as L
 from battleclient.play_screen import PlayScreen
+from battleclient.screens import Screen
 from battleclient.settings import new_replay_path
 from evaluation import study
 from ui.theme import COLOURS, GUI_THEME
+from ui.window_fit import FittedManager
 
 ROW_H, LEFT, LABEL_W = 44, 40, 640
 LIKERT_X, TLX_X = 700, 700
@@ -52,15 +53,13 @@ class StudyPlay(PlayScreen):
         self.sight = preset.sight
         super().__init__(app, setup or preset.setup(), maps_by_split)
 
-    def _begin_turn(self) -> None:
-        super()._begin_turn()
-        if self.phase == "orders":
-            self.clock.start()
+    def _start_turn(self) -> None:
+        super()._start_turn()  # the orders screen is open: the decision's clock starts
+        self.clock.start()
 
-    def take_over(self) -> None:
-        super().take_over()
-        if self.phase == "orders":
-            self.clock.start()
+    def take_back(self) -> None:
+        """Off in a study game: every decision counts once, and its time with it."""
+        self.say("Take back is off in a study game")
 
     def end_turn(self) -> None:
         if self.phase == "orders":
@@ -82,13 +81,14 @@ class StudyPlay(PlayScreen):
         (then or self.app.to_lobby)()
 
 
-class Questionnaire:
+class Questionnaire(Screen):
     """The post-game questionnaire; `answers()` is None until every item is set."""
 
     def __init__(self, app, game: StudyPlay):
         self.app, self.game = app, game
+        self.snap, self.phase, self.waiting = game.snap, "questionnaire", False
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
-        self.manager = pygame_gui.UIManager(L.SIZE, theme)
+        self.manager = FittedManager(app.fit, theme)
         self.likert: dict[str, int | None] = dict.fromkeys(study.PARTNER_ITEMS)
         self.tlx: dict[str, int | None] = dict.fromkeys(study.TLX_ITEMS)
         self.choices: dict = {}  # UIButton -> (item, value)
@@ -177,6 +177,15 @@ class Questionnaire:
             elif event.type == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED:
                 if event.ui_element in self.sliders:
                     self.choose(self.sliders[event.ui_element], event.value)
+
+    def say(self, text: str, error: bool = False) -> None:
+        self.message = text
+
+    def leave(self, then) -> None:
+        """Closing the window on the form keeps the game, without answers."""
+        if not self.saving:
+            self.finish(None)
+        then()
 
     def update(self, dt: float) -> None:
         self.manager.update(dt)

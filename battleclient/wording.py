@@ -21,6 +21,7 @@ PLAYER_WORDS = (
     (r"Config\.score_threshold|setup field 'score_threshold'", "Score to win"),
     (r"Config\.horizon|setup field 'horizon'", "Max ticks"),
     (r"setup field 'seed'", "Seed"),
+    (r"setup field 'turn_clock'", "Clock (s)"),
     (r"setup field 'info_regime'", "Information"),
     (r"setup field 'spawn_end'", "Team A spawns"),
     (r"setup field 'slots'", "Slot spec"),

@@ -10,7 +10,9 @@ A file is two msgpack objects written one after the other:
    polars DataFrame in Arrow IPC form. An optional ``"decisions"`` list (what host Systems such
    as an LLM said and why a slot fell back: plain maps with at least ``tick`` and ``slot``) is
    written only when present; readers that predate it ignore the key, so it needs no new
-   format version.
+   format version. Optional header keys ("takebacks", "parent": a BattleClient game with
+   taken-back ticks or played on from another replay) are described with
+   `evaluation.replay_schema.OPTIONAL_HEADER_FIELDS`.
 
 A CRC-32 of the header and zlib's own checksum of the body catch corruption; a short file is
 reported as truncated. Field

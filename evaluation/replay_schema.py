@@ -125,6 +125,37 @@ HEADER_FIELDS = {
     "result": (lambda v: isinstance(v, dict), "a map {outcome, outcome_name, score, ticks}"),
     "metrics_level": (lambda v: v in METRIC_LEVELS, f"one of {METRIC_LEVELS}"),
 }
+
+
+def _takebacks(value) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(t, dict) and _is_int(t.get("tick")) and t["tick"] >= 0
+        and isinstance(t.get("submitted"), list) and len(t["submitted"]) == NUM_SLOTS
+        for t in value
+    )  # fmt: skip
+
+
+def _parent(value) -> bool:
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("replay"), str)
+        and isinstance(value.get("sha256"), str)
+        and _is_int(value.get("tick"))
+        and value["tick"] >= 0
+    )
+
+
+# Keys a replay has only when its game had them; older readers ignore them (no new format
+# version). "takebacks": the ticks a player took back in the BattleClient, in the order taken
+# back, each {"tick": the state's tick the undone transition started from, "submitted": its
+# (10, 3) submitted heads}; the undone ticks are not in the body, so the replay holds the kept
+# line and re-simulates as it is. "parent": a game played on from another replay's tick
+# (`battleclient --from-replay FILE --tick N`): {"replay": that file's path, "sha256": its
+# SHA-256, "tick": N}; the body starts at that tick's state.
+OPTIONAL_HEADER_FIELDS = {
+    "takebacks": (_takebacks, "a list of {tick, submitted: 10 [move, target, ult]}"),
+    "parent": (_parent, "a map {replay, sha256, tick}"),
+}
 MAP_FIELDS = {
     "id": (_is_int, "an int"),
     "name": (lambda v: isinstance(v, str), "a string"),
@@ -153,5 +184,7 @@ def check_header(header: dict, source, error) -> None:
     if not isinstance(header, dict):
         raise error(source, "header", "not a map")
     _check_keys(header, HEADER_FIELDS, "header.", source, error)
+    optional = {k: v for k, v in OPTIONAL_HEADER_FIELDS.items() if k in header}
+    _check_keys(header, optional, "header.", source, error)
     _check_keys(header["map"], MAP_FIELDS, "header.map.", source, error)
     _check_keys(header["result"], RESULT_FIELDS, "header.result.", source, error)

@@ -1,11 +1,10 @@
-"""The engine State at any tick of a replay, re-simulated (branching: "Play on from here").
+"""The engine State of any tick of a replay, rebuilt by re-simulating it (branching a game).
 
-A branch must start from the state the engine itself reaches, not from a recording that might
-have been edited: `state_at_tick` steps the replay's SUBMITTED actions from its checked tick-0
-state (`evaluation.record.initial_state`) with the same jitted step that host-stepped matches
-and `mbg replay verify` use (`evaluation.match.jit_step`), then holds the result against the
-recorded state of that tick, field by field (RULES 0: the engine is deterministic, so a replay
-that re-simulates gives the same state bit for bit).
+`state_at_tick` steps the replay's submitted actions from its checked tick-0 state with the
+jitted engine step that `evaluation.record.first_difference` (replay verification) uses, and
+refuses a replay whose re-simulated state differs from the recorded one: a game played on from
+that state is then the same game as the one recorded, up to that tick (RULES 0: the engine is
+deterministic).
 """
 
 import dataclasses
@@ -19,49 +18,55 @@ from evaluation.match import jit_step
 from evaluation.record import initial_state, replay_config
 from evaluation.replay import Replay
 from evaluation.replay_schema import DERIVED_STATE_FIELDS
+from evaluation.replay_verify import rules_problem
 
 
-def _actions(submitted: np.ndarray) -> Actions:
-    """(10, 3) int32 team-frame [move, target, ult] rows as engine Actions."""
-    return Actions(move=submitted[:, 0], target=submitted[:, 1], ult=submitted[:, 2])
-
-
-def recorded_difference(state: State, replay: Replay, tick: int) -> str | None:
-    """The first stored State field (non-derived, replay_schema.DERIVED_STATE_FIELDS) in which
-    `state` differs from `replay.states[...][tick]`, or None when every one is equal."""
-    for field in dataclasses.fields(State):
-        name = field.name
-        if name in DERIVED_STATE_FIELDS or name not in replay.states:
-            continue
-        value = np.asarray(jax.device_get(getattr(state, name)))
-        if not np.array_equal(value, np.asarray(replay.states[name][tick])):
-            return name
-    return None
+def tick_range(replay: Replay) -> tuple[int, int]:
+    """(first, last) tick numbers of the states a replay holds (states["tick"]; a scenario or a
+    branched game starts after tick 0)."""
+    ticks = np.asarray(replay.states["tick"])
+    return int(ticks[0]), int(ticks[-1])
 
 
 def state_at_tick(replay: Replay, tick: int) -> State:
-    """The engine State at replay index `tick` (0..replay.ticks; states[tick]), re-simulated.
+    """The engine State at tick `tick` (a tick number as states["tick"] counts them, so the
+    state the replay's tick `tick` starts from), re-simulated from the replay's tick-0 state
+    and submitted actions (events["submitted"], (T, 10, 3) int32 team-frame heads).
 
-    Steps the submitted actions events["submitted"][0:tick] ((T, 10, 3) int32) from the checked
-    tick-0 state under the replay's own Config (record.replay_config). Raises ValueError when
-    `tick` is outside 0..T (naming the range), when the tick-0 state does not check out
-    (record.initial_state names the field), or when the re-simulated state differs from the
-    recorded one at `tick` (naming the field): such a replay cannot be branched from.
-    """
-    tick = int(tick)
-    if not 0 <= tick <= replay.ticks:
-        raise ValueError(f"replay: tick {tick} is outside 0-{replay.ticks}")
+    Raises ValueError for a replay recorded under other rules (replay_verify.rules_problem),
+    naming the replay's tick range when `tick` is outside it, naming the
+    field when the tick-0 state does not check out (evaluation.record.initial_state), and
+    naming the first differing field when the re-simulation does not reproduce the recorded
+    state (a replay from other rules or a corrupted one)."""
+    problem = rules_problem(replay.header)
+    if problem:
+        raise ValueError(f"replay: {problem}")
+    first, last = tick_range(replay)
+    whole = isinstance(tick, int | np.integer) and not isinstance(tick, bool)
+    if not whole or not first <= tick <= last:
+        raise ValueError(f"replay: tick {tick!r} is outside its ticks {first}-{last}")
     state = initial_state(replay)
-    if tick:
-        step = jit_step(replay_config(replay.header))
-        submitted = np.asarray(replay.events["submitted"], np.int32)
-        no_fallback = np.zeros(C.NUM_SLOTS, bool)  # fallback only marks events (record.py)
-        for t in range(tick):
-            _, state, _ = step(state, _actions(submitted[t]), no_fallback)
-    found = recorded_difference(state, replay, tick)
-    if found is not None:
-        raise ValueError(
-            f"replay: states.{found} at tick {tick} differs from the re-simulated game; "
-            "the replay does not re-simulate (mbg replay verify says where it first differs)"
-        )
+    step = jit_step(replay_config(replay.header))
+    submitted = np.asarray(replay.events["submitted"], np.int32)
+    fallback = np.zeros(C.NUM_SLOTS, bool)
+    for t in range(int(tick) - first):
+        heads = submitted[t]
+        actions = Actions(move=heads[:, 0], target=heads[:, 1], ult=heads[:, 2])
+        _, state, _ = step(state, actions, fallback)
+    _check_recorded(jax.device_get(state), replay, int(tick) - first)
     return state
+
+
+def _check_recorded(state: State, replay: Replay, index: int) -> None:
+    """Raises ValueError when the re-simulated `state` differs from replay.states[index]."""
+    for field in dataclasses.fields(State):
+        name = field.name
+        if name in DERIVED_STATE_FIELDS:
+            continue
+        recorded = np.asarray(replay.states[name][index])
+        if not np.array_equal(np.asarray(getattr(state, name)), recorded):
+            tick = int(np.asarray(replay.states["tick"][index]))
+            raise ValueError(
+                f"replay: re-simulating to tick {tick} gives another states.{name} than the "
+                "recorded one (other rules or a damaged file; `mbg replay verify` says more)"
+            )

@@ -105,7 +105,10 @@ def save_position(replay_path, tick: int, focal_team: str, horizon: int, folder=
         raise ValueError(f"--horizon {horizon}: a scenario allows at least 1 tick")
     replay_path = Path(replay_path)
     replay = read_replay(replay_path)
-    state = state_at_tick(replay, tick)
+    if not 0 <= int(tick) <= replay.ticks:
+        raise ValueError(f"replay: tick {tick} is outside 0-{replay.ticks}")
+    # state_at_tick counts game ticks; a scenario or branched replay starts after tick 0
+    state = state_at_tick(replay, int(replay.states["tick"][int(tick)]))
     folder = Path(folder or S.SCENARIOS_DIR)
     scenario_id = free_scenario_id(folder)
     title = f"{replay_path.stem} at tick {tick}"

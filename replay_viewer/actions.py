@@ -194,7 +194,9 @@ def branch_request(app, request) -> None:
     if kind == "play_on":
         if not values[0]:
             return app.say("Play on: name who plays each slot", error=True)
-        argv = play_on_command(app.replay_path, tick, values[0])
+        # the client's --tick counts game ticks; a scenario replay's index 0 is a later tick
+        game_tick = int(app.model.state(tick)["tick"])
+        argv = play_on_command(app.replay_path, game_tick, values[0])
         what = f"Play on from tick {tick}"
     else:
         focal, horizon = values

@@ -1,14 +1,3 @@
-"""Saving frames as PNG, atomically and never over an existing file (`fileio.atomic`)."""
+"""Saving frames as PNG, atomically and never over an existing file (`ui.png`, `fileio`)."""
 
-from pathlib import Path
-
-import pygame
-
-from fileio import write_new_file_with
-
-
-def save_png(surface, path) -> Path:
-    """Writes `surface` (a pygame Surface) as PNG to `path`, making its folder, with the
-    guarantees of `fileio.atomic` (whole or nothing, never over a file). Raises
-    FileExistsError if `path` exists, pygame.error if the image cannot be encoded."""
-    return write_new_file_with(path, lambda tmp: pygame.image.save(surface, tmp))
+from ui.png import save_png  # noqa: F401  (the viewer's callers import it from here)

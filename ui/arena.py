@@ -19,7 +19,8 @@ MARGIN = 8  # pixels around the map inside the given rect
 
 
 class ArenaRenderer:
-    """Stateless apart from fonts and the last layout; draw into any surface and rect."""
+    """Stateless apart from fonts and the last layout; draw into any surface and rect. Units
+    show their class icon (ui.icons)."""
 
     def __init__(self):
         self._fonts: dict[int, pygame.font.Font] = {}

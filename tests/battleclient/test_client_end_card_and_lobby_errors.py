@@ -219,7 +219,9 @@ def test_play_screen_is_busy_only_while_something_moves():
     from battleclient.play_screen import PlayScreen
 
     video = SimpleNamespace(running=False)
-    screen = SimpleNamespace(since=0.2, phase="orders", paused=False, video=video, session=None)
+    screen = SimpleNamespace(
+        since=0.2, phase="orders", paused=False, video=video, session=None, clock_left=None
+    )
     assert PlayScreen.busy(screen)  # the resolution animates
     screen.since = RESOLVE_S + 0.1
     assert not PlayScreen.busy(screen)  # orders being thought over: idle

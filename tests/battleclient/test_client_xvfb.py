@@ -34,10 +34,10 @@ def shoot(display, window, folder: Path, seconds: float = 240.0, until=lambda im
     """Press F12 until a new screenshot satisfies `until`; returns (path, image)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        before = set(folder.glob("*.png")) if folder.exists() else set()
+        before = set(folder.glob("[!.]*.png")) if folder.exists() else set()
         xdo(display, "key", "--window", window, "F12")
         time.sleep(1.0)
-        fresh = sorted(set(folder.glob("*.png")) - before) if folder.exists() else []
+        fresh = sorted(set(folder.glob("[!.]*.png")) - before) if folder.exists() else []
         if fresh:
             image = pygame.image.load(str(fresh[-1]))
             if until(image):

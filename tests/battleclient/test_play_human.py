@@ -37,7 +37,7 @@ def played(display, tmp_path_factory):
     root = tmp_path_factory.mktemp("human")
     os.environ["XDG_DATA_HOME"] = str(root / "data")
     os.environ["XDG_CONFIG_HOME"] = str(root / "config")
-    app = make_app(setup(HUMAN, spawn_end="east", seed=5))
+    app = make_app(setup(HUMAN, spawn_end="east", seed=5, repeat_orders=False))
     live = {}
     next_orders(app, 0)
     screen = app.screen

@@ -1,0 +1,49 @@
+"""Orders that persist: a human agent's move and target repeat tick after tick until changed.
+
+At each new tick the play screen hands every human agent the order it gave last tick, where
+the new tick's legal-action masks allow it (RULES 3.5); the Ultimate is not repeated (a one-off
+with a cooldown, RULES 4.3). A target that died, or one that can no longer be targeted, is
+cleared with a note that names it. "Repeat last orders" (R) does the same for the whole team on
+demand, when the option is off.
+"""
+
+from copy import copy
+
+from battleclient.orders import STAY, Order, OrderBook
+from ui.rules import slot_label
+
+
+def carry_orders(book: OrderBook, previous: dict[int, Order], scene) -> list[str]:
+    """Give each slot of `book` its order from `previous` (global slot -> Order) where still
+    legal: the move (world direction) and the Basic target; marks them `repeated`. `scene`
+    is the player's fair Scene of the new tick (ui.scene; what the team knows, RULES 5.7),
+    used only to say why a target was dropped. Returns one note per dropped target."""
+    notes = []
+    for slot in book.slots:
+        order = previous.get(slot)
+        if order is None or not book.can_act(slot):
+            continue
+        carried = False
+        if order.move != STAY and book.set_move(slot, order.move):
+            carried = True
+        if order.target >= 0:
+            if order.target in book.legal_targets(slot, False):
+                book.choose_target(slot, order.target)
+                carried = True
+            else:
+                notes.append(dropped_target_note(slot, order.target, scene))
+        book.orders[slot].repeated = carried
+    return notes
+
+
+def dropped_target_note(slot: int, target: int, scene) -> str:
+    """Why `slot`'s repeated target is cleared, in the words of what the player knows."""
+    unit = scene.unit(target) if scene is not None else None
+    if unit is not None and not unit.alive:
+        return f"{slot_label(target)} died: {slot_label(slot)}'s target is cleared"
+    return f"{slot_label(target)} cannot be targeted now: {slot_label(slot)}'s target is cleared"
+
+
+def orders_of(books: dict) -> dict[int, Order]:
+    """Every human slot's order in `books` (team -> OrderBook), copied: global slot -> Order."""
+    return {slot: copy(o) for book in books.values() for slot, o in book.orders.items()}

@@ -1,0 +1,54 @@
+"""The lobby's presets: a game against the released checkpoint, a whole team of one class, and
+the last five setups started (battleclient.settings.load_recent_setups).
+
+A preset is a function of the setup the lobby shows (it keeps what it does not decide: map,
+rules, seed), so choosing one and then changing a field works as a player expects.
+"""
+
+from pathlib import Path
+
+from battleclient.game_setup import LETTER_OF, ClientSetup
+from ui.rules import C
+
+# policies/released/README.md: the checkpoint the README's results were made with
+RELEASED_CHECKPOINT = Path(__file__).resolve().parents[1] / "policies/released/ippo_v1.msgpack"
+MIXED_TEAM = "MWHRP"  # one of each class (RULES 2.2)
+BESIDE_BOTS = "A0=human,A1-A4=scripted:tactician"
+PLACEHOLDER = "Presets..."
+
+
+def released_preset(setup: ClientSetup) -> ClientSetup:
+    """You (A0) beside four tactician bots against a team of the released checkpoint."""
+    slots = f"{BESIDE_BOTS},B*=checkpoint:{RELEASED_CHECKPOINT}"
+    return setup.replace(roster=f"{MIXED_TEAM}/{MIXED_TEAM}", slots=slots)
+
+
+def whole_team_preset(class_id: int):
+    """A preset giving Team A five agents of one class (engine.constants class id) against a
+    mixed Team B; the controllers stay as they are."""
+    letter = LETTER_OF[class_id]
+
+    def apply(setup: ClientSetup) -> ClientSetup:
+        return setup.replace(roster=f"{letter * C.TEAM_SIZE}/{MIXED_TEAM}")
+
+    return apply
+
+
+def describe(setup: ClientSetup) -> str:
+    """A recent setup in one menu line: map, roster and controllers."""
+    where = Path(setup.map).name if "/" in setup.map else setup.map
+    return f"Last: map {where}, {setup.roster}, {setup.slots}"
+
+
+def preset_menu(recent: list[ClientSetup]) -> dict:
+    """Menu text -> function(setup shown) -> the preset's setup, in menu order: the released
+    checkpoint, a whole team of each class, then the recent setups (newest first)."""
+    menu = {"Against the released checkpoint (you: A0)": released_preset}
+    for class_id in sorted(LETTER_OF):
+        menu[f"A whole team of {C.CLASS_NAMES[class_id]}s (Team A)"] = whole_team_preset(class_id)
+    for setup in recent:
+        text = describe(setup)
+        while text in menu:  # pygame_gui menus tell options apart by their text
+            text += " "
+        menu[text] = lambda _shown, kept=setup: kept
+    return menu

@@ -1,0 +1,95 @@
+"""Orders that persist (battleclient.persist) and take back, as a player gives them: keys
+posted on SDL's event queue, read back by the App's own event loop."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pygame
+
+from battleclient.orders import Order, OrderBook
+from battleclient.persist import carry_orders
+from evaluation.replay import read_replay
+from evaluation.replay_verify import verify
+from tests.battleclient.driver import frame, key, orders_ready, setup, wait_for
+
+HUMAN = "A0=human,A1-A4=random,B*=random"
+
+
+def book_with(targets: dict) -> OrderBook:
+    """Slot A0's book: every move legal, Basic targets at the given categories legal."""
+    pair = np.zeros((10, 11, 2), bool)
+    pair[:, 0, 0] = True
+    for category in targets:
+        pair[0, category, 0] = True
+    return OrderBook((0,), np.ones((10, 9), bool), pair, spawn_end=0)
+
+
+def scene_of(alive: dict):
+    units = {s: SimpleNamespace(alive=a) for s, a in alive.items()}
+    return SimpleNamespace(unit=units.get)
+
+
+def test_a_repeated_order_keeps_move_and_target_and_drops_the_ultimate():
+    book = book_with({7: True})  # category 7 of A0 = B1 (slot 6)
+    notes = carry_orders(book, {0: Order(move=3, target=6, ult=True)}, scene_of({6: True}))
+    order = book.orders[0]
+    assert (order.move, order.target, order.ult, order.repeated) == (3, 6, False, True)
+    assert notes == [] and book.describe(0, 1).endswith("(repeated)")
+    book.set_move(0, 1)  # any change: no longer the repeated order
+    assert not book.orders[0].repeated
+
+
+def test_a_target_that_died_is_cleared_with_a_note():
+    book = book_with({})
+    notes = carry_orders(book, {0: Order(move=0, target=8)}, scene_of({8: False}))
+    assert notes == ["B3 died: A0's target is cleared"]
+    assert book.orders[0].target == -1 and not book.orders[0].repeated
+    notes = carry_orders(book_with({}), {0: Order(target=8)}, scene_of({}))
+    assert notes == ["B3 cannot be targeted now: A0's target is cleared"]
+
+
+def press(app, *keys):
+    """Keys as SDL delivers them: posted on the event queue, handled by the App's frame."""
+    for k in keys:
+        pygame.event.post(key(k))
+        frame(app)  # driver.frame reads pygame.event.get()
+
+
+def at_orders(app, tick):
+    wait_for(app, lambda: orders_ready(app) and app.screen.snap.tick == tick)
+    frame(app, dt=0.5)
+
+
+def test_orders_repeat_take_back_and_repeat_on_demand(apps):
+    app = apps(setup(HUMAN, seed=5))
+    at_orders(app, 0)
+    screen = app.screen
+    assert screen.buttons["takeback"].visible and not screen.buttons["takeback"].is_enabled
+    press(app, pygame.K_d, pygame.K_SPACE)  # east, end the turn
+    at_orders(app, 1)
+    assert screen.books[0].orders[0].move == 3 and screen.books[0].orders[0].repeated
+    assert screen.buttons["takeback"].is_enabled
+    east = screen.snap.state["pos"][0].copy()
+    press(app, pygame.K_b)  # take back tick 0
+    at_orders(app, 0)
+    assert screen.books[0].orders[0].move == 3  # the undone order is back, to change
+    assert all(t < 0 for t, _ in screen.logs[0])
+    press(app, pygame.K_w, pygame.K_SPACE)  # north instead
+    at_orders(app, 1)
+    north = screen.snap.state["pos"][0]
+    assert north[1] > east[1] and north[0] < east[0]
+    press(app, pygame.K_o)  # orders repeat: off
+    press(app, pygame.K_SPACE)
+    at_orders(app, 2)
+    assert screen.books[0].orders[0].move == 0  # not repeated
+    press(app, pygame.K_r)  # but on demand
+    assert screen.books[0].orders[0].move == 1 and screen.books[0].orders[0].repeated
+    while screen.phase != "over":
+        wait_for(app, lambda: orders_ready(app))
+        if screen.phase == "orders":
+            press(app, pygame.K_SPACE)
+    wait_for(app, lambda: screen.replay_path is not None)
+    replay = read_replay(screen.replay_path)
+    assert [t["tick"] for t in replay.header["takebacks"]] == [0]
+    assert replay.header["metrics_level"] == "full" and replay.metrics.height > 0
+    assert verify(replay) == []
