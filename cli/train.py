@@ -1,6 +1,6 @@
 """`mbg train ALGORITHM ...` (train or resume a run) and `mbg eval CHECKPOINT --vs SPEC ...`.
 
-    mbg train ippo --steps 200000 --out runs/x            # fresh run (also ippo-ff, mappo, mappo-rnn)
+    mbg train ippo --steps 200000 --out runs/x            # fresh run; or ippo-ff, mappo, mappo-rnn
     mbg train ippo --steps 400000 --out runs/x --resume   # continue it, exactly
     mbg eval policies/released/ippo_v1.msgpack --vs scripted:brawler --maps validation \
         --games 200 --json
@@ -17,24 +17,24 @@ import sys
 import time
 from pathlib import Path
 
-# Learners by name: (module in training/, its config class). Each module has run(config,
-# out, resume, steps, show) -> (runner, policy path).
+# Learners by name: (module in training/, its config class, its run(config, out, resume,
+# steps, show) -> (runner, policy path)).
 LEARNERS = {
-    "ippo": ("training.ippo", "IPPOConfig"),
-    "ippo-ff": ("training.ippo_ff", "IPPOFFConfig"),
-    "mappo": ("training.mappo", "MAPPOConfig"),
-    "mappo-rnn": ("training.mappo", "MAPPORNNConfig"),
+    "ippo": ("training.ippo", "IPPOConfig", "run"),
+    "ippo-ff": ("training.ippo_ff", "IPPOFFConfig", "run"),
+    "mappo": ("training.mappo", "MAPPOConfig", "run"),
+    "mappo-rnn": ("training.mappo", "MAPPORNNConfig", "run_rnn"),
 }
 ALGORITHMS = tuple(LEARNERS)
 
 
 def learner(name: str):
-    """(module, config class) of a learner name in LEARNERS."""
+    """(config class, run function) of a learner name in LEARNERS."""
     import importlib
 
-    module_name, cls_name = LEARNERS[name]
+    module_name, cls_name, run_name = LEARNERS[name]
     module = importlib.import_module(module_name)
-    return module, getattr(module, cls_name)
+    return getattr(module, cls_name), getattr(module, run_name)
 
 
 def register(subparsers) -> None:
@@ -114,7 +114,7 @@ def run_train(args) -> int:
         # XLA reads its device count once, when JAX starts; building a config already starts
         # it (the scripted bots' tables), so the count comes from the raw settings first.
         set_host_devices(devices)
-    module, cls = learner(args.algorithm)
+    cls, run = learner(args.algorithm)
     config = common.load_config(cls, args.config) if args.config else None
     for option in ("seed", "devices"):
         value = getattr(args, option)
@@ -132,7 +132,7 @@ def run_train(args) -> int:
     if note:
         print(f"mbg train: {note}", file=sys.stderr)
     start = time.perf_counter()
-    runner, policy = module.run(config, args.out, args.resume, args.steps, show=not args.quiet)
+    runner, policy = run(config, args.out, args.resume, args.steps, show=not args.quiet)
     print(f"policy: {policy} ({int(runner.update)} updates; "
           f"{time.perf_counter() - start:.0f} s in this session)")  # fmt: skip
     return 0

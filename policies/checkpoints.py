@@ -124,9 +124,7 @@ def _network_config(doc: dict, problems: list[str]) -> nets.NetworkConfig | None
         return None
     kind = net.get("kind")
     if kind not in nets.KINDS.values():
-        problems.append(
-            f"network.kind is {kind!r}, this code builds {sorted(nets.KINDS.values())}"
-        )
+        problems.append(f"network.kind is {kind!r}, this code builds {sorted(nets.KINDS.values())}")
         return None
     fields = {k: v for k, v in net.items() if k != "kind"}
     try:
