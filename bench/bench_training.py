@@ -3,7 +3,7 @@ the update split into its parts.
 
     JAX_PLATFORMS=cpu .venv/bin/python bench/bench_training.py [--envs 64] [--rollout 32]
         [--epochs 4] [--minibatches 4] [--grad-chunk 16] [--embed 32 --torso 64 --hidden 64]
-        [--self-play-only] [--repeats 3]
+        [--self-play-only] [--repeats 3] [--learners ippo,ippo-ff,mappo,mappo-rnn]
 
 Bare rollout: the engine's own rollout (`mbg bench engine`'s): `num_envs` games stepped with
 auto-reset for `rollout` ticks inside one jitted `lax.scan`, every slot playing a uniformly random
@@ -17,6 +17,10 @@ batch: the learner's rollout (engine + policy + opponents), the policy's forward
 sampling over the rollout, the bot opponents over `rollout` ticks, GAE, and the PPO epochs
 (GRU forward + backward). Wall times are the best of --repeats (the machine is shared).
 
+Learner rows: one whole update (one jit) of each learner named by --learners (cli.train.LEARNERS:
+recurrent IPPO, feed-forward IPPO, MAPPO with a feed-forward or GRU actor and the centralised
+critic on the world state), at the same batch and sizes, beside the bare rollout of the same run.
+
 Arithmetic: XLA's cost analysis of one forward pass gives the network's FLOPs per agent-tick;
 the PPO epochs cost about 3x that per replayed agent-tick (the backward pass about twice the
 forward, the usual estimate). The last lines print the FLOP rate the epochs achieved and the rate
@@ -25,6 +29,7 @@ they would need for the whole learner to cost < 3x the bare rollout.
 
 import argparse
 import dataclasses
+import importlib
 import time
 
 import jax
@@ -133,6 +138,22 @@ def measure(config: ippo.IPPOConfig, repeats: int):
     yield "whole update (one jit)", *timed(update, runner, repeats=repeats)
 
 
+def learner_rows(config: ippo.IPPOConfig, names, repeats: int):
+    """Yield (learner name, compile + first call seconds, best seconds) of one whole update of
+    each learner in `names` (cli.train.LEARNERS), built from config's shared fields."""
+    from cli.train import learner
+
+    shared = {f.name: getattr(config, f.name) for f in dataclasses.fields(ippo.IPPOConfig)}
+    del shared["recurrent"]  # each learner's own default
+    for name in names:
+        cls, _ = learner(name)
+        make = importlib.import_module(cls.__module__).make_train
+        trainer = make(cls(**shared))
+        runner = jax.jit(trainer.init)(jax.random.PRNGKey(0))
+        update = jax.jit(lambda r, trainer=trainer: trainer.update(r)[0])
+        yield name, *timed(update, runner, repeats=repeats)
+
+
 def forward_flops(config: ippo.IPPOConfig) -> float:
     """FLOPs of one network forward pass per agent-tick, from XLA's cost analysis of a one-tick
     call on 100 agents (shapes from a fresh runner)."""
@@ -175,6 +196,9 @@ def main() -> None:
     for size in ("embed", "torso", "hidden"):
         parser.add_argument(f"--{size}", type=int, default=getattr(ippo.IPPOConfig, size))
     parser.add_argument("--self-play-only", action="store_true", help="no bot opponents")
+    parser.add_argument(
+        "--learners", default="ippo,ippo-ff,mappo,mappo-rnn", help="learner rows ('' for none)"
+    )
     args = parser.parse_args()
     config = ippo.IPPOConfig(
         num_envs=args.envs,
@@ -205,6 +229,13 @@ def main() -> None:
         )
     print(f"learner cost / bare rollout: {best / bare:.2f}x (target < 3x)")
     print_arithmetic(config, {"bare": bare, "rollout": seconds[ROLLOUT], "ppo": seconds[PPO]})
+    names = [n.strip() for n in args.learners.split(",") if n.strip()]
+    for name, first, best in learner_rows(config, names, args.repeats):
+        print(
+            f"learner {name:22s} {best * 1e3:7.0f} ms {steps / best:7.0f} env-steps/s "
+            f"{best / bare:5.2f}x bare (compile {first:.0f} s)",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":
