@@ -70,3 +70,15 @@ def test_resume_equals_uninterrupted_and_exports_a_feed_forward_policy(tmp_path)
     assert loaded.network.kind == "ff_actor_critic"
     assert loaded.training["algorithm"] == "ippo-ff"
     assert loaded.training["config"]["recurrent"] is False
+
+
+def test_every_mbg_train_learner_builds_its_network_kind():
+    from cli.train import LEARNERS, learner
+
+    kinds = {name: learner(name)[0]().network.kind for name in LEARNERS}
+    assert kinds == {
+        "ippo": "gru_actor_critic",
+        "ippo-ff": "ff_actor_critic",
+        "mappo": "ff_actor",
+        "mappo-rnn": "gru_actor",
+    }
