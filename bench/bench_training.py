@@ -3,7 +3,7 @@ the update split into its parts.
 
     JAX_PLATFORMS=cpu .venv/bin/python bench/bench_training.py [--envs 64] [--rollout 32]
         [--epochs 4] [--minibatches 4] [--grad-chunk 16] [--embed 32 --torso 64 --hidden 64]
-        [--self-play-only] [--rounds 5]
+        [--self-play-only] [--rounds 5] [--learners ippo,ippo-ff,mappo,mappo-rnn]
 
 Bare rollout: the engine's own rollout (`mbg bench engine`'s): `num_envs` games stepped with
 auto-reset for `rollout` ticks inside one jitted `lax.scan`, every slot playing a uniformly random
@@ -20,6 +20,10 @@ rounds (`evaluation.interleaved`, ABBA order): each "x bare" is the median of th
 ratios to the bare rollout with its interquartile range, flagged when too noisy to trust (the
 machine is shared, and load that changes between two timings would land in their ratio).
 
+Learner rows: one whole update (one jit) of each learner named by --learners (cli.train.LEARNERS:
+recurrent IPPO, feed-forward IPPO, MAPPO with a feed-forward or GRU actor and the centralised
+critic on the world state), at the same batch and sizes, beside the bare rollout of the same run.
+
 Arithmetic: XLA's cost analysis of one forward pass gives the network's FLOPs per agent-tick;
 the PPO epochs cost about 3x that per replayed agent-tick (the backward pass about twice the
 forward, the usual estimate). The last lines print the FLOP rate the epochs achieved and the rate
@@ -28,6 +32,7 @@ they would need for the whole learner to cost < 3x the bare rollout.
 
 import argparse
 import dataclasses
+import importlib
 import statistics
 import time
 
@@ -130,12 +135,12 @@ def parts(config: ippo.IPPOConfig):
     yield "whole update (one jit)", jax.jit(lambda r: trainer.update(r)[0]), (runner,)
 
 
-def measure(config: ippo.IPPOConfig, rounds: int) -> dict:
+def measure(config: ippo.IPPOConfig, rounds: int, extra=()) -> dict:
     """Compile every part, then time them all in alternating rounds (evaluation.interleaved):
     part -> {"first" (compile + first call, s), "seconds" (per round), "vs_bare" (the
     `ratio_summary` of the part's per-round time over the bare rollout's)}."""
     programs, firsts = {}, {}
-    for name, fn, args in parts(config):
+    for name, fn, args in [*parts(config), *extra]:
         firsts[name] = first_call(fn, *args)
         programs[name] = lambda fn=fn, args=args: interleaved.time_calls(
             lambda: jax.block_until_ready(fn(*args)), 1
@@ -149,6 +154,23 @@ def measure(config: ippo.IPPOConfig, rounds: int) -> dict:
         }
         for name in programs
     }
+
+
+def learner_parts(config: ippo.IPPOConfig, names):
+    """Yield ("learner NAME", one whole update jitted, its arguments) for each learner in
+    `names` (cli.train.LEARNERS), built from config's shared fields: timed in the same
+    alternating rounds as the parts, so each row's ratio to the bare rollout is fair."""
+    from cli.train import learner
+
+    shared = {f.name: getattr(config, f.name) for f in dataclasses.fields(ippo.IPPOConfig)}
+    del shared["recurrent"]  # each learner's own default
+    for name in names:
+        cls, _ = learner(name)
+        make = importlib.import_module(cls.__module__).make_train
+        trainer = make(cls(**shared))
+        runner = jax.jit(trainer.init)(jax.random.PRNGKey(0))
+        update = jax.jit(lambda r, trainer=trainer: trainer.update(r)[0])
+        yield f"learner {name}", update, (runner,)
 
 
 def forward_flops(config: ippo.IPPOConfig) -> float:
@@ -193,6 +215,9 @@ def main() -> None:
     for size in ("embed", "torso", "hidden"):
         parser.add_argument(f"--{size}", type=int, default=getattr(ippo.IPPOConfig, size))
     parser.add_argument("--self-play-only", action="store_true", help="no bot opponents")
+    parser.add_argument(
+        "--learners", default="ippo,ippo-ff,mappo,mappo-rnn", help="learner rows ('' for none)"
+    )
     args = parser.parse_args()
     config = ippo.IPPOConfig(
         num_envs=args.envs,
@@ -211,7 +236,8 @@ def main() -> None:
     print(f"opponents: {config.opponents}; network: {config.network}")
     print(f"PPO: {config.epochs} epochs x {config.minibatches} minibatches, gradient chunks of "
           f"<= {config.grad_chunk} of {config.num_learners} learner sequences")  # fmt: skip
-    measured = measure(config, args.rounds)
+    names = [n.strip() for n in args.learners.split(",") if n.strip()]
+    measured = measure(config, args.rounds, learner_parts(config, names))
     print(f"median of {args.rounds} alternating rounds; ratios are medians of per-round ratios")
     seconds = {}
     for name, row in measured.items():

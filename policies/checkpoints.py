@@ -5,7 +5,7 @@ an existing file::
 
     {"format": "mbg-policy", "format_version": 1,
      "obs_version": engine.types.OBS_VERSION at training time,
-     "network": {"kind": "gru_actor_critic", "embed": .., "torso": .., "hidden": ..},
+     "network": {"kind": one of policies.networks.KINDS, "embed": .., "torso": .., "hidden": ..},
      "training": {free metadata: algorithm, env_steps, updates, config, ...},
      "params": the flax parameter tree (NumPy arrays)}
 
@@ -34,7 +34,7 @@ from policies.system import System, as_system
 
 FORMAT = "mbg-policy"
 FORMAT_VERSION = 1
-NETWORK_KIND = "gru_actor_critic"
+NETWORK_KIND = "gru_actor_critic"  # recurrent IPPO's; every kind is in nets.KINDS
 
 
 class CheckpointError(ValueError):
@@ -64,7 +64,7 @@ def save_policy(
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "obs_version": OBS_VERSION,
-        "network": {"kind": NETWORK_KIND, **network.to_dict()},
+        "network": {"kind": network.kind, **network.to_dict()},
         "training": training,
         "params": jax.tree.map(np.asarray, serialization.to_state_dict(params)),
     }
@@ -110,11 +110,13 @@ def _network_config(doc: dict, problems: list[str]) -> nets.NetworkConfig | None
     if not isinstance(net, dict):
         problems.append("field 'network' is missing")
         return None
-    if net.get("kind") != NETWORK_KIND:
-        problems.append(f"network.kind is {net.get('kind')!r}, this code builds {NETWORK_KIND!r}")
+    kind = net.get("kind")
+    if kind not in nets.KINDS.values():
+        problems.append(f"network.kind is {kind!r}, this code builds {sorted(nets.KINDS.values())}")
+        return None
     fields = {k: v for k, v in net.items() if k != "kind"}
     try:
-        return nets.NetworkConfig(**{k: int(v) for k, v in fields.items()})
+        return nets.NetworkConfig.from_kind(kind, **{k: int(v) for k, v in fields.items()})
     except (TypeError, ValueError) as error:
         problems.append(f"network: {error}")
         return None

@@ -54,28 +54,62 @@ ROW_SCALE = np.array([_ROW_SCALE.get(n, 1.0) for n in ROW_FEATURES], np.float32)
 CONTEXT_SCALE = np.array([_CONTEXT_SCALE.get(n, 1.0) for n in CONTEXT_FEATURES], np.float32)
 
 
+# Network kinds by (recurrent, value_head): the name a policy file's metadata carries
+# (policies.checkpoints), so a loader builds the network that was trained.
+KINDS = {
+    (True, True): "gru_actor_critic",  # recurrent IPPO
+    (False, True): "ff_actor_critic",  # feed-forward IPPO
+    (True, False): "gru_actor",  # recurrent MAPPO's actor (its critic is training-only)
+    (False, False): "ff_actor",  # feed-forward MAPPO's actor
+}
+
+
 @dataclass(frozen=True)
 class NetworkConfig:
-    """Sizes of the actor-critic: unit embedding E, torso width, GRU hidden size H."""
+    """Sizes of the actor-critic: unit embedding E, torso width, GRU hidden size H.
+
+    recurrent=False puts a Dense(H) + relu where the GRU is: the same inputs and heads, no
+    memory (the hidden state passes through unchanged). value_head=False leaves the critic out
+    (MAPPO's actors; their values come from a centralised critic in training.mappo).
+    """
 
     embed: int = 32
     torso: int = 64
     hidden: int = 64
+    recurrent: bool = True
+    value_head: bool = True
+
+    @property
+    def kind(self) -> str:
+        return KINDS[(self.recurrent, self.value_head)]
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The sizes only (the flags are the kind, see KINDS)."""
+        out = asdict(self)
+        del out["recurrent"], out["value_head"]
+        return out
+
+    @classmethod
+    def from_kind(cls, kind: str, **sizes: int) -> "NetworkConfig":
+        """The config of a kind name and sizes. Raises ValueError for an unknown kind."""
+        flags = {name: key for key, name in KINDS.items()}
+        if kind not in flags:
+            raise ValueError(f"network kind {kind!r}: not one of {sorted(flags)}")
+        recurrent, value_head = flags[kind]
+        return cls(**sizes, recurrent=recurrent, value_head=value_head)
 
 
 class Heads(NamedTuple):
-    """Network outputs for N agents: masked logits move (N, 9), pair (N, 22); value (N,)."""
+    """Network outputs for N agents: masked logits move (N, 9), pair (N, 22); value (N,)
+    (zeros without a value head)."""
 
     move: jax.Array
     pair: jax.Array
     value: jax.Array
 
 
-def _dense(features: int, scale: float = np.sqrt(2.0)) -> nn.Dense:
-    return nn.Dense(features, kernel_init=nn.initializers.orthogonal(scale))
+def _dense(features: int, scale: float = np.sqrt(2.0), name: str | None = None) -> nn.Dense:
+    return nn.Dense(features, kernel_init=nn.initializers.orthogonal(scale), name=name)
 
 
 def unit_inputs(obs: Obs) -> jax.Array:
@@ -202,9 +236,12 @@ class ActorCritic(nn.Module):
             axis=-1,
         )
         x = nn.relu(_dense(cfg.torso)(x))
-        gru = SequenceGRU(cfg.hidden, name="GRUCell_0")  # the name of the released parameters
-        hidden, h = gru(hidden, x.reshape(t, n, -1), reset)
-        h = h.reshape(t * n, -1)
+        if cfg.recurrent:
+            gru = SequenceGRU(cfg.hidden, name="GRUCell_0")  # the name of released parameters
+            hidden, h = gru(hidden, x.reshape(t, n, -1), reset)
+            h = h.reshape(t * n, -1)
+        else:  # named, so the auto-numbered Dense layers keep the recurrent network's names
+            h = nn.relu(_dense(cfg.hidden, name="FeedForward_0")(x))
 
         move = _dense(C.NUM_MOVES, 0.01)(h)
         # Pointer head: Dense(concat(h, unit_k)) written as Dense(h) + Dense(unit_k), so the
@@ -213,7 +250,10 @@ class ActorCritic(nn.Module):
         pair_rows = _dense(C.NUM_ULT, 0.01)(point)  # (T * N, 10, 2): targets 1-10
         pair_none = _dense(C.NUM_ULT, 0.01)(h)[:, None, :]  # target 0 (none)
         pair = jnp.concatenate([pair_none, pair_rows], axis=1).reshape(t * n, NUM_PAIR)
-        value = _dense(1, 1.0)(nn.relu(_dense(cfg.torso)(h)))[:, 0]
+        if cfg.value_head:
+            value = _dense(1, 1.0)(nn.relu(_dense(cfg.torso)(h)))[:, 0]
+        else:
+            value = jnp.zeros(t * n, jnp.float32)
         heads = Heads(
             move=masked_logits(move, obs.mask.move),
             pair=masked_logits(pair, obs.mask.pair.reshape(t * n, NUM_PAIR)),

@@ -79,6 +79,7 @@ class IPPOConfig:
     embed: int = 32
     torso: int = 64
     hidden: int = 64
+    recurrent: bool = True  # False: feed-forward (training.ippo_ff)
     # run
     seed: int = 0
     # Host devices (CPU cores) the games and the PPO epochs are split over, each device
@@ -110,7 +111,8 @@ class IPPOConfig:
 
     @property
     def network(self) -> nets.NetworkConfig:
-        return nets.NetworkConfig(embed=self.embed, torso=self.torso, hidden=self.hidden)
+        sizes = {"embed": self.embed, "torso": self.torso, "hidden": self.hidden}
+        return nets.NetworkConfig(**sizes, recurrent=self.recurrent)
 
     @property
     def steps_per_update(self) -> int:
@@ -291,7 +293,7 @@ def swap_leading_axes(tree):
     return jax.tree.map(lambda x: jnp.swapaxes(x, 0, 1), tree)
 
 
-def make_grad(config: IPPOConfig, network: nets.ActorCritic, axis_name: str | None = None):
+def make_grad(config: IPPOConfig, network, axis_name: str | None = None, loss=None):
     """grad(params, hidden0 (n, H), batch (n, T), agent-major) -> ((loss, terms), grads) of
     `loss_fn`, summed over chunks of at most config.grad_chunk agent sequences (`lax.scan`).
 
@@ -300,10 +302,11 @@ def make_grad(config: IPPOConfig, network: nets.ActorCritic, axis_name: str | No
     for the network; time-major batches made the epochs copy the whole batch several times.
     With `axis_name`, each device holds part of the minibatch: advantages are standardised
     and the loss weighted over all devices' sequences, and the result is summed across them.
+    `loss`: another learner's chunk loss with chunk_loss's signature (training.mappo).
     """
+    loss = functools.partial(loss or chunk_loss, network=network, config=config)
 
     def chunk_grad(params, hidden0, seq, share):
-        loss = functools.partial(chunk_loss, network=network, config=config)
         value_and_grad = jax.value_and_grad(loss, has_aux=True)
         return value_and_grad(params, hidden0=hidden0, batch=swap_leading_axes(seq), share=share)
 
@@ -375,11 +378,12 @@ def _game_results(groups, done, outcome):
     return jnp.stack([res[g.lo : g.hi].sum(0) for g in groups])
 
 
-def make_epoch(config: IPPOConfig, network: nets.ActorCritic, tx, axis_name: str | None = None):
+def make_epoch(config: IPPOConfig, network, tx, axis_name: str | None = None, loss=None):
     """One PPO epoch: `epoch((params, opt_state), key, hidden0, batch)` shuffles the agent
     sequences of `batch` (n, T, agent-major), cuts them into config.minibatches and takes one
-    optimiser step on each; returns ((params, opt_state), losses stacked over minibatches)."""
-    grad_fn = make_grad(config, network, axis_name)
+    optimiser step on each; returns ((params, opt_state), losses stacked over minibatches).
+    `loss`: as in make_grad."""
+    grad_fn = make_grad(config, network, axis_name, loss)
 
     def minibatch_step(carry, part):
         params, opt_state = carry

@@ -44,15 +44,16 @@ def _runner_spec(ippo):
     )  # fmt: skip
 
 
-def make_parallel_train(config):
+def make_parallel_train(config, make_train=None):
     """training.ippo.Trainer for config.devices > 1: init, update and train run on a device
-    mesh; collect and learn (one device's parts, for benchmarks) are None."""
+    mesh; collect and learn (one device's parts, for benchmarks) are None. make_train: the
+    learner's (default training.ippo.make_train; any whose runner is an ippo.RunnerState)."""
     from training import ippo
 
     local_config = dataclasses.replace(
         config, num_envs=config.num_envs // config.devices, devices=1
     )
-    local = ippo.make_train(local_config, axis_name=AXIS)
+    local = (make_train or ippo.make_train)(local_config, axis_name=AXIS)
     mesh = device_mesh(config.devices)
     runner = _runner_spec(ippo)
 

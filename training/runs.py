@@ -168,9 +168,10 @@ def chunk_scalars(metrics, groups, steps_per_update: int, seconds: float) -> dic
     return out
 
 
-def export_policy(out: Path, config, runner, algorithm: str) -> Path:
+def export_policy(out: Path, config, runner, algorithm: str, params=None) -> Path:
     """Write the run's current policy as a one-file checkpoint `out/policy_<env-steps>.msgpack`
-    (kept if it already exists: the same update gives the same parameters)."""
+    (kept if it already exists: the same update gives the same parameters). params: the
+    policy's parameters when they are not all of runner.params (MAPPO's actor)."""
     from policies import checkpoints
 
     steps = int(runner.update) * config.steps_per_update
@@ -182,7 +183,8 @@ def export_policy(out: Path, config, runner, algorithm: str) -> Path:
             "updates": int(runner.update),
             "config": common.config_to_dict(config),
         }
-        checkpoints.save_policy(path, jax.device_get(runner.params), config.network, training)
+        params = runner.params if params is None else params
+        checkpoints.save_policy(path, jax.device_get(params), config.network, training)
     return path
 
 
@@ -214,11 +216,15 @@ def rounding_note(steps: int, per_update: int, updates_per_chunk: int) -> str | 
     return f"{note}; training {trained}{why}"
 
 
-def train_loop(out: Path, config, trainer, init, chunk, resume: bool, show: bool, algorithm: str):
+def train_loop(
+    out: Path, config, trainer, init, chunk, resume: bool, show: bool, algorithm: str,
+    policy_params=None,
+):  # fmt: skip
     """Drive a learner until config.total_steps env-steps (rounded up to whole chunks of
     config.updates_per_log updates): checkpoint every config.logs_per_checkpoint chunks and at
     the end, log every chunk, then export the policy. init(rng) and chunk(runner) are jitted;
-    the runner has `.update` and `.params`. Returns (runner, exported policy path)."""
+    the runner has `.update` and `.params`; policy_params(runner) picks the exported policy's
+    parameters (default all of runner.params). Returns (runner, exported policy path)."""
     checkpoints = RunCheckpoints(out / "checkpoints")
     runner = init(jax.random.PRNGKey(config.seed))
     if resume:
@@ -249,4 +255,5 @@ def train_loop(out: Path, config, trainer, init, chunk, resume: bool, show: bool
     finally:
         log.close()
         checkpoints.close()
-    return runner, export_policy(out, config, runner, algorithm)
+    params = None if policy_params is None else policy_params(runner)
+    return runner, export_policy(out, config, runner, algorithm, params)

@@ -1,0 +1,318 @@
+"""MAPPO on Team Deathmatch: decentralised actors, a centralised critic on the world state.
+
+The paper's MAPPO baselines (seed 000, sections 6 and 7.3; Yu et al. 2022, "The Surprising
+Effectiveness of PPO in Cooperative Multi-Agent Games"): every agent acts from its own
+observation through one shared actor (policies.networks.ActorCritic without its value head,
+feed-forward for `mbg train mappo`, GRU for `mbg train mappo-rnn`), while the value of each
+agent comes from a critic that reads `env.world_state` (RULES_BRIEF A9: every unit unredacted
+in that agent's frame, plus the game context) and the agent's own slot and class. The critic is
+training-only: it is never an actor's input, and the exported policy file holds the actor alone
+(network kind "ff_actor" or "gru_actor"), so it plays under the same fair views as any policy.
+
+Everything else is training.ippo's: the games, opponent groups, shaped rewards (training only,
+RULES_BRIEF A13), GAE, the clipped PPO loss, the chunked sequence replay, the epochs and the
+run driver (training.runs). Actor and critic are one parameter tree {"actor", "critic"} under
+one Adam, their losses summed as in IPPO (policy + vf_coef x value - ent_coef x entropy).
+"""
+
+import dataclasses
+import functools
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from engine import constants as C
+from engine.types import ROW_DIM, Obs
+from policies import networks as nets
+from training import common, ippo, runs
+
+# ================================ CONFIG ================================
+
+
+@dataclass(frozen=True)
+class MAPPOConfig(ippo.IPPOConfig):
+    """training.ippo.IPPOConfig plus the critic's width; a feed-forward actor by default."""
+
+    recurrent: bool = False
+    critic_width: int = 128  # two hidden layers of this many units
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.critic_width < 1:
+            raise ValueError(f"MAPPOConfig.critic_width: {self.critic_width!r} must be >= 1")
+
+    @property
+    def network(self) -> nets.NetworkConfig:
+        return dataclasses.replace(super().network, value_head=False)
+
+
+@dataclass(frozen=True)
+class MAPPORNNConfig(MAPPOConfig):
+    """MAPPOConfig with the GRU actor (`mbg train mappo-rnn`)."""
+
+    recurrent: bool = True
+
+
+def algorithm_name(config: MAPPOConfig) -> str:
+    return "mappo-rnn" if config.recurrent else "mappo"
+
+
+# ================================ CRITIC ================================
+
+
+class WorldCritic(nn.Module):
+    """V(world state, own slot, class) for N agents: an MLP of two `width` layers.
+
+    world (..., 10 * ROW_DIM + CONTEXT_DIM) float32 (engine Env.world_state rows of one agent,
+    its team first); self_index (...) int32 0-4, the agent's row in its team; class_id (...)
+    int32. Returns the value (...) float32. Rows and context are scaled as the actor scales
+    its inputs (policies.networks.ROW_SCALE, CONTEXT_SCALE).
+    """
+
+    width: int
+
+    @nn.compact
+    def __call__(self, world: jax.Array, self_index: jax.Array, class_id: jax.Array):
+        lead = world.shape[:-1]
+        split = C.NUM_SLOTS * ROW_DIM
+        rows = world[..., :split].reshape(*lead, C.NUM_SLOTS, ROW_DIM) / nets.ROW_SCALE
+        x = jnp.concatenate(
+            [
+                rows.reshape(*lead, split),
+                world[..., split:] / nets.CONTEXT_SCALE,
+                jax.nn.one_hot(self_index, C.TEAM_SIZE),
+                jax.nn.one_hot(class_id, C.NUM_CLASSES),
+            ],
+            axis=-1,
+        )
+        for _ in range(2):
+            x = nn.relu(nn.Dense(self.width, kernel_init=nn.initializers.orthogonal(2**0.5))(x))
+        return nn.Dense(1, kernel_init=nn.initializers.orthogonal(1.0))(x)[..., 0]
+
+
+class Networks(NamedTuple):
+    """The actor (policies.networks.ActorCritic, no value head) and the centralised critic."""
+
+    actor: nets.ActorCritic
+    critic: WorldCritic
+
+
+def critic_value(networks: Networks, params, world, obs: Obs) -> jax.Array:
+    """The critic's values for agents with leading axes (...): from the world state and the
+    agent's own slot and class only (nothing else of `obs`)."""
+    return networks.critic.apply(params["critic"], world, obs.self_index, obs.class_id)
+
+
+# ============================== LOSS ==============================
+
+
+class Batch(NamedTuple):
+    """Learner agent sequences: leading axes (T, n agents); world: the critic's input."""
+
+    obs: Obs
+    world: jax.Array
+    reset: jax.Array
+    move: jax.Array
+    pair: jax.Array
+    logp: jax.Array
+    value: jax.Array
+    adv: jax.Array
+    ret: jax.Array
+    mask: jax.Array
+
+
+def chunk_loss(params, network: Networks, config: MAPPOConfig, hidden0, batch: Batch, share):
+    """training.ippo.chunk_loss with the value from the centralised critic: `share` x the
+    PPO loss (total, dict of terms) of time-major sequences with normalised advantages."""
+    _, heads = network.actor.apply(params["actor"], hidden0, batch.obs, batch.reset)
+    value = critic_value(network, params, batch.world, batch.obs)
+    total, terms = ippo.ppo_loss(
+        nets.joint_log_prob(heads, batch.move, batch.pair),
+        batch.logp,
+        batch.adv,
+        value,
+        batch.value,
+        batch.ret,
+        nets.joint_entropy(heads),
+        batch.mask,
+        config.clip_eps,
+        config.vf_coef,
+        config.ent_coef,
+    )
+    return total * share, {k: v * share for k, v in terms.items()}
+
+
+def loss_fn(params, network: Networks, config: MAPPOConfig, hidden0, batch: Batch):
+    """The MAPPO loss (total, terms) of a time-major batch, advantages normalised over it."""
+    batch = batch._replace(adv=ippo.normalise(batch.adv, batch.mask))
+    return chunk_loss(params, network, config, hidden0, batch, 1.0)
+
+
+# ============================== MAKE_TRAIN ==============================
+
+
+def make_networks(config: MAPPOConfig) -> Networks:
+    return Networks(nets.ActorCritic(config.network), WorldCritic(config.critic_width))
+
+
+def make_train(config: MAPPOConfig, axis_name: str | None = None) -> ippo.Trainer:
+    """The pure functions of a MAPPO run (training.ippo.Trainer; runner params are
+    {"actor", "critic"}). Same games, opponents, rewards and devices as training.ippo."""
+    if config.devices > 1 and axis_name is None:
+        from training import parallel
+
+        return parallel.make_parallel_train(config, make_train)
+    env, network = ippo.make_env(config), make_networks(config)
+    tx = ippo.make_optimizer(config)
+    groups = common.opponent_groups(config.opponents, config.num_envs)
+    systems = common.opponent_systems(groups)
+    learn_idx = np.flatnonzero(common.learner_slots(groups, config.num_envs))
+    weights = jnp.asarray(config.weights)
+    b, n = config.num_envs, len(learn_idx)
+
+    def learners(tree):  # (b, 10, ...) -> (n, ...)
+        return jax.tree.map(lambda x: x.reshape((b * C.NUM_SLOTS,) + x.shape[2:])[learn_idx], tree)
+
+    def per_learner(game_values):  # (b,) -> (n,)
+        return game_values[learn_idx // C.NUM_SLOTS]
+
+    def own(key):
+        return key if axis_name is None else jax.random.fold_in(key, jax.lax.axis_index(axis_name))
+
+    def world_of(env_state):  # (n, 10 * ROW_DIM + CONTEXT_DIM): the critic's view only
+        return learners(jax.vmap(env.world_state)(env_state))
+
+    def init(rng) -> ippo.RunnerState:
+        rng, k_env, k_net, k_critic = jax.random.split(rng, 4)
+        obs, state = jax.vmap(env.reset)(jax.random.split(own(k_env), b))
+        mine = learners(obs)
+        params = {
+            "actor": nets.init_params(config.network, k_net, mine),
+            "critic": network.critic.init(
+                k_critic, world_of(state), mine.self_index, mine.class_id
+            ),
+        }
+        hidden = nets.initial_hidden(config.network, n)
+        carries = common.initial_carries(groups, systems)
+        return ippo.RunnerState(
+            params, tx.init(params), state, obs, hidden, jnp.ones(b, bool), carries, rng,
+            jnp.int32(0),
+        )  # fmt: skip
+
+    def env_step(runner: ippo.RunnerState, _):
+        rng, k_act, k_opp, k_env = jax.random.split(runner.rng, 4)
+        k_act, k_opp, k_env = own(k_act), own(k_opp), own(k_env)
+        obs, reset = learners(runner.obs), per_learner(runner.reset)
+        hidden, heads = network.actor.apply(runner.params["actor"], runner.hidden, obs, reset)
+        world = world_of(runner.env_state)
+        value = critic_value(network, runner.params, world, obs)
+        move, pair = nets.sample_actions(k_act, heads, obs)
+        mine = nets.to_actions(move, pair)
+        joint = jax.tree.map(
+            lambda x: jnp.zeros(b * C.NUM_SLOTS, jnp.int32).at[learn_idx].set(x).reshape(b, -1),
+            mine,
+        )
+        joint, carries = common.opponent_actions(
+            groups, systems, runner.obs, joint, runner.opponents, runner.reset, k_opp
+        )
+        keys = jax.random.split(k_env, b)
+        obs2, state, reward, done, info = jax.vmap(env.step)(keys, runner.env_state, joint)
+        terms = learners(jnp.moveaxis(jax.vmap(common.reward_terms)(info["events"], reward), 1, 2))
+        active = learners(runner.env_state.active)
+        tr = ippo.Transition(
+            obs, reset, move, pair, nets.joint_log_prob(heads, move, pair), value,
+            terms @ weights, per_learner(done), active,
+        )  # fmt: skip
+        stats = {
+            "terms": jnp.einsum("k,nk,n->k", weights, terms, active),
+            "agent_steps": active.sum().astype(jnp.float32),
+            "results": ippo._game_results(groups, done, info["outcome"]),
+        }
+        runner = runner._replace(
+            env_state=state, obs=obs2, hidden=hidden, reset=done, opponents=carries, rng=rng
+        )
+        return runner, (tr, world, stats)
+
+    run_epoch = ippo.make_epoch(config, network, tx, axis_name, loss=chunk_loss)
+
+    def collect(runner: ippo.RunnerState):
+        """Rollout and GAE: (runner, Batch (T, n), hidden0 (n, H), per-tick stats)."""
+        hidden0 = runner.hidden
+        runner, (traj, world, stats) = jax.lax.scan(env_step, runner, None, config.rollout)
+        world_last = world_of(runner.env_state)
+        last = critic_value(network, runner.params, world_last, learners(runner.obs))
+        adv, ret = ippo.gae(
+            traj.reward, traj.value, traj.done, last, config.gamma, config.gae_lambda
+        )
+        batch = Batch(traj.obs, world, traj.reset, traj.move, traj.pair, traj.logp, traj.value,
+                      adv, ret, traj.learn)  # fmt: skip
+        return runner, batch, hidden0, stats
+
+    def learn(runner: ippo.RunnerState, batch: Batch, hidden0):
+        """config.epochs PPO epochs on one batch: (runner, losses (epochs, minibatches))."""
+        rng, k_epochs = jax.random.split(runner.rng)
+        epoch = functools.partial(run_epoch, hidden0=hidden0, batch=ippo.swap_leading_axes(batch))
+        (params, opt_state), losses = jax.lax.scan(
+            epoch, (runner.params, runner.opt_state), jax.random.split(k_epochs, config.epochs)
+        )
+        runner = runner._replace(
+            params=params, opt_state=opt_state, rng=rng, update=runner.update + 1
+        )
+        return runner, losses
+
+    def update(runner: ippo.RunnerState):
+        runner, batch, hidden0, stats = collect(runner)
+        runner, losses = learn(runner, batch, hidden0)
+        metrics = {
+            "loss": jax.tree.map(jnp.mean, losses),
+            "terms": ippo.psum(stats["terms"].sum(0), axis_name),
+            "agent_steps": ippo.psum(stats["agent_steps"].sum(), axis_name),
+            "results": ippo.psum(stats["results"].sum(0), axis_name),
+        }
+        return runner, metrics
+
+    def train(rng):
+        num_updates = math.ceil(config.total_steps / config.steps_per_update)
+        return jax.lax.scan(lambda r, _: update(r), init(rng), None, num_updates)
+
+    return ippo.Trainer(config, env, network, groups, init, update, train, collect, learn)
+
+
+# ================================ RUN ================================
+
+
+@functools.cache
+def _compiled(config: MAPPOConfig):
+    """(trainer, jitted init, jitted chunk of updates_per_log updates), one per config."""
+    trainer = make_train(config)
+
+    def chunk(runner):
+        return jax.lax.scan(lambda r, _: trainer.update(r), runner, None, config.updates_per_log)
+
+    return trainer, jax.jit(trainer.init), jax.jit(chunk)
+
+
+def run(
+    config, out: str | Path, resume=False, steps: int | None = None, show=True, cls=MAPPOConfig
+):
+    """Train or resume a MAPPO run in `out` (training.runs.train_loop); `cls` is the config
+    class a run without `config` reads or defaults to. The exported policy file holds the
+    actor only. Returns (final RunnerState, path of the exported policy checkpoint)."""
+    out = Path(out)
+    config = runs.run_config(out, cls, config, resume, steps)
+    trainer, init, chunk = _compiled(dataclasses.replace(config, total_steps=0))
+    return runs.train_loop(
+        out, config, trainer, init, chunk, resume, show, algorithm_name(config),
+        policy_params=lambda runner: runner.params["actor"],
+    )  # fmt: skip
+
+
+def run_rnn(config, out: str | Path, resume=False, steps: int | None = None, show=True):
+    """`run` for recurrent MAPPO (`mbg train mappo-rnn`): MAPPORNNConfig by default."""
+    return run(config, out, resume, steps, show, cls=MAPPORNNConfig)
