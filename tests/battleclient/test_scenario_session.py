@@ -33,6 +33,7 @@ def test_slot_spec_gives_the_person_focal_slots_and_the_controller_the_rest(pati
         slot_spec(s, [5])
 
 
+@pytest.mark.slow  # compiles the engine (110-240 s at a load average of 40)
 def test_the_line_wins_waiting_loses_and_try_again_is_the_exact_start(patient_hunter, tmp_path):
     s = patient_hunter
     session = ScenarioSession(s, [0])
@@ -62,6 +63,7 @@ def test_the_line_wins_waiting_loses_and_try_again_is_the_exact_start(patient_hu
     assert session.replay().header["scenario"]["solved"] is False
 
 
+@pytest.mark.slow  # compiles the engine (110-240 s at a load average of 40)
 def test_the_winning_line_as_a_replay(patient_hunter):
     replay = winning_line_replay(patient_hunter)
     assert replay.header["scenario"]["solved"] and replay.header["scenario"]["ticks_played"] == 2
@@ -88,6 +90,7 @@ def test_the_record_counts_attempts_and_solves_and_keeps_a_bad_file(patient_hunt
     assert path.read_text() == '{"x": {"attempts": 1}}'  # nothing lost
 
 
+@pytest.mark.slow  # compiles the engine (110-240 s at a load average of 40)
 def test_save_this_position_as_a_scenario_loads_and_keeps_the_tick(patient_hunter, tmp_path):
     from battleclient.scenario_session import save_position
 
