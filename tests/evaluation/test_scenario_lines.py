@@ -56,7 +56,7 @@ def test_together_they_use_every_class_ultimate_red_zone_and_wave(shipped):
             focal = s.focal_team
             for t in range(played.ticks):
                 kills = int(np.sum(alive[t] & ~alive[t + 1]))
-                foes = int(np.sum((alive[t] & ~alive[t + 1])[L.team_slots(1 - focal)]))
+                foes = int(np.sum((alive[t] & ~alive[t + 1])[list(L.team_slots(1 - focal))]))
                 gained = int(score[t + 1][focal] - score[t][focal])
                 red_zone_kills += gained > foes and kills > 0  # 2 points a kill (RULES 1.6)
                 waves += int(np.sum(~alive[t] & alive[t + 1]))  # a respawn (RULES 4.2)
