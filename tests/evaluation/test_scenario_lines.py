@@ -19,9 +19,16 @@ def shipped():
 
 
 def test_the_shipped_scenarios_and_lines(shipped):
-    # Six of the paper's eight are shipped so far (README, "Endgame scenarios").
-    assert [s.id for s in shipped] == list(range(1, 7))
-    assert sum(len(s.lines) for s in shipped) == 7
+    # The paper's bar (seed 000, section 5.1): eight scenarios, nine lines, two in scenario 1.
+    assert [s.id for s in shipped] == list(range(1, 9))
+    assert sum(len(s.lines) for s in shipped) == 9
+    skills = {s.skill for s in shipped}
+    assert skills == {
+        "teammate modelling",
+        "opponent modelling",
+        "sacrifice",
+        "multi-step planning",
+    }
     first = shipped[0]
     assert [len(table) for _, table in first.lines] == [3, 3]
     for s in shipped:
@@ -36,6 +43,25 @@ def test_every_line_wins_and_the_controller_loses_from_the_focal_side(shipped):
         lineup = L.scenario_lineup(s, s.controller)
         (own,) = L.play_games(s, lineup, [L.start_rollout(s, lineup)])
         assert not own.solved, (s.id, own)
+
+
+def test_together_they_use_every_class_ultimate_red_zone_and_wave(shipped):
+    classes, ults, red_zone_kills, waves = set(), set(), 0, 0
+    for s in shipped:
+        classes |= {int(c) for c in np.asarray(s.start.class_id) if c}
+        for _, table in s.lines:
+            ults |= {int(s.start.class_id[slot]) for slot in np.flatnonzero(table[..., 2].any(0))}
+        for _, played in L.verify(s, record=True):
+            alive, score = played.replay.states["alive"], played.replay.states["score"]
+            focal = s.focal_team
+            for t in range(played.ticks):
+                kills = int(np.sum(alive[t] & ~alive[t + 1]))
+                foes = int(np.sum((alive[t] & ~alive[t + 1])[list(L.team_slots(1 - focal))]))
+                gained = int(score[t + 1][focal] - score[t][focal])
+                red_zone_kills += gained > foes and kills > 0  # 2 points a kill (RULES 1.6)
+                waves += int(np.sum(~alive[t] & alive[t + 1]))  # a respawn (RULES 4.2)
+    assert classes == set(range(1, 6)) and ults == set(range(1, 6))  # Burst to Holy Word
+    assert red_zone_kills >= 2 and waves >= 2, (red_zone_kills, waves)
 
 
 def _mirrored(doc: dict) -> dict:
@@ -77,7 +103,7 @@ def test_swapped_spawn_ends_give_the_mirrored_game(shipped):
 def test_cli_list_validate_verify(capsys):
     assert main(["scenarios", "list"]) == 0
     out = capsys.readouterr().out
-    assert "6 scenarios" in out
+    assert "8 scenarios" in out
     assert main(["scenarios", "validate", "1", "2"]) == 0
     assert main(["scenarios", "verify", "1"]) == 0
     assert "2 of 2 lines win" in capsys.readouterr().out

@@ -1,0 +1,171 @@
+"""Playtesting an endgame scenario in the BattleClient: the game, Try again, the winning line.
+
+A `ScenarioSession` is a BattleClient `GameSession` (same host-stepped engine, desks and replay
+recording) that starts from a scenario's exact start state (`evaluation.scenarios`, issue 17
+point 5) instead of tick 0. The player takes any of the focal team's slots (`human`), the
+focal team's other slots play a slot spec (`others`, the scenario's controller by default) and
+the other team plays the scenario's controller. The game's own Config ends it at the horizon
+(start tick + ticks allowed), so the success rule is the outcome: the focal team won.
+
+`try_again` goes back to the exact start at once: the same objects, the same compiled step
+and System functions, so nothing is compiled again. Every attempt's replay names the scenario
+and its start hash (`header["scenario"]`, as `mbg scenarios run` writes it), and
+`winning_line_replay` is a stored verified line played out as a replay, tick by tick.
+"""
+
+from pathlib import Path
+
+import jax
+import numpy as np
+
+from battleclient import human
+from battleclient.game_setup import EMPTY, LETTER_OF, ClientSetup
+from battleclient.session import GameSession
+from engine import constants as C
+from evaluation import scenario_lines
+from evaluation.match import jit_step, start
+from evaluation.replay import Replay
+from evaluation.scenarios import Scenario, slot_name
+from policies.slotspec import parse_slots, resolve_slots
+
+
+def slot_spec(scenario: Scenario, human_slots, others: str = "") -> str:
+    """The slot spec of a playtest: `human_slots` (global slots of the focal team) -> human,
+    the focal team's other active slots -> `others` (default: the scenario's controller), the
+    other team -> the controller. Raises ValueError naming a slot that is not a focal agent."""
+    focal = set(scenario.focal_slots)
+    chosen = sorted({int(s) for s in human_slots})
+    for slot in chosen:
+        if slot not in focal:
+            names = ", ".join(slot_name(s) for s in sorted(focal))
+            raise ValueError(f"slot {slot_name(slot)}: not a focal agent ({names})")
+    items = [f"{slot_name(s)}=human" for s in chosen]
+    mates = [s for s in sorted(focal) if s not in chosen]
+    items += [f"{slot_name(s)}={others or scenario.controller}" for s in mates]
+    other = "AB"[1 - scenario.focal_team]
+    return ",".join(items + [f"{other}*={scenario.controller}"])
+
+
+def client_setup(scenario: Scenario, spec: str, seed: int = 0) -> ClientSetup:
+    """The lobby's description of a playtest (map id, roster, slots, rules); the game itself
+    starts from the scenario's state, not from this setup's tick 0."""
+    ids = np.asarray(scenario.start.class_id)
+    blocks = (ids[t * C.TEAM_SIZE : (t + 1) * C.TEAM_SIZE] for t in (0, 1))
+    teams = ["".join(LETTER_OF.get(int(c), EMPTY) for c in b).rstrip(EMPTY) for b in blocks]
+    return ClientSetup(
+        map=str(scenario.arena.id), roster="/".join(teams), slots=spec, seed=int(seed),
+        spawn_end=("west", "east")[int(scenario.start.spawn_end)],
+        score_threshold=int(scenario.config.score_threshold),
+        horizon=int(scenario.config.horizon),
+    )  # fmt: skip
+
+
+class ScenarioSession(GameSession):
+    """One playtest of `scenario`: `human_slots` played by the person (at least one focal
+    slot), the rest as `slot_spec` says. Raises ValueError for a bad slot or slot spec."""
+
+    def __init__(self, scenario: Scenario, human_slots, others: str = "", seed: int = 0,
+                 progress=None):  # fmt: skip
+        say = progress or (lambda text: None)
+        if not list(human_slots):
+            raise ValueError("choose at least one focal slot to play")
+        self.scenario = scenario
+        self.spec = slot_spec(scenario, human_slots, others)
+        self.seed = int(seed)
+        self.setup = client_setup(scenario, self.spec, self.seed)
+        self.map_id = scenario.arena.id
+        self.config = scenario.config
+        say("Building the Systems")
+        roster = np.asarray(scenario.start.class_id)
+        self.lineup = resolve_slots(parse_slots(self.spec), roster)
+        self.desks = {}
+        for system, owned in zip(self.lineup.systems, self.lineup.owners, strict=True):
+            desk = human.desk_of(system)
+            for slot in np.flatnonzero(owned) if desk is not None else ():
+                self.desks[int(slot)] = desk
+        self.game = scenario_lines.setup(scenario, self.seed)
+        say("Setting up the start position")
+        self.first = start(self.config, self.lineup, self.game)
+        self.step = jit_step(self.config)
+        self.monitors, self.monitor_teams = [], []  # LLM slots are not offered in a playtest
+        self.attempt = 0
+        self._restart()
+
+    def _restart(self) -> None:
+        self.rollout = self.first
+        self.trace: list = []
+        self.pending = None
+        state, obs = jax.device_get((self.first.state, self.first.obs))
+        self.snapshot = self._snapshot(state, obs, None, None, ())
+
+    def try_again(self) -> None:
+        """Back to the exact start (same state, carries and key): the next attempt. Nothing is
+        compiled again; the humans' desks keep no orders from the last attempt."""
+        for desk in set(self.desks.values()):
+            desk.submit({})
+        self.attempt += 1
+        self._restart()
+
+    @property
+    def ticks_left(self) -> int:
+        """Ticks the focal team still has (0 once the horizon is reached)."""
+        return max(0, int(self.config.horizon) - self.snapshot.tick)
+
+    @property
+    def solved(self) -> bool:
+        """Whether the success rule is met: the focal team has won the game."""
+        return self.snapshot.outcome == self.scenario.win_code
+
+    def replay(self) -> Replay | None:
+        """The attempt so far as a Replay naming the scenario and its start hash (None before
+        the first tick)."""
+        replay = super().replay()
+        if replay is not None:
+            played = self.snapshot.tick - int(self.scenario.start.tick)
+            header = scenario_lines.scenario_header(self.scenario, self.snapshot.outcome, played)
+            replay.header["scenario"] = header
+        return replay
+
+
+def attempt_path(folder: Path, scenario: Scenario, attempt: int) -> Path:
+    """A new replay path for an attempt: scenario id, start hash and attempt number, never an
+    existing file (a suffix is added)."""
+    from battleclient.settings import timestamp, unique_path
+
+    stem = f"scenario{scenario.id:02d}_{scenario.start_hash[:8]}_attempt{attempt + 1}"
+    return unique_path(Path(folder), f"{stem}_{timestamp()}", ".mbgr")
+
+
+def winning_line_replay(scenario: Scenario, index: int = 0) -> Replay:
+    """Verified line `index` of the scenario played out against its controller, as a Replay
+    (header["scenario"] included). Raises IndexError when the scenario has no such line and
+    ValueError when the line no longer wins (the rules changed: `mbg scenarios verify`)."""
+    name, _ = scenario.lines[index]
+    played = dict(scenario_lines.verify(scenario, record=True))[name]
+    if not scenario_lines.line_holds(scenario, name, played):
+        raise ValueError(f"scenario {scenario.id}: line {name!r} no longer wins")
+    return played.replay
+
+
+def focal_slot_names(scenario: Scenario) -> list[str]:
+    """The focal agents' slot names with their classes, e.g. ["A0 Rogue", "A1 Mage"]."""
+    ids = np.asarray(scenario.start.class_id)
+    return [f"{slot_name(s)} {C.CLASS_NAMES[ids[s]]}" for s in scenario.focal_slots]
+
+
+def save_position(session: GameSession, path: Path, *, focal_team: str, horizon: int,
+                  title: str, skill: str, brief: str, scenario_id: int = 900) -> Path:  # fmt: skip
+    """ "Save this position as a scenario": the game's current tick as a scenario file (no
+    lines yet; `mbg scenarios solve FILE` finds them). The arena is named by its id, so the
+    game must be on a scenario arena (ids 900-999, `engine.maps`). Written atomically, never
+    over an existing file (FileExistsError); raises ScenarioError (every problem, the file
+    named) before writing when the document would not load."""
+    from evaluation import scenarios as S
+
+    doc = S.document_for_state(
+        jax.device_get(session.rollout.state), arena=int(session.map_id), title=title,
+        skill=skill, brief=brief, focal_team=focal_team, horizon=int(horizon),
+        score_to_win=int(session.config.score_threshold), scenario_id=int(scenario_id),
+    )  # fmt: skip
+    S.scenario_from_dict(doc, path)  # refuse a bad position before anything is written
+    return S.write_document(path, doc)
