@@ -7,7 +7,7 @@ rules, seed), so choosing one and then changing a field works as a player expect
 
 from pathlib import Path
 
-from battleclient.game_setup import LETTER_OF, ClientSetup
+from battleclient.game_setup import ClientSetup
 from ui.rules import C
 
 # policies/released/README.md: the checkpoint the README's results were made with
@@ -15,6 +15,7 @@ RELEASED_CHECKPOINT = Path(__file__).resolve().parents[1] / "policies/released/i
 MIXED_TEAM = "MWHRP"  # one of each class (RULES 2.2)
 BESIDE_BOTS = "A0=human,A1-A4=scripted:tactician"
 PLACEHOLDER = "Presets..."
+LETTER_OF = dict(enumerate(C.CLASS_LETTERS, start=1))  # class id -> roster letter
 
 
 def released_preset(setup: ClientSetup) -> ClientSetup:

@@ -19,7 +19,7 @@ import jax
 import numpy as np
 
 from battleclient import human
-from battleclient.game_setup import EMPTY, LETTER_OF, ClientSetup
+from battleclient.game_setup import ClientSetup, roster_text
 from battleclient.session import GameSession
 from engine import constants as C
 from evaluation import scenario_lines
@@ -49,11 +49,9 @@ def slot_spec(scenario: Scenario, human_slots, others: str = "") -> str:
 def client_setup(scenario: Scenario, spec: str, seed: int = 0) -> ClientSetup:
     """The lobby's description of a playtest (map id, roster, slots, rules); the game itself
     starts from the scenario's state, not from this setup's tick 0."""
-    ids = np.asarray(scenario.start.class_id)
-    blocks = (ids[t * C.TEAM_SIZE : (t + 1) * C.TEAM_SIZE] for t in (0, 1))
-    teams = ["".join(LETTER_OF.get(int(c), EMPTY) for c in b).rstrip(EMPTY) for b in blocks]
     return ClientSetup(
-        map=str(scenario.arena.id), roster="/".join(teams), slots=spec, seed=int(seed),
+        map=str(scenario.arena.id), roster=roster_text(np.asarray(scenario.start.class_id)),
+        slots=spec, seed=int(seed),
         spawn_end=("west", "east")[int(scenario.start.spawn_end)],
         score_threshold=int(scenario.config.score_threshold),
         horizon=int(scenario.config.horizon),
