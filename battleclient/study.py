@@ -17,11 +17,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from battleclient.game_setup import ClientSetup
+from battleclient.presets import RELEASED_CHECKPOINT
 from evaluation import study
 from ui.paths import data_dir
 from ui.rules import C
 
-DEFAULT_AI = "checkpoint:policies/released/ippo_v1.msgpack"
+DEFAULT_AI = f"checkpoint:{RELEASED_CHECKPOINT}"  # the lobby preset's file, from any folder
 STUDY_MAP = "47"  # the first test map (maps 47-51: RULES 1.7), never trained on
 SIGHTS = ("agent", "team")  # the agent POV, or its whole team's view (both fair)
 
