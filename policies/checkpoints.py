@@ -69,14 +69,19 @@ def write_new(path: str | os.PathLike, data: bytes) -> Path:
 
 
 def save_policy(
-    path: str | os.PathLike, params: Any, network: nets.NetworkConfig, training: dict
+    path: str | os.PathLike,
+    params: Any,
+    network: nets.NetworkConfig,
+    training: dict,
+    kind: str = NETWORK_KIND,
 ) -> Path:
-    """Write a policy file (see the module docstring). Raises FileExistsError."""
+    """Write a policy file (see the module docstring); `kind` is one of NETWORK_KINDS.
+    Raises FileExistsError."""
     doc = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "obs_version": OBS_VERSION,
-        "network": {"kind": NETWORK_KIND, **network.to_dict()},
+        "network": {"kind": kind, **network.to_dict()},
         "training": training,
         "params": jax.tree.map(np.asarray, serialization.to_state_dict(params)),
     }

@@ -56,11 +56,15 @@ CONTEXT_SCALE = np.array([_CONTEXT_SCALE.get(n, 1.0) for n in CONTEXT_FEATURES],
 
 @dataclass(frozen=True)
 class NetworkConfig:
-    """Sizes of the actor-critic: unit embedding E, torso width, GRU hidden size H."""
+    """Sizes of the actor-critic: unit embedding E, torso width, GRU hidden size H;
+    layer_norm: LayerNorm before the ReLU of the torso and of the critic's hidden layer (the
+    Q learners' choice, after Gallici et al. 2024, "Simplifying Deep Temporal Difference
+    Learning"; off, the parameters are exactly those of the released IPPO policy)."""
 
     embed: int = 32
     torso: int = 64
     hidden: int = 64
+    layer_norm: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -173,6 +177,7 @@ class ActorCritic(nn.Module):
         whole sequences, and one large matmul is far cheaper than T small ones, forward and
         backward)."""
         cfg = self.config
+        norm = (lambda x: nn.LayerNorm()(x)) if cfg.layer_norm else (lambda x: x)
         one_tick = reset.ndim == 1
         if one_tick:
             obs, reset = jax.tree.map(lambda x: x[None], (obs, reset))
@@ -201,7 +206,7 @@ class ActorCritic(nn.Module):
             ],
             axis=-1,
         )
-        x = nn.relu(_dense(cfg.torso)(x))
+        x = nn.relu(norm(_dense(cfg.torso)(x)))
         gru = SequenceGRU(cfg.hidden, name="GRUCell_0")  # the name of the released parameters
         hidden, h = gru(hidden, x.reshape(t, n, -1), reset)
         h = h.reshape(t * n, -1)
@@ -213,7 +218,7 @@ class ActorCritic(nn.Module):
         pair_rows = _dense(C.NUM_ULT, 0.01)(point)  # (T * N, 10, 2): targets 1-10
         pair_none = _dense(C.NUM_ULT, 0.01)(h)[:, None, :]  # target 0 (none)
         pair = jnp.concatenate([pair_none, pair_rows], axis=1).reshape(t * n, NUM_PAIR)
-        value = _dense(1, 1.0)(nn.relu(_dense(cfg.torso)(h)))[:, 0]
+        value = _dense(1, 1.0)(nn.relu(norm(_dense(cfg.torso)(h))))[:, 0]
         heads = Heads(
             move=masked_logits(move, obs.mask.move),
             pair=masked_logits(pair, obs.mask.pair.reshape(t * n, NUM_PAIR)),

@@ -182,7 +182,9 @@ def export_policy(out: Path, config, runner, algorithm: str) -> Path:
             "updates": int(runner.update),
             "config": common.config_to_dict(config),
         }
-        checkpoints.save_policy(path, jax.device_get(runner.params), config.network, training)
+        kind = getattr(config, "network_kind", checkpoints.NETWORK_KIND)
+        params = jax.device_get(runner.params)
+        checkpoints.save_policy(path, params, config.network, training, kind)
     return path
 
 
