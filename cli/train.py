@@ -1,6 +1,7 @@
-"""`mbg train ippo ...` (train or resume a run) and `mbg eval CHECKPOINT --vs SPEC ...`.
+"""`mbg train ippo|qmix|pqn-vdn ...` (train or resume a run) and `mbg eval CHECKPOINT --vs SPEC`.
 
     mbg train ippo --steps 200000 --out runs/x            # fresh run
+    mbg train pqn-vdn --steps 200000 --out runs/pqn       # PQN-VDN (training.pqn_vdn)
     mbg train ippo --steps 400000 --out runs/x --resume   # continue it, exactly
     mbg eval policies/released/ippo_v1.msgpack --vs scripted:brawler --maps validation \
         --games 200 --json
@@ -17,16 +18,34 @@ import sys
 import time
 from pathlib import Path
 
-ALGORITHMS = ("ippo",)
+# Learner name -> (module in training/, its config class): each module has run(config, out,
+# resume, steps, show) -> (runner, exported policy path).
+LEARNERS = {
+    "ippo": ("ippo", "IPPOConfig"),
+    "qmix": ("qmix", "QMIXConfig"),
+    "pqn-vdn": ("pqn_vdn", "PQNConfig"),
+}
+ALGORITHMS = tuple(LEARNERS)
+
+
+def learner(name: str):
+    """(training module, config class) of a learner named in ALGORITHMS."""
+    import importlib
+
+    module_name, config_name = LEARNERS[name]
+    module = importlib.import_module(f"training.{module_name}")
+    return module, getattr(module, config_name)
 
 
 def register(subparsers) -> None:
     """Add the `train` and `eval` subcommands."""
-    train = subparsers.add_parser("train", help="train a learner (recurrent IPPO)")
+    train = subparsers.add_parser("train", help="train a learner (IPPO, QMIX, PQN-VDN)")
     train.add_argument("algorithm", choices=ALGORITHMS)
-    train.add_argument("--config", help="JSON or TOML file of IPPOConfig fields")
+    train.add_argument(
+        "--config", help="JSON or TOML file of the learner's config fields (e.g. IPPOConfig)"
+    )
     train.add_argument("--steps", type=int, help="total env-steps (ticks x games) to reach")
-    train.add_argument("--out", default="runs/ippo", help="run directory (default runs/ippo)")
+    train.add_argument("--out", help="run directory (default runs/ALGORITHM)")
     train.add_argument("--resume", action="store_true", help="continue the run in --out")
     train.add_argument("--seed", type=int, help="PRNG seed (fresh runs only)")
     train.add_argument("--quiet", action="store_true", help="no progress bar or log lines")
@@ -74,13 +93,13 @@ def _requested_devices(args, common):
     return None
 
 
-def _run_config(args, config, ippo, common):
+def _run_config(args, config, config_class, common):
     """The config the run will use: --config, else the resumed run's own, else the defaults."""
     saved = Path(args.out) / "config.json"
     if config is None and args.resume and saved.exists():
         doc = json.loads(saved.read_text())
-        config = common.config_from_dict(ippo.IPPOConfig, doc, str(saved))
-    return config or ippo.IPPOConfig()
+        config = common.config_from_dict(config_class, doc, str(saved))
+    return config or config_class()
 
 
 def run_train(args) -> int:
@@ -88,32 +107,34 @@ def run_train(args) -> int:
     import dataclasses
 
     from evaluation.engine_bench import set_host_devices
-    from training import common, ippo, runs
+    from training import common, runs
 
+    module, config_class = learner(args.algorithm)
+    args.out = args.out or f"runs/{args.algorithm}"
     enable_compile_cache()
     devices = _requested_devices(args, common)
     if isinstance(devices, int) and devices > 1:
         # XLA reads its device count once, when JAX starts; building a config already starts
         # it (the scripted bots' tables), so the count comes from the raw settings first.
         set_host_devices(devices)
-    config = common.load_config(ippo.IPPOConfig, args.config) if args.config else None
+    config = common.load_config(config_class, args.config) if args.config else None
     for option in ("seed", "devices"):
         value = getattr(args, option)
         if value is None:
             continue
         if args.resume:
             raise ValueError(f"--{option}: a resumed run keeps its {option}")
-        config = dataclasses.replace(config or ippo.IPPOConfig(), **{option: value})
+        config = dataclasses.replace(config or config_class(), **{option: value})
     if args.steps is not None and args.steps < 0:
         raise ValueError(f"--steps {args.steps}: must be 0 or more")
     runs.check_run_dir(Path(args.out), args.resume)  # before any note about the steps
-    used = _run_config(args, config, ippo, common)
+    used = _run_config(args, config, config_class, common)
     steps = used.total_steps if args.steps is None else args.steps
     note = runs.rounding_note(steps, used.steps_per_update, used.updates_per_log)
     if note:
         print(f"mbg train: {note}", file=sys.stderr)
     start = time.perf_counter()
-    runner, policy = ippo.run(config, args.out, args.resume, args.steps, show=not args.quiet)
+    runner, policy = module.run(config, args.out, args.resume, args.steps, show=not args.quiet)
     print(f"policy: {policy} ({int(runner.update)} updates; "
           f"{time.perf_counter() - start:.0f} s in this session)")  # fmt: skip
     return 0

@@ -5,7 +5,8 @@ an existing file::
 
     {"format": "mbg-policy", "format_version": 1,
      "obs_version": engine.types.OBS_VERSION at training time,
-     "network": {"kind": "gru_actor_critic", "embed": .., "torso": .., "hidden": ..},
+     "network": {"kind": one of NETWORK_KINDS, "embed": .., "torso": .., "hidden": ..,
+                 "layer_norm": .. (absent in older files: False)},
      "training": {free metadata: algorithm, env_steps, updates, config, ...},
      "params": the flax parameter tree (NumPy arrays)}
 
@@ -13,6 +14,10 @@ Loading checks the format, both versions and every parameter's path and shape ag
 network the metadata names, and lists everything that does not match. Importing this module
 registers the slot-spec kind `checkpoint:PATH` (policies.slotspec), so the BattleClient,
 `mbg play`, matches and `mbg eval` all load a policy the same way.
+
+Network kinds: "gru_actor_critic" (policies.networks.ActorCritic read as a policy: sampled, or
+greedy with `#greedy`) and "gru_q_network" (the same network read as agent Q-values by the Q
+learners, training.qlearning: its System always takes the greedy legal action).
 """
 
 import functools
@@ -35,6 +40,8 @@ from policies.system import System, as_system
 FORMAT = "mbg-policy"
 FORMAT_VERSION = 1
 NETWORK_KIND = "gru_actor_critic"
+Q_NETWORK_KIND = "gru_q_network"
+NETWORK_KINDS = (NETWORK_KIND, Q_NETWORK_KIND)
 
 
 class CheckpointError(ValueError):
@@ -48,6 +55,7 @@ class PolicyCheckpoint(NamedTuple):
     network: nets.NetworkConfig
     training: dict
     path: Path
+    kind: str = NETWORK_KIND  # one of NETWORK_KINDS
 
 
 def write_new(path: str | os.PathLike, data: bytes) -> Path:
@@ -127,11 +135,13 @@ def _network_config(doc: dict, problems: list[str]) -> nets.NetworkConfig | None
     if not isinstance(net, dict):
         problems.append("field 'network' is missing")
         return None
-    if net.get("kind") != NETWORK_KIND:
-        problems.append(f"network.kind is {net.get('kind')!r}, this code builds {NETWORK_KIND!r}")
+    if net.get("kind") not in NETWORK_KINDS:
+        problems.append(f"network.kind is {net.get('kind')!r}, this code builds {NETWORK_KINDS}")
     fields = {k: v for k, v in net.items() if k != "kind"}
     try:
-        return nets.NetworkConfig(**{k: int(v) for k, v in fields.items()})
+        return nets.NetworkConfig(
+            **{k: bool(v) if k == "layer_norm" else int(v) for k, v in fields.items()}
+        )
     except (TypeError, ValueError) as error:
         problems.append(f"network: {error}")
         return None
@@ -180,15 +190,17 @@ def load_policy(path: str | os.PathLike) -> PolicyCheckpoint:
     if problems:
         raise CheckpointError(f"{path}: cannot load this policy: " + "; ".join(problems))
     training = doc.get("training") if isinstance(doc.get("training"), dict) else {}
-    return PolicyCheckpoint(doc["params"], network, training, path)
+    return PolicyCheckpoint(doc["params"], network, training, path, doc["network"]["kind"])
 
 
 def policy_system(policy: PolicyCheckpoint, name: str = "", greedy: bool = False) -> System:
     """A JAX System playing `policy` for all ten slots; carry = GRU state (10, H).
 
     Actions are sampled from the masked policy (key used), or the most likely legal ones with
-    greedy=True; either way only legal actions come out.
+    greedy=True or for a Q network (policy.kind Q_NETWORK_KIND: its heads are Q-value
+    advantages, training.qlearning); either way only legal actions come out.
     """
+    greedy = greedy or policy.kind == Q_NETWORK_KIND
     network = nets.ActorCritic(policy.network)
     params = jax.tree.map(jnp.asarray, policy.params)
 
@@ -197,8 +209,8 @@ def policy_system(policy: PolicyCheckpoint, name: str = "", greedy: bool = False
         reset = jnp.zeros(C.NUM_SLOTS, bool)  # a fresh carry starts each game
         hidden, heads = network.apply(params, carry, obs, reset)
         if greedy:
-            move = jnp.argmax(heads.move, axis=-1)
-            pair = jnp.argmax(heads.pair, axis=-1)
+            move = nets.greedy_masked(heads.move, masks.move)
+            pair = nets.greedy_masked(heads.pair, masks.pair.reshape(C.NUM_SLOTS, -1))
         else:
             move, pair = nets.sample_actions(key, heads, obs)
         return nets.to_actions(move, pair), hidden

@@ -243,6 +243,12 @@ def sample_masked(key: jax.Array, logits: jax.Array, mask: jax.Array) -> jax.Arr
     return jnp.argmax(jnp.where(mask, logits + gumbel, -jnp.inf), axis=-1).astype(jnp.int32)
 
 
+def greedy_masked(values: jax.Array, mask: jax.Array) -> jax.Array:
+    """The legal argmax over the last axis, int32: illegal entries never win whatever the
+    values (even below MASKED); a row with no legal entry returns 0."""
+    return jnp.argmax(jnp.where(mask, values, -jnp.inf), axis=-1).astype(jnp.int32)
+
+
 def log_prob(logits: jax.Array, action: jax.Array) -> jax.Array:
     """log pi(action) under masked logits (..., K); action (...) int."""
     logp = jax.nn.log_softmax(logits, axis=-1)

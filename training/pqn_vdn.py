@@ -166,14 +166,16 @@ def make_train(config: PQNConfig) -> Trainer:
         reset = jnp.concatenate([traj.reset, next_reset[None]])
         active = jnp.concatenate([traj.active, actor.learners(acting.env_state.active)[None]])
         _, heads = network.apply(runner.params, hidden0, obs, reset)
-        q_next = qlearning.team_sum(qlearning.max_q(heads) * active)[1:]
+        q_next = qlearning.team_sum(qlearning.max_q(heads, obs.mask) * active)[1:]
         target = lambda_returns(traj.reward, traj.done, q_next, config.gamma, config.lam)
         batch = Batch(traj.obs, traj.reset, traj.move, traj.pair, traj.active, target)
         runner = runner._replace(acting=acting, rng=rng)
         return runner, batch, hidden0, dict(stats, eps=eps)
 
     def per_learner(game_values):
-        return actor.learners(jnp.broadcast_to(game_values[:, None], (config.num_envs, C.NUM_SLOTS)))
+        return actor.learners(
+            jnp.broadcast_to(game_values[:, None], (config.num_envs, C.NUM_SLOTS))
+        )
 
     grad_fn = jax.value_and_grad(functools.partial(loss_fn, network=network), has_aux=True)
 
@@ -241,4 +243,3 @@ def run(config: PQNConfig | None, out, resume=False, steps=None, show=True):
     config = runs.run_config(out, PQNConfig, config, resume, steps)
     trainer, init, chunk = _compiled(dataclasses.replace(config, total_steps=0))
     return runs.train_loop(out, config, trainer, init, chunk, resume, show, "pqn-vdn")
-

@@ -31,10 +31,8 @@ import numpy as np
 from engine import constants as C
 from engine.types import Obs, State
 from policies import networks as nets
+from policies.checkpoints import Q_NETWORK_KIND
 from training import common
-
-Q_NETWORK_KIND = "gru_q_network"
-
 
 # ================================ CONFIG ================================
 
@@ -134,17 +132,18 @@ def chosen_q(heads: nets.Heads, move: jax.Array, pair: jax.Array) -> jax.Array:
     return heads.value + _pick(heads.move, move) + _pick(heads.pair, pair)
 
 
-def max_q(heads: nets.Heads) -> jax.Array:
-    """max over legal joint actions of Q: V + max A_move + max A_pair (masked entries lose)."""
-    return heads.value + jnp.max(heads.move, -1) + jnp.max(heads.pair, -1)
+def max_q(heads: nets.Heads, mask) -> jax.Array:
+    """max over legal joint actions of Q: V + max legal A_move + max legal A_pair.
+    mask: the agents' Masks (leading axes as heads')."""
+    move = jnp.max(jnp.where(mask.move, heads.move, -jnp.inf), -1)
+    pair_mask = mask.pair.reshape(heads.pair.shape)
+    return heads.value + move + jnp.max(jnp.where(pair_mask, heads.pair, -jnp.inf), -1)
 
 
-def greedy_actions(heads: nets.Heads) -> tuple[jax.Array, jax.Array]:
-    """The legal argmax (move, pair) int32 per agent (heads are masked: illegal never wins)."""
-    return (
-        jnp.argmax(heads.move, -1).astype(jnp.int32),
-        jnp.argmax(heads.pair, -1).astype(jnp.int32),
-    )
+def greedy_actions(heads: nets.Heads, mask) -> tuple[jax.Array, jax.Array]:
+    """The legal argmax (move, pair) int32 per agent, whatever the values (mask: Masks)."""
+    pair_mask = mask.pair.reshape(heads.pair.shape)
+    return nets.greedy_masked(heads.move, mask.move), nets.greedy_masked(heads.pair, pair_mask)
 
 
 def epsilon_greedy(key, heads: nets.Heads, obs: Obs, eps) -> tuple[jax.Array, jax.Array]:
@@ -156,7 +155,7 @@ def epsilon_greedy(key, heads: nets.Heads, obs: Obs, eps) -> tuple[jax.Array, ja
     pair_mask = obs.mask.pair.reshape(n, nets.NUM_PAIR)
     any_move = nets.sample_masked(k_move, jnp.zeros(heads.move.shape), obs.mask.move)
     any_pair = nets.sample_masked(k_pair, jnp.zeros(heads.pair.shape), pair_mask)
-    best_move, best_pair = greedy_actions(heads)
+    best_move, best_pair = greedy_actions(heads, obs.mask)
     explore = jax.random.uniform(k_explore, (n,)) < eps
     return jnp.where(explore, any_move, best_move), jnp.where(explore, any_pair, best_pair)
 

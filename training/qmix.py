@@ -185,7 +185,7 @@ def td_loss(params, target_params, network, mixer, gamma: float, games: Games):
 
     q = agent_q(params, lambda h: qlearning.chosen_q(h, move, pair))
     q_tot = mixer.apply(params["mixer"], q, world)
-    q_next = agent_q(target_params, qlearning.max_q)
+    q_next = agent_q(target_params, lambda h: qlearning.max_q(h, obs.mask))
     next_tot = mixer.apply(target_params["mixer"], q_next, world)
     next_tot = jnp.concatenate([next_tot[1:], jnp.zeros_like(next_tot[:1])])
     target = jax.lax.stop_gradient(td_targets(reward, done, next_tot, gamma))
