@@ -3,7 +3,7 @@ the update split into its parts.
 
     JAX_PLATFORMS=cpu .venv/bin/python bench/bench_training.py [--envs 64] [--rollout 32]
         [--epochs 4] [--minibatches 4] [--grad-chunk 16] [--embed 32 --torso 64 --hidden 64]
-        [--self-play-only] [--repeats 3]
+        [--self-play-only] [--repeats 3] [--no-q]
 
 Bare rollout: the engine's own rollout (`mbg bench engine`'s): `num_envs` games stepped with
 auto-reset for `rollout` ticks inside one jitted `lax.scan`, every slot playing a uniformly random
@@ -16,6 +16,9 @@ game); the target is learner cost < 3x the bare rollout. Parts, each jitted alon
 batch: the learner's rollout (engine + policy + opponents), the policy's forward pass and
 sampling over the rollout, the bot opponents over `rollout` ticks, GAE, and the PPO epochs
 (GRU forward + backward). Wall times are the best of --repeats (the machine is shared).
+Then a row per value-based learner (skip with --no-q): one whole PQN-VDN update
+(training.pqn_vdn) at the same batch, and one QMIX update (training.qmix) at its own batch of
+whole games, beside the bare rollout of that batch.
 
 Arithmetic: XLA's cost analysis of one forward pass gives the network's FLOPs per agent-tick;
 the PPO epochs cost about 3x that per replayed agent-tick (the backward pass about twice the
@@ -133,6 +136,37 @@ def measure(config: ippo.IPPOConfig, repeats: int):
     yield "whole update (one jit)", *timed(update, runner, repeats=repeats)
 
 
+def q_learner_rows(config: ippo.IPPOConfig, repeats: int):
+    """Yield (name, env-steps per update, compile + first seconds, best seconds) of one whole
+    PQN-VDN update at the bench's batch (num_envs x rollout) and one QMIX update at QMIX's
+    default batch (its num_envs games played to the end: x horizon ticks), each beside the
+    bare rollout of the same batch."""
+    from training import pqn_vdn, qmix
+
+    same = {k: getattr(config, k) for k in ("num_envs", "opponents", "embed", "torso", "hidden")}
+    pqn = pqn_vdn.PQNConfig(**same, rollout=config.rollout)
+    q = qmix.QMIXConfig(**{**same, "num_envs": qmix.QMIXConfig.num_envs})
+    q = dataclasses.replace(q, buffer_games=max(q.buffer_games, 2 * q.num_teams))
+    bare_q = dataclasses.replace(config, num_envs=q.num_envs, rollout=q.horizon, minibatches=1)
+    for name, learner in (("PQN-VDN", pqn), ("QMIX", q)):
+        module = pqn_vdn if learner is pqn else qmix
+        if learner is q:
+            run, carry = bare_rollout(bare_q)
+            yield (
+                f"bare rollout ({q.num_envs} x {q.horizon})",
+                q.steps_per_update,
+                *timed(run, carry, repeats=repeats),
+            )
+        made = module.make_train(learner)
+        runner = jax.jit(made.init)(jax.random.PRNGKey(0))
+        update = jax.jit(lambda r, made=made: made.update(r)[0])
+        yield (
+            f"{name} update (one jit)",
+            learner.steps_per_update,
+            *timed(update, runner, repeats=repeats),
+        )
+
+
 def forward_flops(config: ippo.IPPOConfig) -> float:
     """FLOPs of one network forward pass per agent-tick, from XLA's cost analysis of a one-tick
     call on 100 agents (shapes from a fresh runner)."""
@@ -175,6 +209,7 @@ def main() -> None:
     for size in ("embed", "torso", "hidden"):
         parser.add_argument(f"--{size}", type=int, default=getattr(ippo.IPPOConfig, size))
     parser.add_argument("--self-play-only", action="store_true", help="no bot opponents")
+    parser.add_argument("--no-q", action="store_true", help="skip the QMIX and PQN-VDN rows")
     args = parser.parse_args()
     config = ippo.IPPOConfig(
         num_envs=args.envs,
@@ -205,6 +240,15 @@ def main() -> None:
         )
     print(f"learner cost / bare rollout: {best / bare:.2f}x (target < 3x)")
     print_arithmetic(config, {"bare": bare, "rollout": seconds[ROLLOUT], "ppo": seconds[PPO]})
+    if args.no_q:
+        return
+    print("value-based learners (env-steps/s; x bare = cost per env-step over the bare rollout's):")
+    bare_rate = steps / bare
+    for name, per_update, first, best in q_learner_rows(config, args.repeats):
+        rate = per_update / best
+        bare_rate = rate if name.startswith("bare") else bare_rate
+        print(f"{name:30s} {best * 1e3:7.0f} ms {rate:7.0f} env-steps/s "
+              f"{bare_rate / rate:5.2f}x bare (compile {first:.0f} s)", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":
