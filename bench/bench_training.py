@@ -3,7 +3,7 @@ the update split into its parts.
 
     JAX_PLATFORMS=cpu .venv/bin/python bench/bench_training.py [--envs 64] [--rollout 32]
         [--epochs 4] [--minibatches 4] [--grad-chunk 16] [--embed 32 --torso 64 --hidden 64]
-        [--self-play-only] [--rounds 5] [--learners ippo,ippo-ff,mappo,mappo-rnn]
+        [--self-play-only] [--rounds 5] [--learners ippo,ippo-ff,mappo,mappo-rnn] [--no-q]
 
 Bare rollout: the engine's own rollout (`mbg bench engine`'s): `num_envs` games stepped with
 auto-reset for `rollout` ticks inside one jitted `lax.scan`, every slot playing a uniformly random
@@ -46,6 +46,7 @@ from policies import networks as nets
 from training import common, ippo
 
 BARE, ROLLOUT = "bare rollout (random actions)", "learner rollout + GAE"
+QMIX_BARE = "bare rollout at QMIX's batch"
 PPO = "PPO epochs (GRU fwd + bwd)"
 
 
@@ -173,6 +174,26 @@ def learner_parts(config: ippo.IPPOConfig, names):
         yield f"learner {name}", update, (runner,)
 
 
+def q_learner_parts(config: ippo.IPPOConfig):
+    """Yield (name, jitted fn, args, env-steps) of one whole PQN-VDN update at the bench's batch
+    (num_envs x rollout) and, at QMIX's own batch (its num_envs games played to the end: x
+    horizon ticks), a bare rollout of that batch and one QMIX update."""
+    from training import pqn_vdn, qmix
+
+    same = {k: getattr(config, k) for k in ("num_envs", "opponents", "embed", "torso", "hidden")}
+    pqn = pqn_vdn.PQNConfig(**same, rollout=config.rollout)
+    q = qmix.QMIXConfig(**{**same, "num_envs": qmix.QMIXConfig.num_envs})
+    q = dataclasses.replace(q, buffer_games=max(q.buffer_games, 2 * q.num_teams))
+    bare_q = dataclasses.replace(config, num_envs=q.num_envs, rollout=q.horizon, minibatches=1)
+    run, carry = bare_rollout(bare_q)
+    yield QMIX_BARE, run, (carry,), q.steps_per_update
+    for name, learner, module in (("pqn-vdn", pqn, pqn_vdn), ("qmix", q, qmix)):
+        made = module.make_train(learner)
+        runner = jax.jit(made.init)(jax.random.PRNGKey(0))
+        update = jax.jit(lambda r, made=made: made.update(r)[0])
+        yield f"learner {name}", update, (runner,), learner.steps_per_update
+
+
 def forward_flops(config: ippo.IPPOConfig) -> float:
     """FLOPs of one network forward pass per agent-tick, from XLA's cost analysis of a one-tick
     call on 100 agents (shapes from a fresh runner)."""
@@ -218,6 +239,7 @@ def main() -> None:
     parser.add_argument(
         "--learners", default="ippo,ippo-ff,mappo,mappo-rnn", help="learner rows ('' for none)"
     )
+    parser.add_argument("--no-q", action="store_true", help="no PQN-VDN and QMIX rows")
     args = parser.parse_args()
     config = ippo.IPPOConfig(
         num_envs=args.envs,
@@ -237,14 +259,21 @@ def main() -> None:
     print(f"PPO: {config.epochs} epochs x {config.minibatches} minibatches, gradient chunks of "
           f"<= {config.grad_chunk} of {config.num_learners} learner sequences")  # fmt: skip
     names = [n.strip() for n in args.learners.split(",") if n.strip()]
-    measured = measure(config, args.rounds, learner_parts(config, names))
+    q_parts = [] if args.no_q else list(q_learner_parts(config))
+    part_steps = {name: n for name, _, _, n in q_parts}
+    extra = [*learner_parts(config, names), *((n, f, a) for n, f, a, _ in q_parts)]
+    measured = measure(config, args.rounds, extra)
     print(f"median of {args.rounds} alternating rounds; ratios are medians of per-round ratios")
     seconds = {}
     for name, row in measured.items():
         seconds[name] = statistics.median(row["seconds"])
+        vs_bare = row["vs_bare"]
+        if name == "learner qmix":  # its batch is its own: against the bare rollout of that batch
+            vs_bare = interleaved.ratio_summary(row["seconds"], measured[QMIX_BARE]["seconds"])
+        rate = part_steps.get(name, steps) / seconds[name]
         print(
-            f"{name:30s} {seconds[name] * 1e3:7.0f} ms {steps / seconds[name]:7.0f} env-steps/s "
-            f"vs bare {interleaved.describe(row['vs_bare'])} (compile {row['first']:.0f} s)",
+            f"{name:30s} {seconds[name] * 1e3:7.0f} ms {rate:7.0f} env-steps/s "
+            f"vs bare {interleaved.describe(vs_bare)} (compile {row['first']:.0f} s)",
             flush=True,
         )
     whole = measured["whole update (one jit)"]["vs_bare"]

@@ -1,6 +1,7 @@
 """`mbg train ALGORITHM ...` (train or resume a run) and `mbg eval CHECKPOINT --vs SPEC ...`.
 
     mbg train ippo --steps 200000 --out runs/x            # fresh run; or ippo-ff, mappo, mappo-rnn
+    mbg train pqn-vdn --steps 200000 --out runs/pqn       # PQN-VDN (training.pqn_vdn); or qmix
     mbg train ippo --steps 400000 --out runs/x --resume   # continue it, exactly
     mbg eval policies/released/ippo_v1.msgpack --vs scripted:brawler --maps validation \
         --games 200 --json
@@ -24,6 +25,8 @@ LEARNERS = {
     "ippo-ff": ("training.ippo_ff", "IPPOFFConfig", "run"),
     "mappo": ("training.mappo", "MAPPOConfig", "run"),
     "mappo-rnn": ("training.mappo", "MAPPORNNConfig", "run_rnn"),
+    "qmix": ("training.qmix", "QMIXConfig", "run"),
+    "pqn-vdn": ("training.pqn_vdn", "PQNConfig", "run"),
 }
 ALGORITHMS = tuple(LEARNERS)
 
@@ -39,7 +42,9 @@ def learner(name: str):
 
 def register(subparsers) -> None:
     """Add the `train` and `eval` subcommands."""
-    train = subparsers.add_parser("train", help="train a learner (IPPO, feed-forward IPPO, MAPPO)")
+    train = subparsers.add_parser(
+        "train", help="train a learner (IPPO, feed-forward IPPO, MAPPO, QMIX, PQN-VDN)"
+    )
     train.add_argument("algorithm", choices=ALGORITHMS)
     train.add_argument("--config", help="JSON or TOML file of the learner's config fields")
     train.add_argument("--steps", type=int, help="total env-steps (ticks x games) to reach")

@@ -5,7 +5,8 @@ an existing file::
 
     {"format": "mbg-policy", "format_version": 1,
      "obs_version": engine.types.OBS_VERSION at training time,
-     "network": {"kind": one of policies.networks.KINDS, "embed": .., "torso": .., "hidden": ..},
+     "network": {"kind": one of NETWORK_KINDS, "embed": .., "torso": .., "hidden": ..,
+                 "layer_norm": .. (absent in older files: False)},
      "training": {free metadata: algorithm, env_steps, updates, config, ...},
      "params": the flax parameter tree (NumPy arrays)}
 
@@ -13,6 +14,11 @@ Loading checks the format, both versions and every parameter's path and shape ag
 network the metadata names, and lists everything that does not match. Importing this module
 registers the slot-spec kind `checkpoint:PATH` (policies.slotspec), so the BattleClient,
 `mbg play`, matches and `mbg eval` all load a policy the same way.
+
+Network kinds: the actor-critic kinds of policies.networks.KINDS (recurrent or feed-forward,
+with or without a value head; read as a policy: sampled, or greedy with `#greedy`) and
+"gru_q_network" (the recurrent actor-critic's layers read as agent Q-values by the Q learners,
+training.qlearning: its System always takes the greedy legal action).
 """
 
 import functools
@@ -34,7 +40,9 @@ from policies.system import System, as_system
 
 FORMAT = "mbg-policy"
 FORMAT_VERSION = 1
-NETWORK_KIND = "gru_actor_critic"  # recurrent IPPO's; every kind is in nets.KINDS
+NETWORK_KIND = "gru_actor_critic"  # recurrent IPPO's; the actor-critic kinds are nets.KINDS
+Q_NETWORK_KIND = "gru_q_network"  # the recurrent actor-critic's network read as Q-values
+NETWORK_KINDS = (*nets.KINDS.values(), Q_NETWORK_KIND)
 
 
 class CheckpointError(ValueError):
@@ -48,6 +56,7 @@ class PolicyCheckpoint(NamedTuple):
     network: nets.NetworkConfig
     training: dict
     path: Path
+    kind: str = NETWORK_KIND  # one of NETWORK_KINDS
 
 
 def write_new(path: str | os.PathLike, data: bytes) -> Path:
@@ -57,14 +66,19 @@ def write_new(path: str | os.PathLike, data: bytes) -> Path:
 
 
 def save_policy(
-    path: str | os.PathLike, params: Any, network: nets.NetworkConfig, training: dict
+    path: str | os.PathLike,
+    params: Any,
+    network: nets.NetworkConfig,
+    training: dict,
+    kind: str | None = None,
 ) -> Path:
-    """Write a policy file (see the module docstring). Raises FileExistsError."""
+    """Write a policy file (see the module docstring); `kind` is one of NETWORK_KINDS, by
+    default the network's own (NetworkConfig.kind). Raises FileExistsError."""
     doc = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "obs_version": OBS_VERSION,
-        "network": {"kind": network.kind, **network.to_dict()},
+        "network": {"kind": kind or network.kind, **network.to_dict()},
         "training": training,
         "params": jax.tree.map(np.asarray, serialization.to_state_dict(params)),
     }
@@ -111,12 +125,14 @@ def _network_config(doc: dict, problems: list[str]) -> nets.NetworkConfig | None
         problems.append("field 'network' is missing")
         return None
     kind = net.get("kind")
-    if kind not in nets.KINDS.values():
-        problems.append(f"network.kind is {kind!r}, this code builds {sorted(nets.KINDS.values())}")
+    if kind not in NETWORK_KINDS:
+        problems.append(f"network.kind is {kind!r}, this code builds {sorted(NETWORK_KINDS)}")
         return None
     fields = {k: v for k, v in net.items() if k != "kind"}
+    structure = NETWORK_KIND if kind == Q_NETWORK_KIND else kind  # same layers, other reading
     try:
-        return nets.NetworkConfig.from_kind(kind, **{k: int(v) for k, v in fields.items()})
+        sizes = {k: bool(v) if k == "layer_norm" else int(v) for k, v in fields.items()}
+        return nets.NetworkConfig.from_kind(structure, **sizes)
     except (TypeError, ValueError) as error:
         problems.append(f"network: {error}")
         return None
@@ -165,15 +181,17 @@ def load_policy(path: str | os.PathLike) -> PolicyCheckpoint:
     if problems:
         raise CheckpointError(f"{path}: cannot load this policy: " + "; ".join(problems))
     training = doc.get("training") if isinstance(doc.get("training"), dict) else {}
-    return PolicyCheckpoint(doc["params"], network, training, path)
+    return PolicyCheckpoint(doc["params"], network, training, path, doc["network"]["kind"])
 
 
 def policy_system(policy: PolicyCheckpoint, name: str = "", greedy: bool = False) -> System:
     """A JAX System playing `policy` for all ten slots; carry = GRU state (10, H).
 
     Actions are sampled from the masked policy (key used), or the most likely legal ones with
-    greedy=True; either way only legal actions come out.
+    greedy=True or for a Q network (policy.kind Q_NETWORK_KIND: its heads are Q-value
+    advantages, training.qlearning); either way only legal actions come out.
     """
+    greedy = greedy or policy.kind == Q_NETWORK_KIND
     network = nets.ActorCritic(policy.network)
     params = jax.tree.map(jnp.asarray, policy.params)
 
@@ -182,8 +200,8 @@ def policy_system(policy: PolicyCheckpoint, name: str = "", greedy: bool = False
         reset = jnp.zeros(C.NUM_SLOTS, bool)  # a fresh carry starts each game
         hidden, heads = network.apply(params, carry, obs, reset)
         if greedy:
-            move = jnp.argmax(heads.move, axis=-1)
-            pair = jnp.argmax(heads.pair, axis=-1)
+            move = nets.greedy_masked(heads.move, masks.move)
+            pair = nets.greedy_masked(heads.pair, masks.pair.reshape(C.NUM_SLOTS, -1))
         else:
             move, pair = nets.sample_actions(key, heads, obs)
         return nets.to_actions(move, pair), hidden

@@ -71,6 +71,9 @@ class NetworkConfig:
     recurrent=False puts a Dense(H) + relu where the GRU is: the same inputs and heads, no
     memory (the hidden state passes through unchanged). value_head=False leaves the critic out
     (MAPPO's actors; their values come from a centralised critic in training.mappo).
+    layer_norm: LayerNorm before the ReLU of the torso and of the critic's hidden layer (the
+    Q learners' choice, after Gallici et al. 2024, "Simplifying Deep Temporal Difference
+    Learning"; off, the parameters are exactly those of the released IPPO policy).
     """
 
     embed: int = 32
@@ -78,6 +81,7 @@ class NetworkConfig:
     hidden: int = 64
     recurrent: bool = True
     value_head: bool = True
+    layer_norm: bool = False
 
     @property
     def kind(self) -> str:
@@ -207,6 +211,7 @@ class ActorCritic(nn.Module):
         whole sequences, and one large matmul is far cheaper than T small ones, forward and
         backward)."""
         cfg = self.config
+        norm = (lambda x: nn.LayerNorm()(x)) if cfg.layer_norm else (lambda x: x)
         one_tick = reset.ndim == 1
         if one_tick:
             obs, reset = jax.tree.map(lambda x: x[None], (obs, reset))
@@ -235,7 +240,7 @@ class ActorCritic(nn.Module):
             ],
             axis=-1,
         )
-        x = nn.relu(_dense(cfg.torso)(x))
+        x = nn.relu(norm(_dense(cfg.torso)(x)))
         if cfg.recurrent:
             gru = SequenceGRU(cfg.hidden, name="GRUCell_0")  # the name of released parameters
             hidden, h = gru(hidden, x.reshape(t, n, -1), reset)
@@ -251,7 +256,7 @@ class ActorCritic(nn.Module):
         pair_none = _dense(C.NUM_ULT, 0.01)(h)[:, None, :]  # target 0 (none)
         pair = jnp.concatenate([pair_none, pair_rows], axis=1).reshape(t * n, NUM_PAIR)
         if cfg.value_head:
-            value = _dense(1, 1.0)(nn.relu(_dense(cfg.torso)(h)))[:, 0]
+            value = _dense(1, 1.0)(nn.relu(norm(_dense(cfg.torso)(h))))[:, 0]
         else:
             value = jnp.zeros(t * n, jnp.float32)
         heads = Heads(
@@ -276,6 +281,12 @@ def sample_masked(key: jax.Array, logits: jax.Array, mask: jax.Array) -> jax.Arr
     """
     gumbel = jax.random.gumbel(key, logits.shape, logits.dtype)
     return jnp.argmax(jnp.where(mask, logits + gumbel, -jnp.inf), axis=-1).astype(jnp.int32)
+
+
+def greedy_masked(values: jax.Array, mask: jax.Array) -> jax.Array:
+    """The legal argmax over the last axis, int32: illegal entries never win whatever the
+    values (even below MASKED); a row with no legal entry returns 0."""
+    return jnp.argmax(jnp.where(mask, values, -jnp.inf), axis=-1).astype(jnp.int32)
 
 
 def log_prob(logits: jax.Array, action: jax.Array) -> jax.Array:

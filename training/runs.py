@@ -184,7 +184,8 @@ def export_policy(out: Path, config, runner, algorithm: str, params=None) -> Pat
             "config": common.config_to_dict(config),
         }
         params = runner.params if params is None else params
-        checkpoints.save_policy(path, jax.device_get(params), config.network, training)
+        kind = getattr(config, "network_kind", None)  # the Q learners' reading of the network
+        checkpoints.save_policy(path, jax.device_get(params), config.network, training, kind)
     return path
 
 
