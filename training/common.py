@@ -55,7 +55,9 @@ def reward_terms(events: Events, reward: jax.Array) -> jax.Array:
 
 # --- Opponents ----------------------------------------------------------------------------------
 class Group(NamedTuple):
-    """Games [lo, hi) of the batch play `kind` ("self", "random" or "scripted:NAME") as Team B."""
+    """Games [lo, hi) of the batch play `kind` as Team B: "self" (the current policy, learning
+    on both sides), "pool" (ghost opponents, training.selfplay), "random", "scripted:NAME" or
+    "checkpoint:PATH" (a released policy, a fixed System)."""
 
     kind: str
     lo: int
@@ -72,9 +74,9 @@ def opponent_groups(mix: Sequence[tuple[str, float]], num_envs: int) -> tuple[Gr
 
     kinds = [k for k, _ in mix]
     weights = np.array([float(w) for _, w in mix])
-    valid = {"self", "random"} | {f"scripted:{b}" for b in BOTS}
+    valid = {"self", "pool", "random"} | {f"scripted:{b}" for b in BOTS}
     for kind in kinds:
-        if kind not in valid:
+        if kind not in valid and not kind.startswith("checkpoint:"):
             raise ValueError(f"opponents: unknown kind {kind!r}; use one of {sorted(valid)}")
     if not kinds or np.any(weights < 0) or weights.sum() <= 0:
         raise ValueError(f"opponents: weights must be >= 0 with a positive sum, got {mix!r}")
@@ -90,6 +92,14 @@ def opponent_groups(mix: Sequence[tuple[str, float]], num_envs: int) -> tuple[Gr
     return tuple(groups)
 
 
+LEARNED_KINDS = ("self", "pool")  # Team B played by the learner's own parameters
+
+
+def fixed_groups(groups: Sequence[Group]) -> tuple[Group, ...]:
+    """The groups whose opponent is a fixed System (rated as one Elo entrant each)."""
+    return tuple(g for g in groups if g.kind not in LEARNED_KINDS)
+
+
 def learner_slots(groups: Sequence[Group], num_envs: int) -> np.ndarray:
     """(num_envs, 10) bool: slots the learner plays (all ten in self-play, Team A otherwise)."""
     table = np.zeros((num_envs, C.NUM_SLOTS), bool)
@@ -101,12 +111,12 @@ def learner_slots(groups: Sequence[Group], num_envs: int) -> np.ndarray:
 
 
 def opponent_systems(groups: Sequence[Group]) -> tuple:
-    """The System playing Team B in each group (None for self-play), built through the
-    slot-spec registry exactly as `mbg play` would build "B*=KIND"."""
+    """The System playing Team B in each group (None for self-play and ghost-pool games),
+    built through the slot-spec registry exactly as `mbg play` would build "B*=KIND"."""
     from policies.slotspec import resolve_slots
 
     return tuple(
-        None if g.kind == "self" else resolve_slots(f"B*={g.kind}").owner_of(C.TEAM_SIZE)
+        None if g.kind in LEARNED_KINDS else resolve_slots(f"B*={g.kind}").owner_of(C.TEAM_SIZE)
         for g in groups
     )
 

@@ -33,7 +33,7 @@ from engine import constants as C
 from engine.maps import make_pool
 from engine.types import Config, Obs, State
 from policies import networks as nets
-from training import common, runs
+from training import common, curriculum_runner, ghosts, run_schedule, runs, selfplay
 from training.ppo import (  # noqa: F401  (the PPO half, re-exported for tests and benches)
     Batch,
     chunk_loss,
@@ -101,6 +101,29 @@ class IPPOConfig:
     devices: int = 1
     updates_per_log: int = 5  # updates per jitted chunk (one progress/log line)
     logs_per_checkpoint: int = 4  # chunks between Orbax checkpoints
+    # self-play with ghost opponents (the "pool" opponent kind), seed 001's meanings:
+    # training.selfplay.GhostConfig (trainer steps = learner agent-steps, ghost steps =
+    # opponent agent-steps in pool games)
+    save_steps: int = 20_000
+    team_change: int = 100_000
+    swap_steps: int = 10_000
+    play_against_latest_model_ratio: float = 0.5
+    window: int = 10
+    elo_k: float = 16.0
+    # curriculum (training.curriculum_runner): "" (maps, rosters, score_threshold above),
+    # "builtin" (maps 0-11, 1v1 to 5v5) or a stages file; a stage advances at advance_win_rate
+    # over advance_games games against its opponents, or after stage_budget env-steps (0: none)
+    curriculum: str = ""
+    advance_win_rate: float = 0.7
+    advance_games: int = 200
+    stage_budget: int = 0
+    # validation checks (training.validation): every validate_every updates (0: none), the
+    # point margin over validation_games side-swapped games against each panel member on
+    # the validation maps; the keep_best best checks' policies are kept
+    validate_every: int = 0
+    validation_games: int = 20
+    validation_panel: tuple = ("random", "scripted:brawler", "scripted:kiter", "scripted:tactician")
+    keep_best: int = 3
 
     def __post_init__(self):
         positive = ("num_envs", "rollout", "epochs", "minibatches", "updates_per_log", "devices")
@@ -114,6 +137,17 @@ class IPPOConfig:
             raise ValueError(
                 f"IPPOConfig.devices: {self.devices} must divide num_envs ({self.num_envs})"
             )
+        self.ghost  # noqa: B018  (GhostConfig checks its fields)
+        self.stages  # noqa: B018  (every stage refuses held-out and scenario maps)
+        curriculum_runner.AdvanceRule(self.advance_win_rate, self.advance_games, self.stage_budget)
+        pool = any(kind == "pool" for kind, _ in self.opponents)
+        if pool and self.devices > 1:
+            raise ValueError("IPPOConfig.devices: the 'pool' opponent needs devices = 1")
+        if self.validate_every < 0 or self.validation_games < 2 or self.validation_games % 2:
+            raise ValueError(
+                f"IPPOConfig.validate_every {self.validate_every} must be >= 0 and "
+                f"validation_games {self.validation_games} even and >= 2"
+            )
         local = self.local_learners
         if local % self.minibatches:
             where = f" of each of the {self.devices} devices" if self.devices > 1 else ""
@@ -125,6 +159,29 @@ class IPPOConfig:
     @property
     def network(self) -> nets.NetworkConfig:
         return nets.NetworkConfig(embed=self.embed, torso=self.torso, hidden=self.hidden)
+
+    @property
+    def ghost(self) -> selfplay.GhostConfig:
+        names = ("save_steps", "team_change", "swap_steps", "play_against_latest_model_ratio")
+        fields = {n: getattr(self, n) for n in (*names, "window", "elo_k")}
+        try:
+            return selfplay.GhostConfig(**fields)
+        except ValueError as error:
+            raise ValueError(f"IPPOConfig.{error}") from None
+
+    @property
+    def stages(self) -> tuple:
+        return curriculum_runner.load_stages(
+            self.curriculum, self.maps, self.rosters, self.score_threshold
+        )
+
+    @property
+    def schedule(self) -> curriculum_runner.CurriculumRunner:
+        """The run's stages, advance rule and team change (builds every stage's pool)."""
+        rule = curriculum_runner.AdvanceRule(
+            self.advance_win_rate, self.advance_games, self.stage_budget
+        )
+        return curriculum_runner.CurriculumRunner(self.stages, rule, self.team_change, self.p_east)
 
     @property
     def steps_per_update(self) -> int:
@@ -175,6 +232,9 @@ class RunnerState(NamedTuple):
     opponents: tuple  # per opponent group, its Systems' carries (e.g. path-finding memory)
     rng: jax.Array  # (2,) uint32 raw PRNG key
     update: jax.Array  # () int32 updates done
+    pool: Any  # engine Pool new games are drawn from (the curriculum stage's)
+    ghost: selfplay.GhostState  # snapshot pool, each pool game's opponent, Elo
+    curriculum: curriculum_runner.CurriculumState  # stage, its win window, learning side
 
 
 # ============================== MAKE_TRAIN ==============================
@@ -234,6 +294,8 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
     learn_idx = np.flatnonzero(common.learner_slots(groups, config.num_envs))
     weights = jnp.asarray(config.weights)
     b, n = config.num_envs, len(learn_idx)
+    layout, ghost_config = ghosts.ghost_layout(groups, b), config.ghost
+    first_pool = config.schedule.pool(curriculum_runner.initial_state())
 
     def learners(tree):  # (b, 10, ...) -> (n, ...)
         return jax.tree.map(lambda x: x.reshape((b * C.NUM_SLOTS,) + x.shape[2:])[learn_idx], tree)
@@ -247,13 +309,19 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
     def init(rng) -> RunnerState:
         rng, k_env, k_net = jax.random.split(rng, 3)
         k_env = own(k_env)
-        obs, state = jax.vmap(env.reset)(jax.random.split(k_env, b))
+        pool = first_pool
+        obs, state = jax.vmap(lambda k: env.reset(k, pool))(jax.random.split(k_env, b))
         params = nets.init_params(config.network, k_net, learners(obs))
         hidden = nets.initial_hidden(config.network, n)
         reset = jnp.ones(b, bool)
         carries = common.initial_carries(groups, systems)
         opt = tx.init(params)
-        return RunnerState(params, opt, state, obs, hidden, reset, carries, rng, jnp.int32(0))
+        # The ghosts draw from their own key, so runs without a pool keep their random stream.
+        ghost = ghosts.init_state(
+            ghost_config, config.network, params, layout, own(jax.random.fold_in(k_net, 1))
+        )
+        return RunnerState(params, opt, state, obs, hidden, reset, carries, rng, jnp.int32(0),
+                           pool, ghost, curriculum_runner.initial_state())  # fmt: skip
 
     # ---- ROLLOUT ----
     def env_step(runner: RunnerState, _):
@@ -270,8 +338,17 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
         joint, carries = common.opponent_actions(
             groups, systems, runner.obs, joint, runner.opponents, runner.reset, k_opp
         )
+        ghost_key, k_ghost = jax.random.split(runner.ghost.key)
+        joint, ghost = ghosts.ghost_actions(
+            network, layout, runner.ghost._replace(key=ghost_key), runner.params, runner.obs,
+            runner.reset, joint, k_ghost,
+        )  # fmt: skip
         keys = jax.random.split(k_env, b)
-        obs2, state, reward, done, info = jax.vmap(env.step)(keys, runner.env_state, joint)
+        step = functools.partial(env.step, pool=runner.pool)
+        obs2, state, reward, done, info = jax.vmap(step)(keys, runner.env_state, joint)
+        ghost = ghosts.after_tick(
+            ghost_config, layout, ghost, runner.env_state, done, info["outcome"], axis_name
+        )
         terms = learners(jnp.moveaxis(jax.vmap(common.reward_terms)(info["events"], reward), 1, 2))
         active = learners(runner.env_state.active)  # (n,) empty roster slots do not learn
         tr = Transition(
@@ -284,8 +361,9 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
             "results": _game_results(groups, done, info["outcome"]),
         }
         runner = runner._replace(
-            env_state=state, obs=obs2, hidden=hidden, reset=done, opponents=carries, rng=rng
-        )
+            env_state=state, obs=obs2, hidden=hidden, reset=done, opponents=carries, rng=rng,
+            ghost=ghost,
+        )  # fmt: skip
         return runner, (tr, stats)
 
     # ---- LEARN ----
@@ -320,6 +398,9 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
     def update(runner: RunnerState):
         runner, batch, hidden0, stats = collect(runner)
         runner, losses = learn(runner, batch, hidden0)
+        trainer_steps = psum(stats["agent_steps"].sum(), axis_name).astype(jnp.int32)
+        ghost = selfplay.after_update(runner.ghost, runner.params, trainer_steps, ghost_config)
+        runner = runner._replace(ghost=ghost)
         metrics = {
             "loss": jax.tree.map(jnp.mean, losses),
             "terms": psum(stats["terms"].sum(0), axis_name),
@@ -342,7 +423,8 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
 @functools.cache
 def _compiled(config: IPPOConfig):
     """(trainer, jitted init, jitted chunk of updates_per_log updates), one per config
-    (total_steps aside), so resuming in the same process does not recompile."""
+    (total_steps aside; one per stage score threshold), so resuming in the same process and
+    returning to a stage do not recompile."""
     trainer = make_train(config)
 
     def chunk(runner):
@@ -359,11 +441,23 @@ def run(
     show: bool = True,
 ):
     """Train (or resume, exactly) a run in directory `out` until config.total_steps env-steps
-    (`steps` overrides it), rounded up to whole chunks; see training.runs.train_loop.
+    (`steps` overrides it), rounded up to whole chunks; see training.runs.train_loop. Between
+    chunks training.run_schedule advances the curriculum, logs Elo and runs validation checks.
 
     Returns (final RunnerState, path of the exported policy checkpoint).
     """
     out = Path(out)
     config = runs.run_config(out, IPPOConfig, config, resume, steps)
-    trainer, init, chunk = _compiled(dataclasses.replace(config, total_steps=0))
-    return runs.train_loop(out, config, trainer, init, chunk, resume, show, "ippo")
+    base = dataclasses.replace(config, total_steps=0)
+    schedule = config.schedule
+
+    def stage_chunk(runner):  # the compiled chunk of the runner's stage (its score threshold)
+        threshold = schedule.stage(runner.curriculum).score_threshold
+        return _compiled(dataclasses.replace(base, score_threshold=threshold))[2](runner)
+
+    first = schedule.stages[0].score_threshold
+    trainer, init, _ = _compiled(dataclasses.replace(base, score_threshold=first))
+    layout = ghosts.ghost_layout(trainer.groups, config.num_envs)
+    hook = run_schedule.RunSchedule(out, config, "ippo", trainer.groups, layout.fixed_names,
+                                    schedule)  # fmt: skip
+    return runs.train_loop(out, config, trainer, init, stage_chunk, resume, show, "ippo", hook)

@@ -168,13 +168,15 @@ def chunk_scalars(metrics, groups, steps_per_update: int, seconds: float) -> dic
     return out
 
 
-def export_policy(out: Path, config, runner, algorithm: str) -> Path:
-    """Write the run's current policy as a one-file checkpoint `out/policy_<env-steps>.msgpack`
-    (kept if it already exists: the same update gives the same parameters)."""
+def export_policy(out: Path, config, runner, algorithm: str, folder: Path | None = None) -> Path:
+    """Write the run's current policy as a one-file checkpoint `policy_<env-steps>.msgpack` in
+    `folder` (default `out`), kept if it already exists: the same update gives the same
+    parameters."""
     from policies import checkpoints
 
     steps = int(runner.update) * config.steps_per_update
-    path = out / f"policy_{steps}.msgpack"
+    path = Path(folder or out) / f"policy_{steps}.msgpack"
+    path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():
         training = {
             "algorithm": algorithm,
@@ -214,11 +216,17 @@ def rounding_note(steps: int, per_update: int, updates_per_chunk: int) -> str | 
     return f"{note}; training {trained}{why}"
 
 
-def train_loop(out: Path, config, trainer, init, chunk, resume: bool, show: bool, algorithm: str):
+def train_loop(
+    out: Path, config, trainer, init, chunk, resume: bool, show: bool, algorithm: str,
+    after_chunk=None,
+):  # fmt: skip
     """Drive a learner until config.total_steps env-steps (rounded up to whole chunks of
     config.updates_per_log updates): checkpoint every config.logs_per_checkpoint chunks and at
     the end, log every chunk, then export the policy. init(rng) and chunk(runner) are jitted;
-    the runner has `.update` and `.params`. Returns (runner, exported policy path)."""
+    the runner has `.update` and `.params`. after_chunk(runner, values, resumed_at) -> runner,
+    when given, runs after each chunk before its log line (it may add to the scalars `values`;
+    resumed_at is the update the session started from). Returns (runner, exported policy
+    path)."""
     checkpoints = RunCheckpoints(out / "checkpoints")
     runner = init(jax.random.PRNGKey(config.seed))
     if resume:
@@ -230,6 +238,8 @@ def train_loop(out: Path, config, trainer, init, chunk, resume: bool, show: bool
     progress, task = progress_bar(chunks * per_chunk, done)
     keys = ("reward/total", "reward/outcome", "loss/entropy", "loss/value")
     keys += tuple(f"games/{g.kind}/win" for g in trainer.groups if g.kind != "self")
+    keys += ("elo/learner", "curriculum/stage")
+    started = int(runner.update)
     try:
         with progress if show else contextlib.nullcontext():
             for i in range(int(runner.update) // config.updates_per_log, chunks):
@@ -239,6 +249,8 @@ def train_loop(out: Path, config, trainer, init, chunk, resume: bool, show: bool
                 seconds = time.perf_counter() - start
                 done = int(runner.update) * config.steps_per_update
                 values = chunk_scalars(metrics, trainer.groups, config.steps_per_update, seconds)
+                if after_chunk is not None:
+                    runner = after_chunk(runner, values, started)
                 log.write(done, values)
                 progress.update(task, completed=done, rate=values["perf/env_steps_per_s"])
                 if show:
