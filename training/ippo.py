@@ -1,15 +1,18 @@
 """Recurrent IPPO on Team Deathmatch: one GRU actor-critic shared by every agent, PPO updates.
 
-Read top to bottom: CONFIG, TRANSITION AND RUNNER STATE, GAE AND LOSS (module level, tested by
-hand), MAKE_TRAIN (rollout with `lax.scan` over vmapped games, then epochs x minibatches of PPO,
+The config is training.ippo_config.IPPOConfig, GAE and the PPO loss are training.ppo's (both
+re-exported here). Read top to bottom: TRANSITION AND RUNNER STATE, MAKE_TRAIN (rollout with `lax.scan` over vmapped games, then epochs x minibatches of PPO,
 all pure: `train(rng)` jits once and vmaps over seeds), RUN (`mbg train ippo`: jitted chunks of
 updates driven by training.runs: Orbax checkpoints, exact resume, progress bar, TensorBoard).
 
 Games: `num_envs` games run in lock step with the engine's auto-reset, drawn from the
-curriculum and train maps only. The learner always plays Team A (spawn end drawn per game, and
+curriculum and train maps only, from the pool the runner carries (the curriculum stage's,
+training.curriculum_runner). The learner always plays Team A (spawn end drawn per game, and
 observations are in the team frame, so it sees both ends); Team B of each game is played by the
 game's opponent group (fixed for the run): "self" (the current policy, whose Team B agents are
-then learners too), "random" or "scripted:NAME". Every agent of a team acts from its own
+then learners too), "pool" (ghosts: a snapshot or the latest parameters per game, seed 001,
+training.ghosts), "random", "scripted:NAME" or "checkpoint:PATH". Elo against every opponent
+is kept in the runner (training.selfplay). Every agent of a team acts from its own
 observation and recurrent state (independent learners, shared parameters, class id in the input).
 
 Reward per agent: sum_k w_k * term_k over training.common.SHAPING_TERMS: the engine's sparse
@@ -19,7 +22,6 @@ outcome plus optional shaping from Events; each term is logged separately.
 import dataclasses
 import functools
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -34,6 +36,7 @@ from engine.maps import make_pool
 from engine.types import Config, Obs, State
 from policies import networks as nets
 from training import common, curriculum_runner, ghosts, run_schedule, runs, selfplay
+from training.ippo_config import IPPOConfig
 from training.ppo import (  # noqa: F401  (the PPO half, re-exported for tests and benches)
     Batch,
     chunk_loss,
@@ -48,160 +51,6 @@ from training.ppo import (  # noqa: F401  (the PPO half, re-exported for tests a
     psum,
     swap_leading_axes,
 )
-
-# ================================ CONFIG ================================
-
-
-@dataclass(frozen=True)
-class IPPOConfig:
-    """Everything a run needs; a JSON/TOML file may set any field (`common.load_config`)."""
-
-    # games (engine Config fields where named so)
-    maps: tuple = ("curriculum", "train")
-    rosters: tuple = ("MWHRP/MWHRP",)
-    p_east: float = 0.5
-    score_threshold: int = C.SCORE_THRESHOLD
-    horizon: int = C.HORIZON
-    opponents: tuple = (("self", 0.5), ("scripted:brawler", 0.25), ("random", 0.25))
-    # batch: env-steps per update = num_envs * rollout (one env-step = one tick of one game)
-    num_envs: int = 64
-    rollout: int = 32
-    total_steps: int = 2_000_000
-    # PPO
-    lr: float = 5e-4
-    gamma: float = 0.995
-    gae_lambda: float = 0.95
-    clip_eps: float = 0.2
-    vf_coef: float = 0.5
-    ent_coef: float = 0.01
-    max_grad_norm: float = 0.5
-    epochs: int = 4
-    minibatches: int = 4
-    # A minibatch's gradient is summed over chunks of at most this many agent sequences: the
-    # same gradient (up to float rounding), but each chunk's activations stay in the CPU's
-    # caches, which made the PPO epochs about 20% faster on this machine (chunks of 15-30).
-    grad_chunk: int = 16
-    # reward = sum of w_<term> * term (common.SHAPING_TERMS; signs included)
-    w_outcome: float = 1.0
-    w_score: float = 0.05
-    w_dealt: float = 0.05
-    w_taken: float = -0.02
-    w_healed: float = 0.05
-    w_kills: float = 0.05
-    w_deaths: float = -0.05
-    # network (policies.networks.NetworkConfig)
-    embed: int = 32
-    torso: int = 64
-    hidden: int = 64
-    # run
-    seed: int = 0
-    # Host devices (CPU cores) the games and the PPO epochs are split over, each device
-    # collecting num_envs / devices games, gradients summed across them (training.parallel);
-    # `mbg train` asks XLA for that many. 1 keeps everything on one device.
-    devices: int = 1
-    updates_per_log: int = 5  # updates per jitted chunk (one progress/log line)
-    logs_per_checkpoint: int = 4  # chunks between Orbax checkpoints
-    # self-play with ghost opponents (the "pool" opponent kind), seed 001's meanings:
-    # training.selfplay.GhostConfig (trainer steps = learner agent-steps, ghost steps =
-    # opponent agent-steps in pool games)
-    save_steps: int = 20_000
-    team_change: int = 100_000
-    swap_steps: int = 10_000
-    play_against_latest_model_ratio: float = 0.5
-    window: int = 10
-    elo_k: float = 16.0
-    # curriculum (training.curriculum_runner): "" (maps, rosters, score_threshold above),
-    # "builtin" (maps 0-11, 1v1 to 5v5) or a stages file; a stage advances at advance_win_rate
-    # over advance_games games against its opponents, or after stage_budget env-steps (0: none)
-    curriculum: str = ""
-    advance_win_rate: float = 0.7
-    advance_games: int = 200
-    stage_budget: int = 0
-    # validation checks (training.validation): every validate_every updates (0: none), the
-    # point margin over validation_games side-swapped games against each panel member on
-    # the validation maps; the keep_best best checks' policies are kept
-    validate_every: int = 0
-    validation_games: int = 20
-    validation_panel: tuple = ("random", "scripted:brawler", "scripted:kiter", "scripted:tactician")
-    keep_best: int = 3
-
-    def __post_init__(self):
-        positive = ("num_envs", "rollout", "epochs", "minibatches", "updates_per_log", "devices")
-        for name in positive + ("logs_per_checkpoint", "embed", "torso", "hidden", "grad_chunk"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"IPPOConfig.{name}: {getattr(self, name)!r} must be >= 1")
-        if self.total_steps < 0:
-            raise ValueError(f"IPPOConfig.total_steps: {self.total_steps!r} must be >= 0")
-        common.check_training_maps(list(self.maps))
-        if self.num_envs % self.devices:
-            raise ValueError(
-                f"IPPOConfig.devices: {self.devices} must divide num_envs ({self.num_envs})"
-            )
-        self.ghost  # noqa: B018  (GhostConfig checks its fields)
-        self.stages  # noqa: B018  (every stage refuses held-out and scenario maps)
-        curriculum_runner.AdvanceRule(self.advance_win_rate, self.advance_games, self.stage_budget)
-        pool = any(kind == "pool" for kind, _ in self.opponents)
-        if pool and self.devices > 1:
-            raise ValueError("IPPOConfig.devices: the 'pool' opponent needs devices = 1")
-        if self.validate_every < 0 or self.validation_games < 2 or self.validation_games % 2:
-            raise ValueError(
-                f"IPPOConfig.validate_every {self.validate_every} must be >= 0 and "
-                f"validation_games {self.validation_games} even and >= 2"
-            )
-        local = self.local_learners
-        if local % self.minibatches:
-            where = f" of each of the {self.devices} devices" if self.devices > 1 else ""
-            raise ValueError(
-                f"IPPOConfig.minibatches: {self.minibatches} must divide the "
-                f"{local} learner agent sequences of a rollout{where}"
-            )
-
-    @property
-    def network(self) -> nets.NetworkConfig:
-        return nets.NetworkConfig(embed=self.embed, torso=self.torso, hidden=self.hidden)
-
-    @property
-    def ghost(self) -> selfplay.GhostConfig:
-        names = ("save_steps", "team_change", "swap_steps", "play_against_latest_model_ratio")
-        fields = {n: getattr(self, n) for n in (*names, "window", "elo_k")}
-        try:
-            return selfplay.GhostConfig(**fields)
-        except ValueError as error:
-            raise ValueError(f"IPPOConfig.{error}") from None
-
-    @property
-    def stages(self) -> tuple:
-        return curriculum_runner.load_stages(
-            self.curriculum, self.maps, self.rosters, self.score_threshold
-        )
-
-    @property
-    def schedule(self) -> curriculum_runner.CurriculumRunner:
-        """The run's stages, advance rule and team change (builds every stage's pool)."""
-        rule = curriculum_runner.AdvanceRule(
-            self.advance_win_rate, self.advance_games, self.stage_budget
-        )
-        return curriculum_runner.CurriculumRunner(self.stages, rule, self.team_change, self.p_east)
-
-    @property
-    def steps_per_update(self) -> int:
-        return self.num_envs * self.rollout
-
-    @property
-    def local_learners(self) -> int:
-        """Learner agent sequences collected by one device (all of them when devices is 1)."""
-        games = self.num_envs // self.devices
-        groups = common.opponent_groups(self.opponents, games)
-        return int(common.learner_slots(groups, games).sum())
-
-    @property
-    def num_learners(self) -> int:
-        return self.local_learners * self.devices
-
-    @property
-    def weights(self) -> np.ndarray:
-        return np.array([getattr(self, f"w_{k}") for k in common.SHAPING_TERMS], np.float32)
-
 
 # ====================== TRANSITION AND RUNNER STATE ======================
 
