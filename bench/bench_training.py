@@ -3,7 +3,7 @@ the update split into its parts.
 
     JAX_PLATFORMS=cpu .venv/bin/python bench/bench_training.py [--envs 64] [--rollout 32]
         [--epochs 4] [--minibatches 4] [--grad-chunk 16] [--embed 32 --torso 64 --hidden 64]
-        [--self-play-only] [--repeats 3]
+        [--self-play-only] [--pool-vs-mixed] [--repeats 3]
 
 Bare rollout: the engine's own rollout (`mbg bench engine`'s): `num_envs` games stepped with
 auto-reset for `rollout` ticks inside one jitted `lax.scan`, every slot playing a uniformly random
@@ -15,7 +15,9 @@ epochs x minibatches of PPO). Both report env-steps per second (one env-step = o
 game); the target is learner cost < 3x the bare rollout. Parts, each jitted alone on the same
 batch: the learner's rollout (engine + policy + opponents), the policy's forward pass and
 sampling over the rollout, the bot opponents over `rollout` ticks, GAE, and the PPO epochs
-(GRU forward + backward). Wall times are the best of --repeats (the machine is shared).
+(GRU forward + backward). --pool-vs-mixed instead times one update with today's opponent mix
+beside the same mix with the ghost pool (training.selfplay) in place of self-play. Wall times
+are the best of --repeats (the machine is shared).
 
 Arithmetic: XLA's cost analysis of one forward pass gives the network's FLOPs per agent-tick;
 the PPO epochs cost about 3x that per replayed agent-tick (the backward pass about twice the
@@ -133,6 +135,31 @@ def measure(config: ippo.IPPOConfig, repeats: int):
     yield "whole update (one jit)", *timed(update, runner, repeats=repeats)
 
 
+MIXED = (("self", 0.5), ("scripted:brawler", 0.25), ("random", 0.25))
+POOLED = (("pool", 0.5), ("scripted:brawler", 0.25), ("random", 0.25))
+
+
+def pool_versus_mixed(config: ippo.IPPOConfig, repeats: int) -> None:
+    """Print one update and its rollout with today's mix (half the games self-play) beside
+    the same mix with the ghost pool in place of self-play (training.selfplay), and the ratio.
+
+    The pool's ghosts do not learn, so a pooled update replays fewer agent sequences in its
+    PPO epochs (Team A only in those games); the rollout row compares the acting alone."""
+    rows = {}
+    for name, mix in (("mixed", MIXED), ("pool", POOLED)):
+        trainer = ippo.make_train(dataclasses.replace(config, opponents=mix))
+        runner = jax.jit(trainer.init)(jax.random.PRNGKey(0))
+        rollout = timed(jax.jit(trainer.collect), runner, repeats=repeats)[1]
+        update = timed(jax.jit(lambda r, t=trainer: t.update(r)[0]), runner, repeats=repeats)[1]
+        rows[name] = (rollout, update)
+        print(f"{name:5s} ({mix[0][0]} 0.5): rollout {rollout * 1e3:6.0f} ms, update "
+              f"{update * 1e3:6.0f} ms ({config.steps_per_update / update:5.0f} env-steps/s)",
+              flush=True)  # fmt: skip
+    (r_mix, u_mix), (r_pool, u_pool) = rows["mixed"], rows["pool"]
+    print(f"pool / mixed: rollout {r_pool / r_mix:.2f}x, update {u_pool / u_mix:.2f}x "
+          "(target <= 1.10x per update)")  # fmt: skip
+
+
 def forward_flops(config: ippo.IPPOConfig) -> float:
     """FLOPs of one network forward pass per agent-tick, from XLA's cost analysis of a one-tick
     call on 100 agents (shapes from a fresh runner)."""
@@ -175,6 +202,9 @@ def main() -> None:
     for size in ("embed", "torso", "hidden"):
         parser.add_argument(f"--{size}", type=int, default=getattr(ippo.IPPOConfig, size))
     parser.add_argument("--self-play-only", action="store_true", help="no bot opponents")
+    parser.add_argument(
+        "--pool-vs-mixed", action="store_true", help="only: ghost pool vs today's mixed opponents"
+    )
     args = parser.parse_args()
     config = ippo.IPPOConfig(
         num_envs=args.envs,
@@ -188,6 +218,8 @@ def main() -> None:
     )
     if args.self_play_only:
         config = dataclasses.replace(config, opponents=(("self", 1.0),))
+    if args.pool_vs_mixed:
+        return pool_versus_mixed(config, args.repeats)
     steps = config.steps_per_update
     print(f"batch: {config.num_envs} games x {config.rollout} ticks = {steps} env-steps")
     print(f"opponents: {config.opponents}; network: {config.network}")
