@@ -1,9 +1,10 @@
 """Recurrent IPPO on Team Deathmatch: one GRU actor-critic shared by every agent, PPO updates.
 
 The config is training.ippo_config.IPPOConfig, GAE and the PPO loss are training.ppo's (both
-re-exported here). Read top to bottom: TRANSITION AND RUNNER STATE, MAKE_TRAIN (rollout with `lax.scan` over vmapped games, then epochs x minibatches of PPO,
-all pure: `train(rng)` jits once and vmaps over seeds), RUN (`mbg train ippo`: jitted chunks of
-updates driven by training.runs: Orbax checkpoints, exact resume, progress bar, TensorBoard).
+re-exported here). Read top to bottom: TRANSITION AND RUNNER STATE, MAKE_TRAIN (rollout with
+`lax.scan` over vmapped games, then epochs x minibatches of PPO, all pure: `train(rng)` jits
+once and vmaps over seeds), RUN (`mbg train ippo`: jitted chunks of updates driven by
+training.runs: Orbax checkpoints, exact resume, progress bar, TensorBoard).
 
 Games: `num_envs` games run in lock step with the engine's auto-reset, drawn from the
 curriculum and train maps only, from the pool the runner carries (the curriculum stage's,
@@ -84,6 +85,7 @@ class RunnerState(NamedTuple):
     pool: Any  # engine Pool new games are drawn from (the curriculum stage's)
     ghost: selfplay.GhostState  # snapshot pool, each pool game's opponent, Elo
     curriculum: curriculum_runner.CurriculumState  # stage, its win window, learning side
+    partners: tuple  # per frozen partner System, its carries for every game
 
 
 # ============================== MAKE_TRAIN ==============================
@@ -140,7 +142,8 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
     systems = common.opponent_systems(groups)
     # The learner's agents, a static set of flat (game * 10 + slot) indices: the network runs
     # on these only (a bot's slots cost nothing) and they are the sequences PPO learns from.
-    learn_idx = np.flatnonzero(common.learner_slots(groups, config.num_envs))
+    learn_idx = np.flatnonzero(common.learner_slots(groups, config.num_envs, config.partners))
+    partners = common.partner_lineup(config.partners)
     weights = jnp.asarray(config.weights)
     b, n = config.num_envs, len(learn_idx)
     layout, ghost_config = ghosts.ghost_layout(groups, b), config.ghost
@@ -170,7 +173,8 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
             ghost_config, config.network, params, layout, own(jax.random.fold_in(k_net, 1))
         )
         return RunnerState(params, opt, state, obs, hidden, reset, carries, rng, jnp.int32(0),
-                           pool, ghost, curriculum_runner.initial_state())  # fmt: skip
+                           pool, ghost, curriculum_runner.initial_state(),
+                           common.partner_carries(partners, b))  # fmt: skip
 
     # ---- ROLLOUT ----
     def env_step(runner: RunnerState, _):
@@ -186,6 +190,9 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
         )
         joint, carries = common.opponent_actions(
             groups, systems, runner.obs, joint, runner.opponents, runner.reset, k_opp
+        )
+        joint, partner_carries = common.partner_actions(
+            partners, runner.obs, joint, runner.partners, runner.reset, k_opp
         )
         ghost_key, k_ghost = jax.random.split(runner.ghost.key)
         joint, ghost = ghosts.ghost_actions(
@@ -211,7 +218,7 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
         }
         runner = runner._replace(
             env_state=state, obs=obs2, hidden=hidden, reset=done, opponents=carries, rng=rng,
-            ghost=ghost,
+            ghost=ghost, partners=partner_carries,
         )  # fmt: skip
         return runner, (tr, stats)
 

@@ -22,6 +22,9 @@ class IPPOConfig:
     score_threshold: int = C.SCORE_THRESHOLD
     horizon: int = C.HORIZON
     opponents: tuple = (("self", 0.5), ("scripted:brawler", 0.25), ("random", 0.25))
+    # frozen partners: a slot spec on some of Team A's slots, played by that fixed System in
+    # every game (ad hoc teamwork), e.g. "A3-A4=scripted:tactician"; "" for none
+    partners: str = ""
     # batch: env-steps per update = num_envs * rollout (one env-step = one tick of one game)
     num_envs: int = 64
     rollout: int = 32
@@ -151,7 +154,7 @@ class IPPOConfig:
         """Learner agent sequences collected by one device (all of them when devices is 1)."""
         games = self.num_envs // self.devices
         groups = common.opponent_groups(self.opponents, games)
-        return int(common.learner_slots(groups, games).sum())
+        return int(common.learner_slots(groups, games, self.partners).sum())
 
     @property
     def num_learners(self) -> int:

@@ -43,6 +43,7 @@ def _runner_spec(ippo):
     return ippo.RunnerState(
         params=same, opt_state=same, env_state=split, obs=split, hidden=split, reset=split,
         opponents=split, rng=same, update=same, pool=same, ghost=same, curriculum=same,
+        partners=split,
     )  # fmt: skip
 
 

@@ -28,7 +28,7 @@ def runs(tmp_path_factory):
         updates_per_log=1, logs_per_checkpoint=1,
         opponents=(("pool", 0.5), ("random", 0.5)),
         save_steps=16, swap_steps=4, window=2, play_against_latest_model_ratio=0.5,
-        curriculum=str(stages), stage_budget=64,
+        curriculum=str(stages), stage_budget=64, partners="A1=random",
     )  # fmt: skip
     step = config.steps_per_update
     whole, _ = ippo.run(config, root / "whole", steps=3 * step, show=False)
