@@ -76,13 +76,20 @@ class MetricLog:
 
 def summary_line(scalars: dict[str, float], keys: Sequence[str]) -> str:
     """A short terminal line of the named scalars present in `scalars`."""
-    parts = [f"{_short_label(k)} {scalars[k]:.3g}" for k in keys if k in scalars]
+    parts = [f"{_short_label(k)} {_short_value(k, scalars[k])}" for k in keys if k in scalars]
     return " | ".join(parts)
+
+
+def _short_value(key: str, value: float) -> str:
+    """Ratings and stage numbers in whole units ("elo 1239", "stage 2"), the rest in 3 digits."""
+    return f"{value:.0f}" if key.startswith(("elo/", "curriculum/stage")) else f"{value:.3g}"
 
 
 def _short_label(key: str) -> str:
     """ "loss/entropy" -> "entropy"; "games/scripted:brawler/win" -> "brawler win" (each
-    opponent's win rate must stay distinguishable)."""
+    opponent's win rate must stay distinguishable); "elo/learner" -> "elo"."""
+    if key == "elo/learner":
+        return "elo"
     parts = key.split("/")
     if parts[0] == "games" and len(parts) == 3:
         return f"{parts[1].split(':')[-1]} {parts[2]}"
