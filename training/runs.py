@@ -55,9 +55,13 @@ class RunCheckpoints:
 class MetricLog:
     """Scalars to TensorBoard (tensorboardX, `dir/tb`) and to `dir/metrics.jsonl`."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, resumed_at: int | None = None):
+        """resumed_at: env-steps of the checkpoint a resumed run starts from; JSON lines of
+        later chunks (logged before the run was killed) are dropped, as the run redoes them."""
         from tensorboardX import SummaryWriter
 
+        if resumed_at is not None:
+            forget_rows_after(Path(directory) / "metrics.jsonl", resumed_at)
         self.writer = SummaryWriter(str(Path(directory) / "tb"))
         self.lines = open(Path(directory) / "metrics.jsonl", "a", encoding="utf-8")  # noqa: SIM115
 
@@ -72,6 +76,19 @@ class MetricLog:
     def close(self) -> None:
         self.writer.close()
         self.lines.close()
+
+
+def forget_rows_after(path: Path, env_steps: int) -> None:
+    """Rewrite the JSON-lines log `path` without rows after `env_steps` (atomically: a
+    temporary file renamed over it); nothing happens when it has none."""
+    if not path.exists():
+        return
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = [x for x in lines if json.loads(x)["env_steps"] <= env_steps]
+    if len(kept) != len(lines):
+        temp = path.with_suffix(".jsonl.tmp")
+        temp.write_text("".join(kept), encoding="utf-8")
+        temp.replace(path)
 
 
 def summary_line(scalars: dict[str, float], keys: Sequence[str]) -> str:
@@ -241,7 +258,7 @@ def train_loop(
     per_chunk = config.steps_per_update * config.updates_per_log
     chunks = chunk_count(config.total_steps, per_chunk)
     done = int(runner.update) * config.steps_per_update
-    log = MetricLog(out)
+    log = MetricLog(out, done if resume else None)
     progress, task = progress_bar(chunks * per_chunk, done)
     keys = ("reward/total", "reward/outcome", "loss/entropy", "loss/value")
     keys += tuple(f"games/{g.kind}/win" for g in trainer.groups if g.kind != "self")
