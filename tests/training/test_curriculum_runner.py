@@ -8,6 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
+from cli.main import main as mbg
 from engine import curriculum as engine_curriculum
 from engine.maps import split_of
 from training import curriculum_runner as cr
@@ -113,7 +114,7 @@ def _record(out, steps, margin):
     return {"env_steps": steps, "policy": str(policy), "margin": margin, "by_opponent": {}}
 
 
-def test_selection_picks_the_best_margin_and_never_overwrites(tmp_path):
+def test_selection_picks_the_best_margin_and_never_overwrites(tmp_path, capsys):
     out = tmp_path / "run"
     out.mkdir()
     (out / "config.json").write_text("{}")
@@ -128,6 +129,9 @@ def test_selection_picks_the_best_margin_and_never_overwrites(tmp_path):
     assert dest.with_name("sp.config.json").read_text() == "{}"
     with pytest.raises(FileExistsError, match="sp.msgpack: exists"):
         validation.select_policy(out, dest)
+    code = mbg(["train", "ippo", "--out", str(out), "--select", str(tmp_path / "cli.msgpack")])
+    assert code == 0 and (tmp_path / "cli.msgpack").read_bytes() == b"policy 300"
+    assert "300 env-steps, validation margin +4.00" in capsys.readouterr().out
     validation.forget_after(out, 250)  # a resume from env-step 250 redoes the later checks
     assert [c["env_steps"] for c in validation.read_checks(out)] == [100, 200]
 
