@@ -50,7 +50,8 @@ def init_state(config: selfplay.GhostConfig, network_config, params, layout, key
     """The run's first GhostState: the initial parameters as the one snapshot, fresh ghost
     recurrent state (G, 5, H)."""
     g = len(layout.pool_games)
-    carry = nets.initial_hidden(network_config, g * C.TEAM_SIZE).reshape(g, C.TEAM_SIZE, -1)
+    hidden = nets.initial_hidden(network_config, g * C.TEAM_SIZE)
+    carry = hidden.reshape(g, C.TEAM_SIZE, hidden.shape[-1])
     return selfplay.init_ghost(config, params, g, carry, len(layout.fixed_names), key)
 
 
