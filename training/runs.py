@@ -36,7 +36,7 @@ class RunCheckpoints:
         return self.manager.latest_step()
 
     def save(self, step: int, runner) -> None:
-        self.manager.save(int(step), args=self._ocp.args.StandardSave(runner))
+        self.manager.save(int(step), args=self._ocp.args.StandardSave(_without_empty(runner)))
         self.manager.wait_until_finished()
 
     def restore(self, like, step: int | None = None):
@@ -44,11 +44,20 @@ class RunCheckpoints:
         step = self.latest() if step is None else step
         if step is None:
             raise FileNotFoundError(f"{self.manager.directory}: no checkpoint to resume from")
-        abstract = jax.tree.map(self._ocp.utils.to_shape_dtype_struct, like)
-        return self.manager.restore(step, args=self._ocp.args.StandardRestore(abstract))
+        abstract = jax.tree.map(self._ocp.utils.to_shape_dtype_struct, _without_empty(like))
+        got = self.manager.restore(step, args=self._ocp.args.StandardRestore(abstract))
+        saved = iter(jax.tree.leaves(got))
+        leaves, treedef = jax.tree.flatten(like)
+        return treedef.unflatten([x if np.size(x) == 0 else next(saved) for x in leaves])
 
     def close(self) -> None:
         self.manager.close()
+
+
+def _without_empty(tree):
+    """`tree` with its zero-size arrays (e.g. the per-game opponents of a run without pool
+    games) left out: Orbax refuses to save them, and they hold nothing to restore."""
+    return jax.tree.map(lambda x: None if np.size(x) == 0 else x, tree)
 
 
 # --- Metrics -------------------------------------------------------------------------------------
