@@ -3,7 +3,8 @@ the update split into its parts.
 
     JAX_PLATFORMS=cpu .venv/bin/python bench/bench_training.py [--envs 64] [--rollout 32]
         [--epochs 4] [--minibatches 4] [--grad-chunk 16] [--embed 32 --torso 64 --hidden 64]
-        [--self-play-only] [--rounds 5] [--learners ippo,ippo-ff,mappo,mappo-rnn] [--no-q]
+        [--self-play-only] [--pool-vs-mixed] [--rounds 5] [--learners ippo,ippo-ff,mappo,mappo-rnn]
+        [--no-q]
 
 Bare rollout: the engine's own rollout (`mbg bench engine`'s): `num_envs` games stepped with
 auto-reset for `rollout` ticks inside one jitted `lax.scan`, every slot playing a uniformly random
@@ -23,6 +24,8 @@ machine is shared, and load that changes between two timings would land in their
 Learner rows: one whole update (one jit) of each learner named by --learners (cli.train.LEARNERS:
 recurrent IPPO, feed-forward IPPO, MAPPO with a feed-forward or GRU actor and the centralised
 critic on the world state), at the same batch and sizes, beside the bare rollout of the same run.
+--pool-vs-mixed instead times one update with today's opponent mix beside the same mix with
+the ghost pool (training.selfplay) in place of self-play.
 
 Arithmetic: XLA's cost analysis of one forward pass gives the network's FLOPs per agent-tick;
 the PPO epochs cost about 3x that per replayed agent-tick (the backward pass about twice the
@@ -194,6 +197,39 @@ def q_learner_parts(config: ippo.IPPOConfig):
         yield f"learner {name}", update, (runner,), learner.steps_per_update
 
 
+MIXED = (("self", 0.5), ("scripted:brawler", 0.25), ("random", 0.25))
+POOLED = (("pool", 0.5), ("scripted:brawler", 0.25), ("random", 0.25))
+
+
+def pool_versus_mixed(config: ippo.IPPOConfig, rounds: int) -> None:
+    """Print one whole update with today's mix (half the games self-play) beside the same mix
+    with the ghost pool in place of self-play (training.selfplay), timed in alternating rounds
+    (evaluation.interleaved), and the median of the per-round ratios.
+
+    The pool's ghosts do not learn, so a pooled update replays fewer agent sequences in its
+    PPO epochs (Team A only in those games) while its rollout runs one network per game's
+    opponent parameters; the learner sequences of each are printed beside the times."""
+    programs, learners = {}, {}
+    for name, mix in (("mixed", MIXED), ("pool", POOLED)):
+        pooled = dataclasses.replace(config, opponents=mix)
+        trainer = ippo.make_train(pooled)
+        runner = jax.jit(trainer.init)(jax.random.PRNGKey(0))
+        update = jax.jit(lambda r, t=trainer: t.update(r)[0])
+        first_call(update, runner)
+        programs[name] = lambda update=update, runner=runner: interleaved.time_calls(
+            lambda: jax.block_until_ready(update(runner)), 1
+        )
+        learners[name] = (mix[0][0], pooled.num_learners)
+    seconds = interleaved.interleave(programs, rounds)
+    for name, (kind, count) in learners.items():
+        update = statistics.median(seconds[name])
+        print(f"{name:5s} ({kind} 0.5, {count} learner sequences): update "
+              f"{update * 1e3:6.0f} ms ({config.steps_per_update / update:5.0f} env-steps/s)",
+              flush=True)  # fmt: skip
+    ratio = interleaved.ratio_summary(seconds["pool"], seconds["mixed"])
+    print(f"pool / mixed per update: {interleaved.describe(ratio)} (target <= 1.10x)")
+
+
 def forward_flops(config: ippo.IPPOConfig) -> float:
     """FLOPs of one network forward pass per agent-tick, from XLA's cost analysis of a one-tick
     call on 100 agents (shapes from a fresh runner)."""
@@ -253,6 +289,8 @@ def main() -> None:
     )
     if args.self_play_only:
         config = dataclasses.replace(config, opponents=(("self", 1.0),))
+    if args.pool_vs_mixed:
+        return pool_versus_mixed(config, args.rounds)
     steps = config.steps_per_update
     print(f"batch: {config.num_envs} games x {config.rollout} ticks = {steps} env-steps")
     print(f"opponents: {config.opponents}; network: {config.network}")

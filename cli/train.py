@@ -3,6 +3,7 @@
     mbg train ippo --steps 200000 --out runs/x            # fresh run; or ippo-ff, mappo, mappo-rnn
     mbg train pqn-vdn --steps 200000 --out runs/pqn       # PQN-VDN (training.pqn_vdn); or qmix
     mbg train ippo --steps 400000 --out runs/x --resume   # continue it, exactly
+    mbg train ippo --out runs/x --select best.msgpack     # the best policy by validation
     mbg eval policies/released/ippo_v1.msgpack --vs scripted:brawler --maps validation \
         --games 200 --json
 
@@ -52,6 +53,12 @@ def register(subparsers) -> None:
     train.add_argument("--resume", action="store_true", help="continue the run in --out")
     train.add_argument("--seed", type=int, help="PRNG seed (fresh runs only)")
     train.add_argument("--quiet", action="store_true", help="no progress bar or log lines")
+    train.add_argument(
+        "--select",
+        metavar="PATH",
+        help="no training: write the run's best policy by validation (validate_every > 0) "
+        "to PATH (.msgpack) with PATH's .config.json and .selection.json beside it",
+    )
     train.add_argument(
         "--devices",
         type=int,
@@ -112,6 +119,13 @@ def run_train(args) -> int:
     from evaluation.engine_bench import set_host_devices
     from training import common, runs
 
+    if args.select:
+        from training.validation import select_policy
+
+        chosen = select_policy(Path(args.out), Path(args.select))["selected"]
+        print(f"selected: {args.select} ({chosen['env_steps']} env-steps, validation margin "
+              f"{chosen['margin']:+.2f} points a game)")  # fmt: skip
+        return 0
     enable_compile_cache()
     args.out = args.out or f"runs/{args.algorithm}"
     devices = _requested_devices(args, common)

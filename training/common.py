@@ -55,7 +55,9 @@ def reward_terms(events: Events, reward: jax.Array) -> jax.Array:
 
 # --- Opponents ----------------------------------------------------------------------------------
 class Group(NamedTuple):
-    """Games [lo, hi) of the batch play `kind` ("self", "random" or "scripted:NAME") as Team B."""
+    """Games [lo, hi) of the batch play `kind` as Team B: "self" (the current policy, learning
+    on both sides), "pool" (ghost opponents, training.selfplay), "random", "scripted:NAME" or
+    "checkpoint:PATH" (a released policy, a fixed System)."""
 
     kind: str
     lo: int
@@ -72,9 +74,9 @@ def opponent_groups(mix: Sequence[tuple[str, float]], num_envs: int) -> tuple[Gr
 
     kinds = [k for k, _ in mix]
     weights = np.array([float(w) for _, w in mix])
-    valid = {"self", "random"} | {f"scripted:{b}" for b in BOTS}
+    valid = {"self", "pool", "random"} | {f"scripted:{b}" for b in BOTS}
     for kind in kinds:
-        if kind not in valid:
+        if kind not in valid and not kind.startswith("checkpoint:"):
             raise ValueError(f"opponents: unknown kind {kind!r}; use one of {sorted(valid)}")
     if not kinds or np.any(weights < 0) or weights.sum() <= 0:
         raise ValueError(f"opponents: weights must be >= 0 with a positive sum, got {mix!r}")
@@ -90,23 +92,36 @@ def opponent_groups(mix: Sequence[tuple[str, float]], num_envs: int) -> tuple[Gr
     return tuple(groups)
 
 
-def learner_slots(groups: Sequence[Group], num_envs: int) -> np.ndarray:
-    """(num_envs, 10) bool: slots the learner plays (all ten in self-play, Team A otherwise)."""
+LEARNED_KINDS = ("self", "pool")  # Team B played by the learner's own parameters
+
+
+def fixed_groups(groups: Sequence[Group]) -> tuple[Group, ...]:
+    """The groups whose opponent is a fixed System (rated as one Elo entrant each)."""
+    return tuple(g for g in groups if g.kind not in LEARNED_KINDS)
+
+
+def learner_slots(groups: Sequence[Group], num_envs: int, partners: str = "") -> np.ndarray:
+    """(num_envs, 10) bool: slots the learner plays (all ten in self-play, Team A otherwise),
+    less the Team A slots of frozen `partners` (a Team A slot spec, `partner_lineup`)."""
     table = np.zeros((num_envs, C.NUM_SLOTS), bool)
     table[:, : C.TEAM_SIZE] = True
     for g in groups:
         if g.kind == "self":
             table[g.lo : g.hi] = True
+    lineup = partner_lineup(partners)
+    if lineup is not None:
+        owned = lineup.owners.any(0)
+        table[:, owned] = False
     return table
 
 
 def opponent_systems(groups: Sequence[Group]) -> tuple:
-    """The System playing Team B in each group (None for self-play), built through the
-    slot-spec registry exactly as `mbg play` would build "B*=KIND"."""
+    """The System playing Team B in each group (None for self-play and ghost-pool games),
+    built through the slot-spec registry exactly as `mbg play` would build "B*=KIND"."""
     from policies.slotspec import resolve_slots
 
     return tuple(
-        None if g.kind == "self" else resolve_slots(f"B*={g.kind}").owner_of(C.TEAM_SIZE)
+        None if g.kind in LEARNED_KINDS else resolve_slots(f"B*={g.kind}").owner_of(C.TEAM_SIZE)
         for g in groups
     )
 
@@ -153,6 +168,48 @@ def opponent_actions(groups, systems, obs: Obs, actions: Actions, carries, reset
             actions,
             bot,
         )
+        out.append(carry)
+    return actions, tuple(out)
+
+
+# --- Frozen partners -----------------------------------------------------------------------------
+def partner_lineup(spec: str):
+    """The Systems of `spec`, a slot spec on Team A only ("A3-A4=scripted:tactician"), that
+    play some of the learner's own slots in every game (ad hoc teamwork); None for "".
+    Raises ValueError when the spec names a Team B slot or all of Team A."""
+    if not spec:
+        return None
+    from policies.slotspec import parse_slots, resolve_slots
+
+    slots = parse_slots(spec)
+    taken = [i for i, s in enumerate(slots) if s]
+    if any(i >= C.TEAM_SIZE for i in taken) or len(taken) == C.TEAM_SIZE:
+        raise ValueError(f"partners {spec!r}: name some of Team A's slots A0-A4, not all")
+    return resolve_slots(slots)
+
+
+def partner_carries(lineup, num_envs: int) -> tuple:
+    """Per partner System, its carries for all games (() without partners)."""
+    return () if lineup is None else tuple(_fresh(s, num_envs) for s in lineup.systems)
+
+
+def partner_actions(lineup, obs: Obs, actions: Actions, carries, reset, key):
+    """Set each partner System's slots of every game to its choice (see opponent_actions for
+    the arguments). Returns (actions, carries)."""
+    if lineup is None:
+        return actions, ()
+    out = []
+    for i, (system, owned) in enumerate(zip(lineup.systems, lineup.owners, strict=True)):
+        fresh = _fresh(system, reset.shape[0])
+        carry = jax.tree.map(
+            lambda a, b: jnp.where(reset.reshape((-1,) + (1,) * (a.ndim - 1)), a, b),
+            fresh,
+            carries[i],
+        )
+        keys = jax.random.split(jax.random.fold_in(key, 1000 + i), reset.shape[0])
+        chosen, carry = jax.vmap(system.act)(obs, obs.mask, carry, keys)
+        mine = jnp.asarray(owned)[None]
+        actions = jax.tree.map(lambda a, c, m=mine: jnp.where(m, c, a), actions, chosen)
         out.append(carry)
     return actions, tuple(out)
 

@@ -1,15 +1,19 @@
 """Recurrent IPPO on Team Deathmatch: one GRU actor-critic shared by every agent, PPO updates.
 
-Read top to bottom: CONFIG, TRANSITION AND RUNNER STATE, GAE AND LOSS (module level, tested by
-hand), MAKE_TRAIN (rollout with `lax.scan` over vmapped games, then epochs x minibatches of PPO,
-all pure: `train(rng)` jits once and vmaps over seeds), RUN (`mbg train ippo`: jitted chunks of
-updates driven by training.runs: Orbax checkpoints, exact resume, progress bar, TensorBoard).
+The config is training.ippo_config.IPPOConfig, GAE and the PPO loss are training.ppo's (both
+re-exported here). Read top to bottom: TRANSITION AND RUNNER STATE, MAKE_TRAIN (rollout with
+`lax.scan` over vmapped games, then epochs x minibatches of PPO, all pure: `train(rng)` jits
+once and vmaps over seeds), RUN (`mbg train ippo`: jitted chunks of updates driven by
+training.runs: Orbax checkpoints, exact resume, progress bar, TensorBoard).
 
 Games: `num_envs` games run in lock step with the engine's auto-reset, drawn from the
-curriculum and train maps only. The learner always plays Team A (spawn end drawn per game, and
+curriculum and train maps only, from the pool the runner carries (the curriculum stage's,
+training.curriculum_runner). The learner always plays Team A (spawn end drawn per game, and
 observations are in the team frame, so it sees both ends); Team B of each game is played by the
 game's opponent group (fixed for the run): "self" (the current policy, whose Team B agents are
-then learners too), "random" or "scripted:NAME". Every agent of a team acts from its own
+then learners too), "pool" (ghosts: a snapshot or the latest parameters per game, seed 001,
+training.ghosts), "random", "scripted:NAME" or "checkpoint:PATH". Elo against every opponent
+is kept in the runner (training.selfplay). Every agent of a team acts from its own
 observation and recurrent state (independent learners, shared parameters, class id in the input).
 
 Reward per agent: sum_k w_k * term_k over training.common.SHAPING_TERMS: the engine's sparse
@@ -19,7 +23,6 @@ outcome plus optional shaping from Events; each term is logged separately.
 import dataclasses
 import functools
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -33,106 +36,22 @@ from engine import constants as C
 from engine.maps import make_pool
 from engine.types import Config, Obs, State
 from policies import networks as nets
-from training import common, runs
-
-# ================================ CONFIG ================================
-
-
-@dataclass(frozen=True)
-class IPPOConfig:
-    """Everything a run needs; a JSON/TOML file may set any field (`common.load_config`)."""
-
-    # games (engine Config fields where named so)
-    maps: tuple = ("curriculum", "train")
-    rosters: tuple = ("MWHRP/MWHRP",)
-    p_east: float = 0.5
-    score_threshold: int = C.SCORE_THRESHOLD
-    horizon: int = C.HORIZON
-    opponents: tuple = (("self", 0.5), ("scripted:brawler", 0.25), ("random", 0.25))
-    # batch: env-steps per update = num_envs * rollout (one env-step = one tick of one game)
-    num_envs: int = 64
-    rollout: int = 32
-    total_steps: int = 2_000_000
-    # PPO
-    lr: float = 5e-4
-    gamma: float = 0.995
-    gae_lambda: float = 0.95
-    clip_eps: float = 0.2
-    vf_coef: float = 0.5
-    ent_coef: float = 0.01
-    max_grad_norm: float = 0.5
-    epochs: int = 4
-    minibatches: int = 4
-    # A minibatch's gradient is summed over chunks of at most this many agent sequences: the
-    # same gradient (up to float rounding), but each chunk's activations stay in the CPU's
-    # caches, which made the PPO epochs about 20% faster on this machine (chunks of 15-30).
-    grad_chunk: int = 16
-    # reward = sum of w_<term> * term (common.SHAPING_TERMS; signs included)
-    w_outcome: float = 1.0
-    w_score: float = 0.05
-    w_dealt: float = 0.05
-    w_taken: float = -0.02
-    w_healed: float = 0.05
-    w_kills: float = 0.05
-    w_deaths: float = -0.05
-    # network (policies.networks.NetworkConfig)
-    embed: int = 32
-    torso: int = 64
-    hidden: int = 64
-    recurrent: bool = True  # False: feed-forward (training.ippo_ff)
-    # run
-    seed: int = 0
-    # Host devices (CPU cores) the games and the PPO epochs are split over, each device
-    # collecting num_envs / devices games, gradients summed across them (training.parallel);
-    # `mbg train` asks XLA for that many. 1 keeps everything on one device.
-    devices: int = 1
-    updates_per_log: int = 5  # updates per jitted chunk (one progress/log line)
-    logs_per_checkpoint: int = 4  # chunks between Orbax checkpoints
-
-    def __post_init__(self):
-        positive = ("num_envs", "rollout", "epochs", "minibatches", "updates_per_log", "devices")
-        for name in positive + ("logs_per_checkpoint", "embed", "torso", "hidden", "grad_chunk"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"IPPOConfig.{name}: {getattr(self, name)!r} must be >= 1")
-        if self.total_steps < 0:
-            raise ValueError(f"IPPOConfig.total_steps: {self.total_steps!r} must be >= 0")
-        common.check_training_maps(list(self.maps))
-        if self.num_envs % self.devices:
-            raise ValueError(
-                f"IPPOConfig.devices: {self.devices} must divide num_envs ({self.num_envs})"
-            )
-        local = self.local_learners
-        if local % self.minibatches:
-            where = f" of each of the {self.devices} devices" if self.devices > 1 else ""
-            raise ValueError(
-                f"IPPOConfig.minibatches: {self.minibatches} must divide the "
-                f"{local} learner agent sequences of a rollout{where}"
-            )
-
-    @property
-    def network(self) -> nets.NetworkConfig:
-        sizes = {"embed": self.embed, "torso": self.torso, "hidden": self.hidden}
-        return nets.NetworkConfig(**sizes, recurrent=self.recurrent)
-
-    @property
-    def steps_per_update(self) -> int:
-        return self.num_envs * self.rollout
-
-    @property
-    def local_learners(self) -> int:
-        """Learner agent sequences collected by one device (all of them when devices is 1)."""
-        games = self.num_envs // self.devices
-        groups = common.opponent_groups(self.opponents, games)
-        return int(common.learner_slots(groups, games).sum())
-
-    @property
-    def num_learners(self) -> int:
-        return self.local_learners * self.devices
-
-    @property
-    def weights(self) -> np.ndarray:
-        return np.array([getattr(self, f"w_{k}") for k in common.SHAPING_TERMS], np.float32)
-
+from training import common, curriculum_runner, ghosts, run_schedule, runs, selfplay
+from training.ippo_config import IPPOConfig
+from training.ppo import (  # noqa: F401  (the PPO half, re-exported for tests and benches)
+    Batch,
+    chunk_loss,
+    gae,
+    loss_fn,
+    make_epoch,
+    make_grad,
+    masked_mean,
+    normalise,
+    num_chunks,
+    ppo_loss,
+    psum,
+    swap_leading_axes,
+)
 
 # ====================== TRANSITION AND RUNNER STATE ======================
 
@@ -163,180 +82,10 @@ class RunnerState(NamedTuple):
     opponents: tuple  # per opponent group, its Systems' carries (e.g. path-finding memory)
     rng: jax.Array  # (2,) uint32 raw PRNG key
     update: jax.Array  # () int32 updates done
-
-
-# ============================ GAE AND LOSS ============================
-
-
-def gae(rewards, values, dones, last_value, gamma: float, lam: float):
-    """Generalised advantage estimation (Schulman et al. 2016), backwards over time.
-
-    rewards, values, dones: (T, ...) with dones[t] true when the game ended on tick t (no
-    bootstrap across it); last_value (...): V of the observation after tick T-1.
-    Returns (advantages, returns = advantages + values), both (T, ...) float32.
-    """
-
-    def back(carry, x):
-        adv_next, value_next = carry
-        reward, value, done = x
-        alive = 1.0 - done.astype(jnp.float32)
-        delta = reward + gamma * value_next * alive - value
-        adv = delta + gamma * lam * alive * adv_next
-        return (adv, value), adv
-
-    start = (jnp.zeros_like(last_value), last_value)
-    _, adv = jax.lax.scan(back, start, (rewards, values, dones), reverse=True)
-    return adv, adv + values
-
-
-def masked_mean(x, mask):
-    """Mean of x over entries where mask is true (0 when none)."""
-    m = mask.astype(jnp.float32)
-    return jnp.sum(x * m) / jnp.maximum(jnp.sum(m), 1.0)
-
-
-def ppo_loss(logp, old_logp, adv, value, old_value, ret, ent, mask, clip_eps, vf_coef, ent_coef):
-    """Clipped PPO objective (Schulman et al. 2017) with a clipped value loss, over `mask`.
-
-    All inputs share one shape; adv is used as given (normalise it before). Returns
-    (total, dict of policy, value, entropy, approx_kl, clip_frac).
-    """
-    ratio = jnp.exp(logp - old_logp)
-    clipped = jnp.clip(ratio, 1.0 - clip_eps, 1.0 + clip_eps)
-    policy = masked_mean(-jnp.minimum(ratio * adv, clipped * adv), mask)
-    value_clipped = old_value + jnp.clip(value - old_value, -clip_eps, clip_eps)
-    value_err = jnp.maximum(jnp.square(value - ret), jnp.square(value_clipped - ret))
-    value_loss = 0.5 * masked_mean(value_err, mask)
-    entropy = masked_mean(ent, mask)
-    total = policy + vf_coef * value_loss - ent_coef * entropy
-    return total, {
-        "policy": policy,
-        "value": value_loss,
-        "entropy": entropy,
-        "approx_kl": masked_mean((ratio - 1.0) - (logp - old_logp), mask),
-        "clip_frac": masked_mean((jnp.abs(ratio - 1.0) > clip_eps).astype(jnp.float32), mask),
-    }
-
-
-def psum(x, axis_name: str | None):
-    """Sum of x over the devices of `axis_name` (x itself when None)."""
-    return x if axis_name is None else jax.lax.psum(x, axis_name)
-
-
-def normalise(adv, mask, axis_name: str | None = None):
-    """Advantages standardised over the masked entries (of every device of `axis_name`)."""
-    if axis_name is None:
-        mean = masked_mean(adv, mask)
-        std = jnp.sqrt(masked_mean(jnp.square(adv - mean), mask))
-        return (adv - mean) / (std + 1e-8)
-    m = mask.astype(jnp.float32)
-    count = jnp.maximum(psum(jnp.sum(m), axis_name), 1.0)
-    mean = psum(jnp.sum(adv * m), axis_name) / count
-    std = jnp.sqrt(psum(jnp.sum(jnp.square(adv - mean) * m), axis_name) / count)
-    return (adv - mean) / (std + 1e-8)
-
-
-class Batch(NamedTuple):
-    """Learner agent sequences: leading axes (T, n agents)."""
-
-    obs: Obs
-    reset: jax.Array
-    move: jax.Array
-    pair: jax.Array
-    logp: jax.Array
-    value: jax.Array
-    adv: jax.Array
-    ret: jax.Array
-    mask: jax.Array
-
-
-def loss_fn(params, network: nets.ActorCritic, config: IPPOConfig, hidden0, batch: Batch):
-    """Replay the network over the sequences from hidden0 (n, H) and return the PPO loss
-    (total, dict of terms), advantages normalised over the batch."""
-    batch = batch._replace(adv=normalise(batch.adv, batch.mask))
-    return chunk_loss(params, network, config, hidden0, batch, 1.0)
-
-
-def chunk_loss(params, network, config: IPPOConfig, hidden0, batch: Batch, share):
-    """`share` x the PPO loss (total, dict of terms) of sequences whose advantages are already
-    normalised. With share = (chunk's masked entries) / (minibatch's), the shares of the
-    chunks of a minibatch sum to its loss, because every term is a masked mean.
-
-    The whole (T, n) batch goes through the network in sequence mode: only the GRU's
-    recurrence is a loop over T, everything else is one batch (policies.networks.ActorCritic).
-    """
-    _, heads = network.apply(params, hidden0, batch.obs, batch.reset)
-    logp = nets.joint_log_prob(heads, batch.move, batch.pair)
-    total, terms = ppo_loss(
-        logp,
-        batch.logp,
-        batch.adv,
-        heads.value,
-        batch.value,
-        batch.ret,
-        nets.joint_entropy(heads),
-        batch.mask,
-        config.clip_eps,
-        config.vf_coef,
-        config.ent_coef,
-    )
-    return total * share, {k: v * share for k, v in terms.items()}
-
-
-def num_chunks(sequences: int, most: int) -> int:
-    """The fewest chunks, a divisor of `sequences`, with at most `most` sequences each."""
-    return next(k for k in range(1, sequences + 1) if sequences % k == 0 and sequences // k <= most)
-
-
-def swap_leading_axes(tree):
-    """Swap the two leading axes of every leaf: (n, T, ...) <-> (T, n, ...)."""
-    return jax.tree.map(lambda x: jnp.swapaxes(x, 0, 1), tree)
-
-
-def make_grad(config: IPPOConfig, network, axis_name: str | None = None, loss=None):
-    """grad(params, hidden0 (n, H), batch (n, T), agent-major) -> ((loss, terms), grads) of
-    `loss_fn`, summed over chunks of at most config.grad_chunk agent sequences (`lax.scan`).
-
-    Why agent-major: shuffling sequences and cutting chunks are then reshapes of the leading
-    axis, and only one chunk at a time (small enough for the CPU's caches) is turned time-major
-    for the network; time-major batches made the epochs copy the whole batch several times.
-    With `axis_name`, each device holds part of the minibatch: advantages are standardised
-    and the loss weighted over all devices' sequences, and the result is summed across them.
-    `loss`: another learner's chunk loss with chunk_loss's signature (training.mappo).
-    """
-    loss = functools.partial(loss or chunk_loss, network=network, config=config)
-
-    def chunk_grad(params, hidden0, seq, share):
-        value_and_grad = jax.value_and_grad(loss, has_aux=True)
-        return value_and_grad(params, hidden0=hidden0, batch=swap_leading_axes(seq), share=share)
-
-    def grad(params, hidden0, batch: Batch):
-        out = local_grad(
-            params, hidden0, batch._replace(adv=normalise(batch.adv, batch.mask, axis_name))
-        )
-        return jax.tree.map(lambda x: psum(x, axis_name), out)
-
-    def local_grad(params, hidden0, batch: Batch):
-        k = num_chunks(hidden0.shape[0], config.grad_chunk)
-        mask = batch.mask.astype(jnp.float32)
-        total = jnp.maximum(psum(mask.sum(), axis_name), 1.0)
-        if k == 1:
-            return chunk_grad(
-                params, hidden0, batch, 1.0 if axis_name is None else mask.sum() / total
-            )
-        parts = jax.tree.map(lambda x: x.reshape((k, -1) + x.shape[1:]), (hidden0, batch))
-        shares = parts[1].mask.astype(jnp.float32).sum((1, 2)) / total
-
-        def add(total, part):
-            h0, seq, share = part
-            return jax.tree.map(jnp.add, total, chunk_grad(params, h0, seq, share)), None
-
-        first = jax.tree.map(lambda x: x[0], parts)
-        shapes = jax.eval_shape(lambda: chunk_grad(params, *first, 1.0))
-        zero = jax.tree.map(lambda x: jnp.zeros(x.shape, x.dtype), shapes)
-        return jax.lax.scan(add, zero, (*parts, shares))[0]
-
-    return grad
+    pool: Any  # engine Pool new games are drawn from (the curriculum stage's)
+    ghost: selfplay.GhostState  # snapshot pool, each pool game's opponent, Elo
+    curriculum: curriculum_runner.CurriculumState  # stage, its win window, learning side
+    partners: tuple  # per frozen partner System, its carries for every game
 
 
 # ============================== MAKE_TRAIN ==============================
@@ -378,32 +127,6 @@ def _game_results(groups, done, outcome):
     return jnp.stack([res[g.lo : g.hi].sum(0) for g in groups])
 
 
-def make_epoch(config: IPPOConfig, network, tx, axis_name: str | None = None, loss=None):
-    """One PPO epoch: `epoch((params, opt_state), key, hidden0, batch)` shuffles the agent
-    sequences of `batch` (n, T, agent-major), cuts them into config.minibatches and takes one
-    optimiser step on each; returns ((params, opt_state), losses stacked over minibatches).
-    `loss`: as in make_grad."""
-    grad_fn = make_grad(config, network, axis_name, loss)
-
-    def minibatch_step(carry, part):
-        params, opt_state = carry
-        hidden0, batch = part
-        (loss, aux), grads = grad_fn(params, hidden0, batch)
-        updates, opt_state = tx.update(grads, opt_state, params)
-        return (optax.apply_updates(params, updates), opt_state), {"total": loss, **aux}
-
-    def epoch(carry, key, hidden0, batch: Batch):
-        perm = jax.random.permutation(key, hidden0.shape[0])
-        m = config.minibatches
-
-        def split(x):  # shuffle agent sequences, then cut into m minibatches
-            return jnp.take(x, perm, axis=0).reshape((m, -1) + x.shape[1:])
-
-        return jax.lax.scan(minibatch_step, carry, jax.tree.map(split, (hidden0, batch)))
-
-    return epoch
-
-
 def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
     """Build the pure, jittable functions of a run (see Trainer). With config.devices > 1 they
     run on that many host devices (training.parallel). With `axis_name` (used there), they
@@ -419,9 +142,12 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
     systems = common.opponent_systems(groups)
     # The learner's agents, a static set of flat (game * 10 + slot) indices: the network runs
     # on these only (a bot's slots cost nothing) and they are the sequences PPO learns from.
-    learn_idx = np.flatnonzero(common.learner_slots(groups, config.num_envs))
+    learn_idx = np.flatnonzero(common.learner_slots(groups, config.num_envs, config.partners))
+    partners = common.partner_lineup(config.partners)
     weights = jnp.asarray(config.weights)
     b, n = config.num_envs, len(learn_idx)
+    layout, ghost_config = ghosts.ghost_layout(groups, b), config.ghost
+    first_pool = config.schedule.pool(curriculum_runner.initial_state())
 
     def learners(tree):  # (b, 10, ...) -> (n, ...)
         return jax.tree.map(lambda x: x.reshape((b * C.NUM_SLOTS,) + x.shape[2:])[learn_idx], tree)
@@ -435,13 +161,20 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
     def init(rng) -> RunnerState:
         rng, k_env, k_net = jax.random.split(rng, 3)
         k_env = own(k_env)
-        obs, state = jax.vmap(env.reset)(jax.random.split(k_env, b))
+        pool = first_pool
+        obs, state = jax.vmap(lambda k: env.reset(k, pool))(jax.random.split(k_env, b))
         params = nets.init_params(config.network, k_net, learners(obs))
         hidden = nets.initial_hidden(config.network, n)
         reset = jnp.ones(b, bool)
         carries = common.initial_carries(groups, systems)
         opt = tx.init(params)
-        return RunnerState(params, opt, state, obs, hidden, reset, carries, rng, jnp.int32(0))
+        # The ghosts draw from their own key, so runs without a pool keep their random stream.
+        ghost = ghosts.init_state(
+            ghost_config, config.network, params, layout, own(jax.random.fold_in(k_net, 1))
+        )
+        return RunnerState(params, opt, state, obs, hidden, reset, carries, rng, jnp.int32(0),
+                           pool, ghost, curriculum_runner.initial_state(),
+                           common.partner_carries(partners, b))  # fmt: skip
 
     # ---- ROLLOUT ----
     def env_step(runner: RunnerState, _):
@@ -458,8 +191,20 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
         joint, carries = common.opponent_actions(
             groups, systems, runner.obs, joint, runner.opponents, runner.reset, k_opp
         )
+        joint, partner_carries = common.partner_actions(
+            partners, runner.obs, joint, runner.partners, runner.reset, k_opp
+        )
+        ghost_key, k_ghost = jax.random.split(runner.ghost.key)
+        joint, ghost = ghosts.ghost_actions(
+            network, layout, runner.ghost._replace(key=ghost_key), runner.params, runner.obs,
+            runner.reset, joint, k_ghost,
+        )  # fmt: skip
         keys = jax.random.split(k_env, b)
-        obs2, state, reward, done, info = jax.vmap(env.step)(keys, runner.env_state, joint)
+        step = functools.partial(env.step, pool=runner.pool)
+        obs2, state, reward, done, info = jax.vmap(step)(keys, runner.env_state, joint)
+        ghost = ghosts.after_tick(
+            ghost_config, layout, ghost, runner.env_state, done, info["outcome"], axis_name
+        )
         terms = learners(jnp.moveaxis(jax.vmap(common.reward_terms)(info["events"], reward), 1, 2))
         active = learners(runner.env_state.active)  # (n,) empty roster slots do not learn
         tr = Transition(
@@ -472,8 +217,9 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
             "results": _game_results(groups, done, info["outcome"]),
         }
         runner = runner._replace(
-            env_state=state, obs=obs2, hidden=hidden, reset=done, opponents=carries, rng=rng
-        )
+            env_state=state, obs=obs2, hidden=hidden, reset=done, opponents=carries, rng=rng,
+            ghost=ghost, partners=partner_carries,
+        )  # fmt: skip
         return runner, (tr, stats)
 
     # ---- LEARN ----
@@ -508,6 +254,9 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
     def update(runner: RunnerState):
         runner, batch, hidden0, stats = collect(runner)
         runner, losses = learn(runner, batch, hidden0)
+        trainer_steps = psum(stats["agent_steps"].sum(), axis_name).astype(jnp.int32)
+        ghost = selfplay.after_update(runner.ghost, runner.params, trainer_steps, ghost_config)
+        runner = runner._replace(ghost=ghost)
         metrics = {
             "loss": jax.tree.map(jnp.mean, losses),
             "terms": psum(stats["terms"].sum(0), axis_name),
@@ -530,7 +279,8 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
 @functools.cache
 def _compiled(config: IPPOConfig):
     """(trainer, jitted init, jitted chunk of updates_per_log updates), one per config
-    (total_steps aside), so resuming in the same process does not recompile."""
+    (total_steps aside; one per stage score threshold), so resuming in the same process and
+    returning to a stage do not recompile."""
     trainer = make_train(config)
 
     def chunk(runner):
@@ -547,11 +297,23 @@ def run(
     show: bool = True,
 ):
     """Train (or resume, exactly) a run in directory `out` until config.total_steps env-steps
-    (`steps` overrides it), rounded up to whole chunks; see training.runs.train_loop.
+    (`steps` overrides it), rounded up to whole chunks; see training.runs.train_loop. Between
+    chunks training.run_schedule advances the curriculum, logs Elo and runs validation checks.
 
     Returns (final RunnerState, path of the exported policy checkpoint).
     """
     out = Path(out)
     config = runs.run_config(out, IPPOConfig, config, resume, steps)
-    trainer, init, chunk = _compiled(dataclasses.replace(config, total_steps=0))
-    return runs.train_loop(out, config, trainer, init, chunk, resume, show, "ippo")
+    base = dataclasses.replace(config, total_steps=0)
+    schedule = config.schedule
+
+    def stage_chunk(runner):  # the compiled chunk of the runner's stage (its score threshold)
+        threshold = schedule.stage(runner.curriculum).score_threshold
+        return _compiled(dataclasses.replace(base, score_threshold=threshold))[2](runner)
+
+    first = schedule.stages[0].score_threshold
+    trainer, init, _ = _compiled(dataclasses.replace(base, score_threshold=first))
+    layout = ghosts.ghost_layout(trainer.groups, config.num_envs)
+    hook = run_schedule.RunSchedule(out, config, "ippo", trainer.groups, layout.fixed_names,
+                                    schedule)  # fmt: skip
+    return runs.train_loop(out, config, trainer, init, stage_chunk, resume, show, "ippo", hook)

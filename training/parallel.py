@@ -36,11 +36,14 @@ def device_mesh(count: int) -> Mesh:
 
 def _runner_spec(ippo):
     """Where each RunnerState field lives: per-game state split over devices, the rest
-    (parameters, optimiser state, the carried rng, the update count) the same on all."""
+    (parameters, optimiser state, the carried rng, the update count, the pool of maps, the
+    snapshots and Elo (no pool games: IPPOConfig refuses them on several devices), the
+    curriculum) the same on all."""
     split, same = P(AXIS), P()
     return ippo.RunnerState(
         params=same, opt_state=same, env_state=split, obs=split, hidden=split, reset=split,
-        opponents=split, rng=same, update=same,
+        opponents=split, rng=same, update=same, pool=same, ghost=same, curriculum=same,
+        partners=split,
     )  # fmt: skip
 
 

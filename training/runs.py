@@ -36,7 +36,7 @@ class RunCheckpoints:
         return self.manager.latest_step()
 
     def save(self, step: int, runner) -> None:
-        self.manager.save(int(step), args=self._ocp.args.StandardSave(runner))
+        self.manager.save(int(step), args=self._ocp.args.StandardSave(_without_empty(runner)))
         self.manager.wait_until_finished()
 
     def restore(self, like, step: int | None = None):
@@ -44,20 +44,33 @@ class RunCheckpoints:
         step = self.latest() if step is None else step
         if step is None:
             raise FileNotFoundError(f"{self.manager.directory}: no checkpoint to resume from")
-        abstract = jax.tree.map(self._ocp.utils.to_shape_dtype_struct, like)
-        return self.manager.restore(step, args=self._ocp.args.StandardRestore(abstract))
+        abstract = jax.tree.map(self._ocp.utils.to_shape_dtype_struct, _without_empty(like))
+        got = self.manager.restore(step, args=self._ocp.args.StandardRestore(abstract))
+        saved = iter(jax.tree.leaves(got))
+        leaves, treedef = jax.tree.flatten(like)
+        return treedef.unflatten([x if np.size(x) == 0 else next(saved) for x in leaves])
 
     def close(self) -> None:
         self.manager.close()
+
+
+def _without_empty(tree):
+    """`tree` with its zero-size arrays (e.g. the per-game opponents of a run without pool
+    games) left out: Orbax refuses to save them, and they hold nothing to restore."""
+    return jax.tree.map(lambda x: None if np.size(x) == 0 else x, tree)
 
 
 # --- Metrics -------------------------------------------------------------------------------------
 class MetricLog:
     """Scalars to TensorBoard (tensorboardX, `dir/tb`) and to `dir/metrics.jsonl`."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, resumed_at: int | None = None):
+        """resumed_at: env-steps of the checkpoint a resumed run starts from; JSON lines of
+        later chunks (logged before the run was killed) are dropped, as the run redoes them."""
         from tensorboardX import SummaryWriter
 
+        if resumed_at is not None:
+            forget_rows_after(Path(directory) / "metrics.jsonl", resumed_at)
         self.writer = SummaryWriter(str(Path(directory) / "tb"))
         self.lines = open(Path(directory) / "metrics.jsonl", "a", encoding="utf-8")  # noqa: SIM115
 
@@ -74,15 +87,35 @@ class MetricLog:
         self.lines.close()
 
 
+def forget_rows_after(path: Path, env_steps: int) -> None:
+    """Rewrite the JSON-lines log `path` without rows after `env_steps` (atomically: a
+    temporary file renamed over it); nothing happens when it has none."""
+    if not path.exists():
+        return
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = [x for x in lines if json.loads(x)["env_steps"] <= env_steps]
+    if len(kept) != len(lines):
+        temp = path.with_suffix(".jsonl.tmp")
+        temp.write_text("".join(kept), encoding="utf-8")
+        temp.replace(path)
+
+
 def summary_line(scalars: dict[str, float], keys: Sequence[str]) -> str:
     """A short terminal line of the named scalars present in `scalars`."""
-    parts = [f"{_short_label(k)} {scalars[k]:.3g}" for k in keys if k in scalars]
+    parts = [f"{_short_label(k)} {_short_value(k, scalars[k])}" for k in keys if k in scalars]
     return " | ".join(parts)
+
+
+def _short_value(key: str, value: float) -> str:
+    """Ratings and stage numbers in whole units ("elo 1239", "stage 2"), the rest in 3 digits."""
+    return f"{value:.0f}" if key.startswith(("elo/", "curriculum/stage")) else f"{value:.3g}"
 
 
 def _short_label(key: str) -> str:
     """ "loss/entropy" -> "entropy"; "games/scripted:brawler/win" -> "brawler win" (each
-    opponent's win rate must stay distinguishable)."""
+    opponent's win rate must stay distinguishable); "elo/learner" -> "elo"."""
+    if key == "elo/learner":
+        return "elo"
     parts = key.split("/")
     if parts[0] == "games" and len(parts) == 3:
         return f"{parts[1].split(':')[-1]} {parts[2]}"
@@ -168,14 +201,18 @@ def chunk_scalars(metrics, groups, steps_per_update: int, seconds: float) -> dic
     return out
 
 
-def export_policy(out: Path, config, runner, algorithm: str, params=None) -> Path:
-    """Write the run's current policy as a one-file checkpoint `out/policy_<env-steps>.msgpack`
-    (kept if it already exists: the same update gives the same parameters). params: the
-    policy's parameters when they are not all of runner.params (MAPPO's actor)."""
+def export_policy(
+    out: Path, config, runner, algorithm: str, params=None, folder: Path | None = None
+) -> Path:
+    """Write the run's current policy as a one-file checkpoint `policy_<env-steps>.msgpack` in
+    `folder` (default `out`), kept if it already exists: the same update gives the same
+    parameters. params: the policy's parameters when they are not all of runner.params
+    (MAPPO's actor)."""
     from policies import checkpoints
 
     steps = int(runner.update) * config.steps_per_update
-    path = out / f"policy_{steps}.msgpack"
+    path = Path(folder or out) / f"policy_{steps}.msgpack"
+    path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():
         training = {
             "algorithm": algorithm,
@@ -220,12 +257,16 @@ def rounding_note(steps: int, per_update: int, updates_per_chunk: int) -> str | 
 def train_loop(
     out: Path, config, trainer, init, chunk, resume: bool, show: bool, algorithm: str,
     policy_params=None,
+    after_chunk=None,
 ):  # fmt: skip
     """Drive a learner until config.total_steps env-steps (rounded up to whole chunks of
     config.updates_per_log updates): checkpoint every config.logs_per_checkpoint chunks and at
     the end, log every chunk, then export the policy. init(rng) and chunk(runner) are jitted;
     the runner has `.update` and `.params`; policy_params(runner) picks the exported policy's
-    parameters (default all of runner.params). Returns (runner, exported policy path)."""
+    parameters (default all of runner.params). after_chunk(runner, values, resumed_at) ->
+    runner, when given, runs after each chunk before its log line (it may add to the scalars
+    `values`; resumed_at is the update the session started from). Returns (runner, exported
+    policy path)."""
     checkpoints = RunCheckpoints(out / "checkpoints")
     runner = init(jax.random.PRNGKey(config.seed))
     if resume:
@@ -233,10 +274,12 @@ def train_loop(
     per_chunk = config.steps_per_update * config.updates_per_log
     chunks = chunk_count(config.total_steps, per_chunk)
     done = int(runner.update) * config.steps_per_update
-    log = MetricLog(out)
+    log = MetricLog(out, done if resume else None)
     progress, task = progress_bar(chunks * per_chunk, done)
     keys = ("reward/total", "reward/outcome", "loss/entropy", "loss/value")
     keys += tuple(f"games/{g.kind}/win" for g in trainer.groups if g.kind != "self")
+    keys += ("elo/learner", "curriculum/stage")
+    started = int(runner.update)
     try:
         with progress if show else contextlib.nullcontext():
             for i in range(int(runner.update) // config.updates_per_log, chunks):
@@ -246,6 +289,8 @@ def train_loop(
                 seconds = time.perf_counter() - start
                 done = int(runner.update) * config.steps_per_update
                 values = chunk_scalars(metrics, trainer.groups, config.steps_per_update, seconds)
+                if after_chunk is not None:
+                    runner = after_chunk(runner, values, started)
                 log.write(done, values)
                 progress.update(task, completed=done, rate=values["perf/env_steps_per_s"])
                 if show:

@@ -1,0 +1,70 @@
+"""What a run does between its jitted chunks of updates, for any learner whose runner state
+carries `curriculum` (training.curriculum_runner.CurriculumState), `pool` (the engine Pool new
+games are drawn from), `ghost` (training.selfplay.GhostState), `update` and `params`:
+
+1. the curriculum: record the chunk's games against the stage's opponents, advance the stage
+   or change the learning side (team_change) and hand the runner the new pool;
+2. the logs: the learner's Elo, the fixed entrants' and the pool's (training.selfplay), the
+   stage and its window win rate, into the chunk's scalars (terminal, TensorBoard, JSON lines);
+3. validation checks every `validate_every` updates (training.validation).
+
+All of it is a function of the runner and the chunk's scalars, so a resumed run repeats it
+exactly; validation records made after the checkpoint a run resumes from are dropped first.
+"""
+
+from pathlib import Path
+
+from training import runs, selfplay, validation
+
+
+def opponent_results(values: dict, kinds) -> tuple[float, float]:
+    """(wins, games) of a chunk's finished games against every opponent but the learner."""
+    wins = games = 0.0
+    for kind in kinds:
+        if kind == "self":  # the learner on both sides: no one to beat
+            continue
+        finished = values.get(f"games/{kind}/finished", 0.0)
+        games += finished
+        wins += values.get(f"games/{kind}/win", 0.0) * finished
+    return wins, games
+
+
+class RunSchedule:
+    """The after_chunk hook of training.runs.train_loop (module docstring)."""
+
+    def __init__(self, out: Path, config, algorithm: str, groups, fixed_names, schedule):
+        self.out, self.config, self.algorithm = Path(out), config, algorithm
+        self.kinds = tuple(g.kind for g in groups)
+        self.fixed_names, self.schedule = tuple(fixed_names), schedule
+        self._resumed_checked = False
+
+    def __call__(self, runner, values: dict, started: int):
+        config = self.config
+        env_steps = int(runner.update) * config.steps_per_update
+        if not self._resumed_checked:
+            validation.forget_after(self.out, started * config.steps_per_update)
+            self._resumed_checked = True
+        wins, games = opponent_results(values, self.kinds)
+        trainer_steps = int(runner.ghost.trainer_steps)
+        state, changed = self.schedule.after_chunk(
+            runner.curriculum, wins, games, env_steps, trainer_steps
+        )
+        runner = runner._replace(curriculum=state)
+        if changed:
+            runner = runner._replace(pool=self.schedule.pool(state))
+        values.update(selfplay.ghost_scalars(runner.ghost, self.fixed_names))
+        values.update(self.schedule.scalars(state))
+        every = config.validate_every
+        if (
+            every
+            and int(runner.update) // every > (int(runner.update) - config.updates_per_log) // every
+        ):
+            policy = runs.export_policy(
+                self.out, config, runner, self.algorithm, folder=self.out / "validation"
+            )
+            record = validation.run_check(
+                self.out, policy, env_steps, config.validation_panel,
+                config.validation_games, config.keep_best,
+            )  # fmt: skip
+            values["validation/margin"] = record["margin"]
+        return runner
