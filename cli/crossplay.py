@@ -140,6 +140,6 @@ def _print(matrix, cost, correlation, top: int, games: int) -> None:
     if correlation.get("pearson_r") is not None:
         console.print(
             f"spacing stray vs cost over {correlation['cells']} cells: Pearson r "
-            f"{correlation['pearson_r']:+.2f} (p {correlation['pearson_p']:.3f}), Spearman rho "
-            f"{correlation['spearman_rho']:+.2f} (p {correlation['spearman_p']:.3f})"
+            f"{correlation['pearson_r']:+.2f} (p {correlation['pearson_p']:.2g}), Spearman rho "
+            f"{correlation['spearman_rho']:+.2f} (p {correlation['spearman_p']:.2g})"
         )

@@ -184,7 +184,8 @@ def cost_png(table: pl.DataFrame) -> bytes:
     axes.set_ylabel("team")
     for (i, j), value in np.ndenumerate(grid):
         if np.isfinite(value):
-            axes.text(j, i, f"{value:+.1f}", ha="center", va="center", fontsize=9)
+            ink = "white" if abs(value) > 0.6 * bound else "black"  # readable on dark cells
+            axes.text(j, i, f"{value:+.1f}", ha="center", va="center", fontsize=9, color=ink)
     figure.colorbar(image, label="stranger cost (points a game)")
     axes.set_title("Cross-play: points a game lost to a stranger")
     return _png(pyplot, figure)
