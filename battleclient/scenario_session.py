@@ -92,6 +92,9 @@ class ScenarioSession(GameSession):
     def _restart(self) -> None:
         self.rollout = self.first
         self.trace: list = []
+        self.history: list = []  # GameSession's take-back stack and record, fresh each attempt
+        self.takebacks: list = []
+        self.parent = None
         self.pending = None
         state, obs = jax.device_get((self.first.state, self.first.obs))
         self.snapshot = self._snapshot(state, obs, None, None, ())
