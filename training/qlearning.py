@@ -102,7 +102,9 @@ class QConfig:
 
     @property
     def network(self) -> nets.NetworkConfig:
-        return nets.NetworkConfig(self.embed, self.torso, self.hidden, self.layer_norm)
+        sizes = {"embed": self.embed, "torso": self.torso, "hidden": self.hidden}
+        # keywords: the recurrent actor-critic's layers (value head included), read as Q-values
+        return nets.NetworkConfig(**sizes, layer_norm=self.layer_norm)
 
     @property
     def network_kind(self) -> str:

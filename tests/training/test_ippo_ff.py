@@ -81,4 +81,6 @@ def test_every_mbg_train_learner_builds_its_network_kind():
         "ippo-ff": "ff_actor_critic",
         "mappo": "ff_actor",
         "mappo-rnn": "gru_actor",
+        "qmix": "gru_actor_critic",  # the Q learners read the recurrent actor-critic's layers
+        "pqn-vdn": "gru_actor_critic",
     }
