@@ -82,10 +82,12 @@ class RunnerState(NamedTuple):
     opponents: tuple  # per opponent group, its Systems' carries (e.g. path-finding memory)
     rng: jax.Array  # (2,) uint32 raw PRNG key
     update: jax.Array  # () int32 updates done
-    pool: Any  # engine Pool new games are drawn from (the curriculum stage's)
-    ghost: selfplay.GhostState  # snapshot pool, each pool game's opponent, Elo
-    curriculum: curriculum_runner.CurriculumState  # stage, its win window, learning side
-    partners: tuple  # per frozen partner System, its carries for every game
+    # Self-play and curriculum state (training.selfplay, training.curriculum_runner); learners
+    # without them (training.mappo) leave them empty.
+    pool: Any = ()  # engine Pool new games are drawn from (the curriculum stage's)
+    ghost: Any = ()  # selfplay.GhostState: snapshot pool, each pool game's opponent, Elo
+    curriculum: Any = ()  # curriculum_runner.CurriculumState: stage, win window, learning side
+    partners: tuple = ()  # per frozen partner System, its carries for every game
 
 
 # ============================== MAKE_TRAIN ==============================
@@ -316,4 +318,6 @@ def run(
     layout = ghosts.ghost_layout(trainer.groups, config.num_envs)
     hook = run_schedule.RunSchedule(out, config, "ippo", trainer.groups, layout.fixed_names,
                                     schedule)  # fmt: skip
-    return runs.train_loop(out, config, trainer, init, stage_chunk, resume, show, "ippo", hook)
+    return runs.train_loop(
+        out, config, trainer, init, stage_chunk, resume, show, "ippo", after_chunk=hook
+    )
