@@ -78,6 +78,8 @@ def load_branch(path, tick: int, slots: str | None = None) -> tuple[ClientSetup,
     only (no JAX). Raises FileNotFoundError, ReplayError (a ValueError naming the file and
     field) and ValueError for a tick outside the replay or a game that is over by then."""
     path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"--from-replay {path}: no such file")
     replay = read_replay(path)
     ticks = np.asarray(replay.states["tick"])
     first, last = int(ticks[0]), int(ticks[-1])

@@ -78,15 +78,21 @@ def parse_args(argv=None) -> argparse.Namespace:
 def study_preset(args: argparse.Namespace):
     """The StudyPreset of --study and its options (None without --study). Raises ValueError
     naming the option at fault."""
-    if not args.study:
+    if args.study is None:  # `--study ""` is a bad participant id, not "no study"
         return None
     if args.headless:
         raise ValueError("--study: a study game needs its participant: drop --headless")
     from battleclient.study import DEFAULT_AI, STUDY_MAP, StudyPreset, study_dir
+    from policies.slotspec import parse_slots
 
+    ai = args.study_ai or DEFAULT_AI
+    try:
+        parse_slots(f"*={ai}")  # refused here, naming the option, not later in the lobby
+    except ValueError as error:
+        raise ValueError(f"--study-ai {ai}: {error}") from None
     try:
         return StudyPreset(
-            participant=args.study, condition=args.condition, ai=args.study_ai or DEFAULT_AI,
+            participant=args.study, condition=args.condition, ai=ai,
             map=map_option(args.map) if args.map else STUDY_MAP, seed=args.seed or 0,
             sight=args.study_view, folder=str(args.study_dir or study_dir()),
             score_threshold=args.score_threshold or C.SCORE_THRESHOLD,

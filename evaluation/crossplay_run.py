@@ -49,13 +49,28 @@ def open_folder(folder, plan: crossplay.Plan) -> dict:
         saved = json.loads(path.read_text())
     except json.JSONDecodeError as error:
         raise ValueError(f"{path}: not valid JSON ({error})") from None
-    for field in ("rules_version", "plan"):
-        if saved.get(field) != wanted[field]:
-            raise ValueError(
-                f"{path}: {field} is {saved.get(field)!r}, this command asks for "
-                f"{wanted[field]!r}; use the same command to resume, or a new --out"
-            )
+    for field, old, new in _differences(saved, wanted, ("rules_version", "plan")):
+        raise ValueError(
+            f"{path}: {field} is {old!r}, this command asks for {new!r}; "
+            "use the same command to resume, or a new --out"
+        )
     return saved
+
+
+def _differences(saved: dict, wanted: dict, fields) -> list[tuple[str, object, object]]:
+    """(name, saved, wanted) of each manifest field that differs; a plan is compared term by
+    term (`plan.strangers`), so the message names the one option that changed."""
+    found = []
+    for field in fields:
+        old, new = saved.get(field), wanted[field]
+        if isinstance(old, dict) and isinstance(new, dict):
+            keys = list(new) + [k for k in old if k not in new]
+            found += [
+                (f"{field}.{k}", old.get(k), new.get(k)) for k in keys if old.get(k) != new.get(k)
+            ]
+        elif old != new:
+            found.append((field, old, new))
+    return found
 
 
 def read_parts(folder) -> pl.DataFrame:

@@ -112,7 +112,8 @@ def save_position(replay_path, tick: int, focal_team: str, horizon: int, folder=
     folder = Path(folder or S.SCENARIOS_DIR)
     scenario_id = free_scenario_id(folder)
     title = f"{replay_path.stem} at tick {tick}"
-    name = f"{scenario_id:03d}_{slug(title)}.json"
+    # the replay's part is the one slug() shortens, so the tick always stays in the name
+    name = f"{scenario_id:03d}_{slug(replay_path.stem)}_at_tick_{int(tick)}.json"
     doc = S.document_for_state(
         state,
         arena=arena_for(replay, folder),

@@ -208,7 +208,9 @@ class App:
                 self.side.wheel(self.mouse, event.y)
 
     def _typing(self) -> bool:
-        return self.tick_entry.is_focused or self.side.typing()
+        window = self.branch_window
+        branch_typing = window is not None and window.typing()
+        return self.tick_entry.is_focused or self.side.typing() or branch_typing
 
     def give_keyboard(self, entry) -> None:
         """Focuses a text box through the UI manager (so a click elsewhere releases it) and drops

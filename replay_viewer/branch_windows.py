@@ -37,6 +37,10 @@ class PlayOnWindow:
     def alive(self) -> bool:
         return self.window.alive()
 
+    def typing(self) -> bool:
+        """True while the slots box has the keyboard (its keys are text, not shortcuts)."""
+        return self.alive() and self.slots.is_focused
+
     def kill(self) -> None:
         self.window.kill()
 
@@ -65,6 +69,10 @@ class ScenarioWindow:
 
     def alive(self) -> bool:
         return self.window.alive()
+
+    def typing(self) -> bool:
+        """True while the horizon box has the keyboard (its digits are text, not views)."""
+        return self.alive() and self.horizon.is_focused
 
     def kill(self) -> None:
         self.window.kill()

@@ -120,5 +120,6 @@ class Toolbar:
         if tick is None:
             return pygame.Rect(L.MARKS).collidepoint(pos)
         self.app.model.timeline.step(tick - self.app.model.tick)
-        self.app.say(f"Tick {tick}: {self.strip.marks_at(pos)[0].text}")
+        # named as the hover and the log name it: the tick played, then the state it led to
+        self.app.say(f"Tick {tick - 1} (state {tick}): {self.strip.marks_at(pos)[0].text}")
         return True

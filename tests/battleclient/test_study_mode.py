@@ -150,3 +150,17 @@ def test_questionnaire_answers_are_checked():
     with pytest.raises(ValueError, match="not a multiple of 5"):
         study.check_answers(dict.fromkeys(study.PARTNER_ITEMS, 1)
                             | dict.fromkeys(study.TLX_ITEMS, 52))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--study", ""], "--study: participant '': use 1-32 letters"),
+        (["--study", "P09", "--study-ai", "nosuch:x"], "--study-ai nosuch:x: slot spec"),
+    ],
+)
+def test_a_bad_study_option_is_refused_before_the_window_opens(capsys, extra, message):
+    from battleclient.app import main
+
+    assert main(extra) == 2
+    assert message in capsys.readouterr().err

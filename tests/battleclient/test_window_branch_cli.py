@@ -82,3 +82,9 @@ def short_replay(tmp_path_factory):
 def test_from_replay_refuses_what_it_cannot_do(short_replay, capsys, extra, message):
     assert main(["--from-replay", str(short_replay), *extra]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_from_replay_names_the_option_and_file_when_the_file_is_missing(tmp_path, capsys):
+    missing = tmp_path / "nosuch.mbgr"
+    assert main(["--from-replay", str(missing), "--tick", "2"]) == 2
+    assert f"--from-replay {missing}: no such file" in capsys.readouterr().err

@@ -146,7 +146,7 @@ def test_a_killed_run_resumes_to_the_same_table(folder, tmp_path):
 
 
 def test_a_folder_of_another_plan_is_refused(folder):
-    with pytest.raises(ValueError, match="manifest.json: plan is"):
+    with pytest.raises(ValueError, match="manifest.json: plan.pairs is 1, this command asks for 2"):
         crossplay_run.run(folder, _plan(pairs=2))
 
 
@@ -188,3 +188,13 @@ def test_cost_and_stray_on_a_hand_made_table():
     assert cost["win_rate_matched"] == 1.0 and cost["win_rate_mixed"] == 0.0
     stray = crossplay_report.stranger_spacing(results).row(0, named=True)
     assert (stray["stranger_spacing"], stray["home_spacing"], stray["stray"]) == (4.0, 2.0, 2.0)
+
+
+def test_a_refused_plan_names_the_term_that_differs(tmp_path):
+    crossplay_run.open_folder(tmp_path / "run", _plan())
+    with pytest.raises(ValueError, match=r"manifest.json: plan.strangers is \{'same'"):
+        crossplay_run.open_folder(tmp_path / "run", _plan(strangers={"same": "dice:y"}))
+    with pytest.raises(
+        ValueError, match="manifest.json: plan.pairs is 1, this command asks for 2;"
+    ):
+        crossplay_run.open_folder(tmp_path / "run", _plan(pairs=2))

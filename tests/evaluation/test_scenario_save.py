@@ -45,3 +45,11 @@ def test_bad_requests_are_refused_and_write_nothing(tmp_path, capsys):
     assert main([str(GAME), "--tick", "9999", "--folder", str(tmp_path)]) == 2
     assert "tick 9999 is outside" in capsys.readouterr().err
     assert not list(tmp_path.rglob("*.json"))
+
+
+def test_a_long_replay_name_keeps_the_tick_in_the_file_name(tmp_path):
+    """BattleClient replay names (date, time, map, seed) are long; the tick must survive."""
+    long_name = tmp_path / "P01_20261201-142602_map047_seed0.mbgr"
+    long_name.write_bytes(GAME.read_bytes())
+    path = save_position(long_name, 6, "A", 5, tmp_path / "scenarios")
+    assert path.name.endswith("_at_tick_6.json"), path.name

@@ -151,3 +151,16 @@ def test_i_saves_the_arena_alone_at_high_resolution(app, tmp_path, monkeypatch):
     assert image.get_size() == (20 * ARENA_PIXELS_PER_UNIT + 16, 10 * ARENA_PIXELS_PER_UNIT + 16)
     post(app, *key(pygame.K_i, "i"))  # again: a new file, never over the first
     assert len(list(shots[0].parent.glob("*_arena*.png"))) == 2
+
+
+def test_digits_typed_into_the_horizon_box_do_not_switch_the_view(app):
+    """A digit typed into a branch window's text box is text, not the `1`-`0` view shortcut."""
+    pygame.event.clear()
+    frame(app)
+    view = app.model.view
+    post(app, *key(pygame.K_x, "x"))
+    window = app.branch_window
+    post(app, *press(window.horizon.rect.center))
+    post(app, *key(pygame.K_BACKSPACE, ""), *key(pygame.K_BACKSPACE, ""), *key(pygame.K_3, "3"))
+    assert window.horizon.get_text() == "3"
+    assert app.model.view == view

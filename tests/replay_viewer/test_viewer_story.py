@@ -71,6 +71,8 @@ def test_hover_names_a_mark_and_a_click_jumps_to_it(app):
     post(app, *press((x, y)))
     assert app.model.tick == death.tick
     assert death.text in app.message
+    # the note names the tick as the hover, the log and the strip do: the tick that led there
+    assert app.message.startswith(f"Tick {death.tick - 1} (state {death.tick}): ")
 
 
 def test_the_kill_feed_lists_recent_deaths_newest_first(app):
