@@ -29,7 +29,7 @@ def test_run_writes_the_report_and_prints_the_matrix(tmp_path, capsys):
     assert main(["crossplay", "report", str(out)]) == 0  # the report alone, from the folder
 
     assert _run(out, "--seed", "5") == 2
-    assert "plan is" in capsys.readouterr().err
+    assert "plan.seed is 0, this command asks for 5" in capsys.readouterr().err
 
 
 def test_bad_replace_names_the_field(tmp_path, capsys):
