@@ -17,10 +17,8 @@ lambda-return of the team reward bootstrapped on max_a Q_tot = sum of the agents
 the epochs and held fixed through them.
 """
 
-import dataclasses
 import functools
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import jax
@@ -226,20 +224,7 @@ def make_train(config: PQNConfig) -> Trainer:
 # ================================ RUN ================================
 
 
-@functools.cache
-def _compiled(config: PQNConfig):
-    trainer = make_train(config)
-
-    def chunk(runner):
-        return jax.lax.scan(lambda r, _: trainer.update(r), runner, None, config.updates_per_log)
-
-    return trainer, jax.jit(trainer.init), jax.jit(chunk)
-
-
 def run(config: PQNConfig | None, out, resume=False, steps=None, show=True):
-    """Train (or resume, exactly) a run in directory `out` (training.runs.train_loop);
+    """Train (or resume, exactly) a run in directory `out` (training.runs.run_learner);
     returns (final RunnerState, path of the exported policy checkpoint)."""
-    out = Path(out)
-    config = runs.run_config(out, PQNConfig, config, resume, steps)
-    trainer, init, chunk = _compiled(dataclasses.replace(config, total_steps=0))
-    return runs.train_loop(out, config, trainer, init, chunk, resume, show, "pqn-vdn")
+    return runs.run_learner("pqn-vdn", PQNConfig, make_train, config, out, resume, steps, show)

@@ -20,10 +20,8 @@ zero GRU state (no stale recurrent state) and ends at the game's end; ticks afte
 (its auto-reset successor) are marked invalid and never learnt from.
 """
 
-import dataclasses
 import functools
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import flax.linen as nn
@@ -312,20 +310,7 @@ def make_train(config: QMIXConfig) -> Trainer:
 # ================================ RUN ================================
 
 
-@functools.cache
-def _compiled(config: QMIXConfig):
-    trainer = make_train(config)
-
-    def chunk(runner):
-        return jax.lax.scan(lambda r, _: trainer.update(r), runner, None, config.updates_per_log)
-
-    return trainer, jax.jit(trainer.init), jax.jit(chunk)
-
-
 def run(config: QMIXConfig | None, out, resume=False, steps=None, show=True):
-    """Train (or resume, exactly) a run in directory `out` (training.runs.train_loop);
+    """Train (or resume, exactly) a run in directory `out` (training.runs.run_learner);
     returns (final RunnerState, path of the exported policy checkpoint)."""
-    out = Path(out)
-    config = runs.run_config(out, QMIXConfig, config, resume, steps)
-    trainer, init, chunk = _compiled(dataclasses.replace(config, total_steps=0))
-    return runs.train_loop(out, config, trainer, init, chunk, resume, show, "qmix")
+    return runs.run_learner("qmix", QMIXConfig, make_train, config, out, resume, steps, show)

@@ -8,6 +8,7 @@ update), tb/ (TensorBoard), metrics.jsonl and policy_<env-steps>.msgpack (polici
 
 import contextlib
 import dataclasses
+import functools
 import json
 import math
 import time
@@ -303,3 +304,24 @@ def train_loop(
         checkpoints.close()
     params = None if policy_params is None else policy_params(runner)
     return runner, export_policy(out, config, runner, algorithm, params)
+
+
+@functools.cache
+def compiled_chunk(make_train, config):
+    """(trainer, jitted init, jitted chunk of config.updates_per_log updates) of a learner's
+    `make_train(config)`, once per (make_train, config) for the process."""
+    trainer = make_train(config)
+
+    def chunk(runner):
+        return jax.lax.scan(lambda r, _: trainer.update(r), runner, None, config.updates_per_log)
+
+    return trainer, jax.jit(trainer.init), jax.jit(chunk)
+
+
+def run_learner(algorithm: str, config_class, make_train, config, out, resume, steps, show):
+    """Train (or resume, exactly) a run of a learner without a per-chunk schedule in directory
+    `out` (`train_loop`); returns (final runner, path of the exported policy checkpoint)."""
+    out = Path(out)
+    config = run_config(out, config_class, config, resume, steps)
+    trainer, init, chunk = compiled_chunk(make_train, dataclasses.replace(config, total_steps=0))
+    return train_loop(out, config, trainer, init, chunk, resume, show, algorithm)
