@@ -167,6 +167,19 @@ class App:
         self.setup = setup or preset.setup()
         self.screen = StudyPlay(self, preset, self.maps_by_split, self.setup)
 
+    def to_scenarios(self, chosen_id: int | None = None) -> None:
+        """The Scenarios screen (battleclient.scenario_screen), on scenario `chosen_id`."""
+        from battleclient.scenario_screen import ScenarioScreen
+
+        self.screen = ScenarioScreen(self, chosen_id)
+
+    def start_scenario(self, scenario, human_slots, others: str = "") -> None:
+        """Play `scenario` (battleclient.scenario_play): `human_slots` by the person, the
+        focal team's other slots by the System spec `others` (its controller when empty)."""
+        from battleclient.scenario_play import ScenarioPlay
+
+        self.screen = ScenarioPlay(self, scenario, human_slots, others)
+
     def to_lobby(self, message: str = "", error: bool = False) -> None:
         from battleclient.lobby import Lobby
 

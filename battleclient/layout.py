@@ -51,6 +51,7 @@ HINT = (20, 560, 600, 60)
 LOBBY_BUTTONS = {
     "start": ("Start game (Enter)", (20, 740, 200, 40)),
     "replays": ("Replay folder", (230, 740, 160, 40)),
+    "scenarios": ("Scenarios", (400, 740, 160, 40)),
     "quit": ("Quit", (1160, 740, 100, 40)),
 }
 DIALOG = (200, 100, 800, 560)

@@ -241,6 +241,8 @@ class Lobby(Screen):
             self.start()
         elif element is self.buttons["quit"]:
             self.app.quit()
+        elif element is self.buttons["scenarios"]:
+            self.app.to_scenarios()
         elif element is self.buttons["replays"]:
             from battleclient.settings import replay_dir
 

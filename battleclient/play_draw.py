@@ -27,6 +27,8 @@ RING_UNITS = 1.7  # map units from an agent to its move dots: clear of its float
 class PlayDrawing:
     """Draws a PlayScreen `screen`; owns the card buttons (menu, game over)."""
 
+    over_buttons = L.OVER_BUTTONS  # the game-over card's buttons: name -> (text, rect)
+
     def __init__(self, screen):
         self.s = screen
         self.fonts = (screen.app.font, screen.app.small, screen.app.big)
@@ -168,7 +170,7 @@ class PlayDrawing:
         s = self.s
         font, small, big = self.fonts
         score = s.snap.state["score"]
-        head = panels.tick_heading(s.snap.tick, s.session.config.horizon, s.snap.over)
+        head = self.heading()
         text = {
             "orders": f"Team {C.TEAM_NAMES[s.team] if s.team is not None else ''}: your orders"
             + (f" ({math.ceil(s.clock_left)} s)" if s.clock_left is not None else ""),
@@ -188,6 +190,11 @@ class PlayDrawing:
             surface.blit(image, (x, 20 - image.get_height() // 2))
             x += image.get_width() + (22 if part in (head, f"{int(score[1])} B") else 6)
         return x
+
+    def heading(self) -> str:
+        """The top bar's first words: the tick (panels.tick_heading)."""
+        s = self.s
+        return panels.tick_heading(s.snap.tick, s.session.config.horizon, s.snap.over)
 
     def _bottom(self, surface) -> None:
         s = self.s
@@ -253,7 +260,7 @@ class PlayDrawing:
     def sync_card_buttons(self) -> None:
         """Menu and game-over buttons exist only while their card is up."""
         s = self.s
-        wanted = L.MENU_BUTTONS if s.show_menu else (L.OVER_BUTTONS if s.phase == "over" else {})
+        wanted = L.MENU_BUTTONS if s.show_menu else (self.over_buttons if s.phase == "over" else {})
         for name in list(s.card_buttons):
             if name not in wanted:
                 s.card_buttons.pop(name).kill()

@@ -66,10 +66,17 @@ class PlayScreen(PlayInput, Screen):
         self.replay_path, self.saved = None, False
         self.llm_error = ""  # the last LLM endpoint failure already said
         self.video = VideoRunner()  # the game-over card's "Export video" (Oracle view)
-        self.drawing = PlayDrawing(self)
-        # new rules compile in this job, under the "Setting up the game" card's progress line
-        app.submit(build_game, app.progress, setup, maps_by_split, branch, done=self._on_built)
+        self.drawing = self.drawing_class(self)
+        self._submit_build(maps_by_split, branch)
         self._sync_buttons()
+
+    drawing_class = PlayDrawing  # a screen with its own cards (scenario_play) draws with its own
+
+    def _submit_build(self, maps_by_split: dict, branch) -> None:
+        """The engine-thread job that builds the game; new rules compile in it, under the
+        "Setting up the game" card's progress line."""
+        job = (build_game, self.app.progress, self.setup, maps_by_split, branch)
+        self.app.submit(*job, done=self._on_built)
 
     # --- engine-thread jobs ----------------------------------------------------------------
     def _save(self):

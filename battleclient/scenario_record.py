@@ -4,16 +4,16 @@ One JSON file, $XDG_CONFIG_HOME/marl-battlegrounds/scenario_record.json (beside 
 setup, `battleclient.settings.config_dir`), keyed by the scenario's start hash (so an edited
 scenario starts a fresh record; `evaluation.scenarios.start_hash`), each entry
 {"id", "title", "attempts", "solves", "best_ticks", "last"}. It is rewritten atomically
-(temporary file, fsync, os.replace) after every finished attempt, so a crash never leaves half
-a file; an unreadable record is reported, never overwritten (the person's history is kept).
+(fileio.replace_file: temporary file, fsync, os.replace) after every finished attempt, so a
+crash never leaves half a file; an unreadable record is reported, never overwritten (the
+person's history is kept).
 """
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from evaluation.scenarios import Scenario
+from fileio import replace_file
 
 RECORD_FILE = "scenario_record.json"
 ENTRY_FIELDS = ("id", "title", "attempts", "solves", "best_ticks", "last")
@@ -46,20 +46,6 @@ def load_record(path: Path | None = None) -> dict:
     return doc
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".record-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def record_attempt(scenario: Scenario, solved: bool, ticks: int, when: str,
                    path: Path | None = None) -> dict:  # fmt: skip
     """Add one finished attempt (solved or not, `ticks` played, `when` a timestamp) to the
@@ -77,7 +63,8 @@ def record_attempt(scenario: Scenario, solved: bool, ticks: int, when: str,
         best = entry["best_ticks"]
         entry["best_ticks"] = ticks if best is None else min(best, ticks)
     record[scenario.start_hash] = entry
-    _write_atomic(path, json.dumps(record, indent=1, sort_keys=True) + "\n")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    replace_file(path, (json.dumps(record, indent=1, sort_keys=True) + "\n").encode("utf-8"))
     return entry
 
 

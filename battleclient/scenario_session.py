@@ -131,10 +131,25 @@ class ScenarioSession(GameSession):
 def attempt_path(folder: Path, scenario: Scenario, attempt: int) -> Path:
     """A new replay path for an attempt: scenario id, start hash and attempt number, never an
     existing file (a suffix is added)."""
-    from battleclient.settings import timestamp, unique_path
+    return _new_path(folder, scenario, f"attempt{attempt + 1}")
 
-    stem = f"scenario{scenario.id:02d}_{scenario.start_hash[:8]}_attempt{attempt + 1}"
-    return unique_path(Path(folder), f"{stem}_{timestamp()}", ".mbgr")
+
+def _new_path(folder: Path, scenario: Scenario, what: str) -> Path:
+    from battleclient.settings import timestamp
+    from fileio import unused_path
+
+    stem = f"scenario{scenario.id:02d}_{scenario.start_hash[:8]}_{what}"
+    return unused_path(Path(folder), f"{stem}_{timestamp()}.mbgr")
+
+
+def save_winning_line(folder: Path, scenario: Scenario, index: int = 0) -> Path:
+    """Verified line `index` as a new replay file in `folder` (named by the scenario, its
+    start hash and the line), for the Replay Viewer; raises what `winning_line_replay` raises."""
+    from evaluation.replay import write_replay
+
+    path = _new_path(folder, scenario, f"line{index + 1}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_replay(path, winning_line_replay(scenario, index))
 
 
 def winning_line_replay(scenario: Scenario, index: int = 0) -> Replay:

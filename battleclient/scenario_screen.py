@@ -1,0 +1,273 @@
+"""The Scenarios screen: pick an endgame scenario, the focal slots to play, then Start.
+
+Lists every scenario file in `evaluation.scenarios.SCENARIOS_DIR` (the eight shipped ones and
+any a user adds; issue 17 point 5): title, skill, horizon, the brief a playtester reads before
+playing, a picture of the start and the client's record (battleclient.scenario_record). A file
+that does not load is listed with its error, never a crash. The player toggles the focal slots
+to take (the first one by default); the focal team's other slots play the slot spec in the
+"Others" box (the scenario's controller by default) and the other team the controller. The
+files load on the engine thread (they build engine states), so the screen opens at once.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pygame
+import pygame_gui
+from pygame_gui.elements import UIButton, UISelectionList, UITextEntryLine
+
+from battleclient import panels
+from battleclient.screens import Screen
+from ui.arena import ArenaRenderer
+from ui.rules import C
+from ui.scene import scene_from_state
+from ui.theme import COLOURS, GUI_THEME
+from ui.window_fit import FittedManager
+
+LIST = (20, 60, 400, 250)
+PREVIEW = (20, 346, 400, 200)  # the start position, 2:1 as the maps are
+DETAIL = (440, 56, 820, 380)
+SLOTS_Y = 470  # the focal-slot toggles; the Others box below them
+OTHERS = (440, 540, 520, 30)
+MESSAGE = (20, 620, 1240, 100)
+BUTTONS = {
+    "start": ("Start (Enter)", (20, 740, 200, 40)),
+    "lobby": ("Back to the lobby (Esc)", (230, 740, 220, 40)),
+}
+PREVIEW_FIELDS = (
+    "obstacles", "pads", "red_zones", "class_id", "active", "alive", "pos", "health", "shield",
+    "cooldown", "status", "score", "tick", "outcome",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One file of the scenarios folder: its Scenario, or the error that stops it loading."""
+
+    path: Path
+    scenario: object = None  # evaluation.scenarios.Scenario
+    error: str = ""
+    picture: dict | None = None  # the start state's fields for ui.scene (NumPy)
+
+    @property
+    def label(self) -> str:
+        if self.scenario is None:
+            return f"(does not load) {self.path.name}"
+        return f"{self.scenario.id}. {self.scenario.title}"
+
+
+def list_scenarios(folder=None) -> list[Listed]:
+    """Engine-thread job: every scenario file of `folder` (default SCENARIOS_DIR), loaded and
+    checked (evaluation.scenarios.load_scenario_file); a bad file keeps its error text."""
+    from evaluation import scenarios as S
+
+    listed = []
+    for path in S.scenario_files(folder):
+        try:
+            scenario = S.load_scenario_file(path)
+        except ValueError as error:  # ScenarioError names the file, the field and the value
+            listed.append(Listed(path, error=str(error)))
+            continue
+        fields = {k: np.asarray(getattr(scenario.start, k)) for k in PREVIEW_FIELDS}
+        listed.append(Listed(path, scenario, picture=fields))
+    return listed
+
+
+def detail_lines(item: Listed, record_text: str) -> list:
+    """The detail pane's text of a listed file: (text, colour) lines, wrapped when drawn."""
+    if item.scenario is None:
+        return [(f"{item.path.name} does not load:", COLOURS["damage"]), item.error]
+    s = item.scenario
+    team = C.TEAM_NAMES[s.focal_team]
+    start = int(s.start.tick)
+    a, b = (int(v) for v in np.asarray(s.start.score))
+    return [
+        (f"Skill: {s.skill}", COLOURS["accent"]),
+        f"You play Team {team}. Win within {s.horizon} ticks (ticks {start}-{start + s.horizon - 1}"
+        f"); score A {a} : {b} B, {s.score_to_win} to win.",
+        f"Opponent (and your other slots by default): {s.controller}",
+        (f"Your record: {record_text}", COLOURS["muted"]),
+        "",
+        s.brief,
+    ]
+
+
+class ScenarioScreen(Screen):
+    """The Scenarios screen; `app` gives submit(), fonts, start_scenario(), to_lobby()."""
+
+    phase, waiting = "scenarios", False
+
+    def __init__(self, app, chosen_id: int | None = None, message: str = ""):
+        self.app, self.chosen_id = app, chosen_id
+        theme = str(GUI_THEME) if GUI_THEME.is_file() else None
+        self.manager = FittedManager(app.fit, theme)
+        self.renderer = ArenaRenderer()
+        self.reading = pygame.font.Font(None, 22)  # the brief: a paragraph read before playing
+        self.items: list[Listed] | None = None
+        self.index = 0
+        self.picked: set[int] = set()  # focal slots the person plays
+        self.toggles: dict = {}  # UIButton -> focal slot
+        self.message, self.error = message, False
+        self.records: dict = {}
+        self.list = None
+        self.buttons = {
+            n: UIButton(pygame.Rect(r), t, self.manager) for n, (t, r) in BUTTONS.items()
+        }
+        self.others = UITextEntryLine(pygame.Rect(OTHERS), self.manager)
+        self.others.hide()
+        self._load_record()
+        app.submit(list_scenarios, done=self._on_listed)
+
+    # --- data ------------------------------------------------------------------------------
+    def _load_record(self) -> None:
+        from battleclient.scenario_record import load_record
+
+        try:
+            self.records = load_record()
+        except ValueError as error:  # shown, never overwritten (scenario_record keeps it)
+            self.records = {}
+            self.say(f"The scenario record cannot be read: {error}", error=True)
+
+    def _on_listed(self, ok, value) -> None:
+        if not ok:
+            return self.say(f"The scenarios could not be listed: {value}", error=True)
+        self.items = list(value)
+        if not self.items:
+            return self.say("No scenario files in the scenarios folder", error=True)
+        ids = [i.scenario.id if i.scenario is not None else None for i in self.items]
+        self.index = ids.index(self.chosen_id) if self.chosen_id in ids else 0
+        labels = [item.label for item in self.items]
+        self.list = UISelectionList(
+            pygame.Rect(LIST), labels, self.manager, default_selection=labels[self.index]
+        )
+        self.choose(self.index)
+
+    @property
+    def item(self) -> Listed | None:
+        return self.items[self.index] if self.items else None
+
+    def record_text(self, item: Listed) -> str:
+        from battleclient.scenario_record import entry_text
+
+        return entry_text(self.records.get(item.scenario.start_hash)) if item.scenario else ""
+
+    # --- actions ---------------------------------------------------------------------------
+    def choose(self, index: int) -> None:
+        """Show file `index`: its details, its focal-slot toggles (the first taken) and the
+        Others box holding its controller."""
+        self.index = index
+        for button in self.toggles:
+            button.kill()
+        self.toggles = {}
+        scenario = self.item.scenario
+        if scenario is None:
+            self.others.hide()
+            self.buttons["start"].disable()
+            return
+        from battleclient.scenario_session import focal_slot_names
+
+        names = focal_slot_names(scenario)
+        alive = np.asarray(scenario.start.alive)
+        playable = [s for s in scenario.focal_slots if alive[s]] or list(scenario.focal_slots)
+        self.picked = {playable[0]}
+        for k, (slot, name) in enumerate(zip(scenario.focal_slots, names, strict=True)):
+            text = name if alive[slot] else f"{name} (dead)"
+            rect = pygame.Rect(440 + k * 170, SLOTS_Y, 160, 34)
+            self.toggles[UIButton(rect, text, self.manager)] = slot
+        self.others.set_text(scenario.controller)
+        self.others.show()
+        self.buttons["start"].enable()
+        self._sync()
+
+    def toggle(self, slot: int) -> None:
+        """Take or give up a focal slot (at least one stays taken)."""
+        if slot in self.picked and len(self.picked) > 1:
+            self.picked.discard(slot)
+        elif slot not in self.picked:
+            self.picked.add(slot)
+        else:
+            self.say("Play at least one focal slot")
+        self._sync()
+
+    def _sync(self) -> None:
+        for button, slot in self.toggles.items():
+            button.select() if slot in self.picked else button.unselect()
+
+    def start(self) -> None:
+        item = self.item
+        if item is None or item.scenario is None:
+            return self.say("Pick a scenario that loads", error=True)
+        from battleclient.scenario_session import slot_spec
+
+        others = self.others.get_text().strip()
+        try:
+            slot_spec(item.scenario, self.picked, others)
+        except ValueError as error:
+            return self.say(str(error), error=True)
+        self.app.start_scenario(item.scenario, sorted(self.picked), others)
+
+    def say(self, text: str, error: bool = False) -> None:
+        self.message, self.error = text, error
+
+    # --- input -----------------------------------------------------------------------------
+    def handle_events(self, events) -> None:
+        for event in events:
+            consumed = self.manager.process_events(event)
+            if event.type == pygame_gui.UI_BUTTON_PRESSED:
+                self._button(event.ui_element)
+            elif event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION and self.items:
+                labels = [item.label for item in self.items]
+                if event.text in labels:
+                    self.choose(labels.index(event.text))
+            elif event.type == pygame.KEYDOWN and not consumed and not self.others.is_focused:
+                if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                    self.start()
+                elif event.key == pygame.K_ESCAPE:
+                    self.app.to_lobby()
+
+    def _button(self, element) -> None:
+        if element is self.buttons["start"]:
+            self.start()
+        elif element is self.buttons["lobby"]:
+            self.app.to_lobby()
+        elif element in self.toggles:
+            self.toggle(self.toggles[element])
+
+    def update(self, dt: float) -> None:
+        self.manager.update(dt)
+
+    # --- frame -----------------------------------------------------------------------------
+    def draw(self, surface) -> None:
+        app = self.app
+        surface.fill(COLOURS["background"])
+        title = "Scenarios: endgame positions to win within a few ticks"
+        surface.blit(app.big.render(title, True, COLOURS["text"]), (20, 16))
+        item = self.item
+        if self.items is None:
+            panels.draw_lines(surface, DETAIL, ["Loading the scenarios..."], app.font)
+        elif item is not None:
+            self._draw_detail(surface, item)
+        colour = COLOURS["damage"] if self.error else COLOURS["text"]
+        panels.draw_lines(
+            surface, MESSAGE, [self.message] if self.message else [], app.font, colour
+        )
+        self.manager.draw_ui(surface)
+
+    def _draw_detail(self, surface, item: Listed) -> None:
+        app = self.app
+        inner = panels.panel(surface, DETAIL)
+        head = item.scenario.label if item.scenario is not None else item.path.name
+        y = panels.draw_lines(surface, inner, [(head, COLOURS["accent"])], app.big)
+        lines = detail_lines(item, self.record_text(item))
+        panels.draw_lines(surface, inner, lines, self.reading, y=y + 6, indent="")
+        if item.picture is not None:
+            tick = int(item.picture["tick"])
+            caption = f"The start position (tick {tick}), as the Oracle sees it:"
+            surface.blit(app.small.render(caption, True, COLOURS["muted"]), (20, PREVIEW[1] - 18))
+            self.renderer.draw(surface, scene_from_state(item.picture), pygame.Rect(PREVIEW))
+        if item.scenario is not None:
+            hint = "Your slots (click to take or give up; the rest play the Others spec):"
+            surface.blit(app.small.render(hint, True, COLOURS["muted"]), (440, SLOTS_Y - 20))
+            label = "Your team's other slots play this System spec:"
+            surface.blit(app.small.render(label, True, COLOURS["muted"]), (440, OTHERS[1] - 18))
