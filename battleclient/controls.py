@@ -48,6 +48,8 @@ HELP = (
     ("K", "stop waiting for LLM slots (they play the no-op this tick)"),
     ("R (game over)", "open the replay in the Replay Viewer"),
     ("V (game over)", "export the game as a video (GIF)"),
+    ("T / W / S (scenario over)", "try again / watch a winning line / back to scenarios"),
+    ("P (in the menu)", "save this position as a scenario (focal team, horizon)"),
     ("F12", "save a screenshot (PNG)"),
     ("F11", "full screen on/off (drag the window's edge to resize it)"),
 )

@@ -31,6 +31,7 @@ MENU_BUTTONS = {
     "resume": ("Back to the game (Esc)", (490, 330, 300, 36)),
     "leave": ("Leave to the lobby (L)", (490, 374, 300, 36)),
     "quit": ("Quit (Q)", (490, 418, 300, 36)),
+    "position": ("Save position as a scenario (P)", (490, 462, 300, 36)),
 }
 CARD = (340, 250, 600, 280)  # hand-over, game over and menu cards
 

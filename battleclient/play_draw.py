@@ -77,6 +77,8 @@ class PlayDrawing:
         elif s.show_menu:
             tick = s.snap.tick if s.snap is not None else 0
             self._card(surface, "Menu", [menu_line(tick, s.saved)])
+            if s.form is not None:
+                s.form.draw(surface, (font, big))
             s.manager.draw_ui(surface)
 
     def _card(self, surface, title, lines) -> None:
@@ -261,6 +263,7 @@ class PlayDrawing:
         """Menu and game-over buttons exist only while their card is up."""
         s = self.s
         wanted = L.MENU_BUTTONS if s.show_menu else (self.over_buttons if s.phase == "over" else {})
+        wanted = {} if s.form is not None else wanted  # the form has its own buttons
         for name in list(s.card_buttons):
             if name not in wanted:
                 s.card_buttons.pop(name).kill()

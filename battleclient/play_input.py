@@ -26,7 +26,9 @@ class PlayInput:
     def handle_events(self, events) -> None:
         for event in events:
             consumed = self.manager.process_events(event)
-            if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            if self.form is not None:  # "Save this position as a scenario" takes every event
+                self.form.handle(event)
+            elif event.type == pygame_gui.UI_BUTTON_PRESSED:
                 self._button(event.ui_element)
             elif event.type == pygame.KEYDOWN and not consumed:
                 self._key(event)
@@ -50,6 +52,7 @@ class PlayInput:
             "resume": self.toggle_menu,
             "leave": self.leave,
             "quit": lambda: self.leave(self.app.quit),
+            "position": self.open_position_form,
             "viewer": self.open_viewer,
             "video": self.export_video,
             "lobby": self.app.to_lobby,
@@ -66,6 +69,7 @@ class PlayInput:
         if self.show_menu:
             menu = {pygame.K_ESCAPE: self.toggle_menu, pygame.K_l: self.leave}
             menu[pygame.K_q] = lambda: self.leave(self.app.quit)
+            menu[pygame.K_p] = self.open_position_form
             if key in menu:
                 menu[key]()
             return

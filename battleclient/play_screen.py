@@ -63,6 +63,8 @@ class PlayScreen(PlayInput, Screen):
         self.since = 99.0  # seconds since the shown tick resolved
         self.paused, self.speed_index, self.timer, self.waiting = False, 2, 0.0, False
         self.show_help = self.show_menu = False
+        self.form = None  # the menu's "Save this position as a scenario" (position_form)
+        self.saved_position = None  # the scenario file it wrote last
         self.replay_path, self.saved = None, False
         self.llm_error = ""  # the last LLM endpoint failure already said
         self.video = VideoRunner()  # the game-over card's "Export video" (Oracle view)
@@ -307,6 +309,14 @@ class PlayScreen(PlayInput, Screen):
     def toggle_menu(self) -> None:
         self.show_menu = not self.show_menu
         self._sync_buttons()
+
+    def open_position_form(self) -> None:
+        """The menu's "Save this position as a scenario" (P): asks focal team and horizon."""
+        from battleclient.position_form import PositionForm
+
+        if self.form is None and self.session is not None:
+            self.form = PositionForm(self)
+            self._sync_buttons()
 
     def open_viewer(self) -> None:
         if self.replay_path is None:

@@ -104,17 +104,17 @@ def playtest(display, tmp_path_factory):
         _space_until_over(app)  # attempt 1: every order the no-op
         seen["first"] = (play.session.solved, play.drawing.heading(), play.replay_path)
         wait_for(app, lambda: not play.record_line.startswith("being"))
-        _shot(app, "end_card_not_solved", shots)
-
         _press(app, play.card_buttons["line"])
         wait_for(app, lambda: play.line_path is not None and not app.jobs, seconds=900)
         seen["line_path"], seen["launched"] = play.line_path, list(app.launch.commands)
+        _shot(app, "end_card_not_solved", shots)
 
         began = time.perf_counter()
         _press(app, play.card_buttons["again"])
         wait_for(app, lambda: _orders_up(app), dt=0.0)
         seen["again_s"] = time.perf_counter() - began
         seen["again_tick"] = play.snap.tick
+        print(f"Try again: the next orders screen in {seen['again_s']:.3f} s (loaded machine)")
 
         # the verified line by keys
         hold = dict(S.load_scenario(1).lines)["hold: wait two ticks, then Poison"]

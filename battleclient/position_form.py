@@ -1,0 +1,124 @@
+"""The in-game menu's "Save this position as a scenario" (issue 17 point 6, BattleClient side).
+
+A small form over the menu card asks for the focal team (the team that must win) and the
+horizon (ticks allowed); Save writes the position on screen as a new scenario file in the
+scenarios folder, where the Scenarios screen and `mbg scenarios list / validate / solve` find
+it. The file is made by the same code as the Replay Viewer's (evaluation.scenario_save: the
+game so far as a replay in a temporary folder, re-simulated to its last tick, a built-in map
+copied as a scenario arena), on the engine thread.
+"""
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UIButton, UITextEntryLine
+
+from battleclient import layout as L
+from battleclient import panels
+from ui.rules import C
+from ui.theme import COLOURS
+
+FORM = L.CARD  # over the menu card
+TEAM_BUTTONS = {team: (FORM[0] + 150 + 110 * team, FORM[1] + 108, 100, 32) for team in (0, 1)}
+HORIZON = (FORM[0] + 150, FORM[1] + 152, 80, 32)
+SAVE = (FORM[0] + 24, FORM[1] + 224, 260, 36)
+CANCEL = (FORM[0] + 300, FORM[1] + 224, 200, 36)
+DEFAULT_HORIZON = 5  # ticks; the paper's scenarios are won within 5-10 (seed 000, 5.1)
+
+
+def save_position_job(session, focal_team: str, horizon: int, folder=None):
+    """Engine-thread job: the game's current tick as a new scenario file; returns its path.
+    Raises ValueError when no tick was played yet (the game's start is its map and roster,
+    not a position), for a bad team or horizon, or ScenarioError naming the file and field."""
+    import tempfile
+    from pathlib import Path
+
+    from battleclient.settings import new_replay_path
+    from evaluation.replay import write_replay
+    from evaluation.scenario_save import save_position
+
+    replay = session.replay()
+    if replay is None:
+        raise ValueError("play at least one tick first: this is the game's start")
+    with tempfile.TemporaryDirectory(prefix="mbg-position-") as folder_tmp:
+        path = new_replay_path(Path(folder_tmp), session.map_id, session.setup.seed)
+        write_replay(path, replay)
+        return save_position(path, replay.ticks, focal_team, int(horizon), folder)
+
+
+class PositionForm:
+    """The form's widgets on the play screen's manager; `screen` gives app, session, snap."""
+
+    def __init__(self, screen):
+        self.screen, manager = screen, screen.manager
+        self.team = screen.team if screen.team is not None else 0
+        self.teams = {
+            UIButton(pygame.Rect(rect), f"Team {C.TEAM_NAMES[t]}", manager): t
+            for t, rect in TEAM_BUTTONS.items()
+        }
+        self.horizon = UITextEntryLine(pygame.Rect(HORIZON), manager)
+        self.horizon.set_text(str(DEFAULT_HORIZON))
+        self.save = UIButton(pygame.Rect(SAVE), "Save as a scenario (Enter)", manager)
+        self.cancel = UIButton(pygame.Rect(CANCEL), "Cancel (Esc)", manager)
+        self.line, self.saving = "", False
+        self._sync()
+
+    def _sync(self) -> None:
+        for button, team in self.teams.items():
+            button.select() if team == self.team else button.unselect()
+
+    def close(self) -> None:
+        for widget in (*self.teams, self.horizon, self.save, self.cancel):
+            widget.kill()
+        self.screen.form = None
+        self.screen._sync_buttons()
+
+    def submit(self) -> None:
+        text = self.horizon.get_text().strip()
+        if not text.isdigit() or int(text) < 1:
+            self.line = f"Horizon {text!r}: a whole number of ticks, at least 1"
+            return
+        if self.saving:
+            return
+        self.saving, self.line = True, "Saving the position (the game is re-simulated)..."
+        team = C.TEAM_NAMES[self.team]
+        job = (save_position_job, self.screen.session, team, int(text))
+        self.screen.app.submit(*job, done=self._on_saved)
+
+    def _on_saved(self, ok, value) -> None:
+        self.saving = False
+        self.line = f"Saved as a scenario: {value}" if ok else f"Not saved: {value}"
+        if ok:
+            self.screen.saved_position = value
+
+    def handle(self, event) -> None:
+        """One event while the form is up (it takes every key and click)."""
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            if event.ui_element in self.teams:
+                self.team = self.teams[event.ui_element]
+                self._sync()
+            elif event.ui_element is self.save:
+                self.submit()
+            elif event.ui_element is self.cancel:
+                self.close()
+        elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.horizon:
+            self.submit()
+        elif event.type == pygame.KEYDOWN and not self.horizon.is_focused:
+            if event.key == pygame.K_ESCAPE:
+                self.close()
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.submit()
+
+    def draw(self, surface, fonts) -> None:
+        font = fonts[0]
+        tick = self.screen.snap.tick if self.screen.snap is not None else 0
+        line = f"The position of tick {tick} becomes a new file in the scenarios folder."
+        rect = panels.draw_card(surface, FORM, "Save this position as a scenario", [line], fonts)
+        for text, (_, y, _, h) in (
+            ("Focal team (to win):", TEAM_BUTTONS[0]),
+            ("Horizon (ticks):", HORIZON),
+        ):
+            image = font.render(text, True, COLOURS["text"])
+            surface.blit(image, (rect.x + 24, y + (h - image.get_height()) // 2))
+        if self.line:
+            box = pygame.Rect(rect.x + 16, HORIZON[1] + 38, rect.width - 32, 34)
+            panels.draw_lines(surface, box, [self.line], font)
