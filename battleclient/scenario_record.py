@@ -11,9 +11,12 @@ person's history is kept).
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from evaluation.scenarios import Scenario
 from fileio import replace_file
+
+if TYPE_CHECKING:  # the Scenarios screen reads the record on the UI thread, which never imports JAX
+    from evaluation.scenarios import Scenario
 
 RECORD_FILE = "scenario_record.json"
 ENTRY_FIELDS = ("id", "title", "attempts", "solves", "best_ticks", "last")
@@ -46,7 +49,7 @@ def load_record(path: Path | None = None) -> dict:
     return doc
 
 
-def record_attempt(scenario: Scenario, solved: bool, ticks: int, when: str,
+def record_attempt(scenario: "Scenario", solved: bool, ticks: int, when: str,
                    path: Path | None = None) -> dict:  # fmt: skip
     """Add one finished attempt (solved or not, `ticks` played, `when` a timestamp) to the
     record and write it; returns the scenario's new entry. Raises ValueError (and writes

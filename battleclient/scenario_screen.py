@@ -60,6 +60,8 @@ class Listed:
 def list_scenarios(folder=None) -> list[Listed]:
     """Engine-thread job: every scenario file of `folder` (default SCENARIOS_DIR), loaded and
     checked (evaluation.scenarios.load_scenario_file); a bad file keeps its error text."""
+    # here, on the engine thread: the UI thread must never be the one that imports JAX
+    import battleclient.scenario_session  # noqa: F401
     from evaluation import scenarios as S
 
     listed = []
@@ -136,7 +138,8 @@ class ScenarioScreen(Screen):
         if not self.items:
             return self.say("No scenario files in the scenarios folder", error=True)
         ids = [i.scenario.id if i.scenario is not None else None for i in self.items]
-        self.index = ids.index(self.chosen_id) if self.chosen_id in ids else 0
+        known = self.chosen_id is not None and self.chosen_id in ids  # None: a bad file's id
+        self.index = ids.index(self.chosen_id) if known else 0
         labels = [item.label for item in self.items]
         self.list = UISelectionList(
             pygame.Rect(LIST), labels, self.manager, default_selection=labels[self.index]

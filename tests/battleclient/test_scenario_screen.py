@@ -1,0 +1,84 @@
+"""The Scenarios screen without an engine game: a user's broken file is listed with its error
+(the file, the field and the value) and cannot be started; slot toggles keep at least one;
+Esc goes back to the lobby; the scenario end card's buttons and the position form's widgets
+sit inside their cards without overlapping."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pygame
+import pytest
+
+from battleclient import layout as L
+from battleclient import position_form as F
+from battleclient.scenario_play import OVER_BUTTONS, verdict
+from battleclient.scenario_screen import ScenarioScreen
+from evaluation import scenarios as S
+from tests.battleclient.driver import click, frame, key, setup, wait_for
+
+SHIPPED = Path(S.__file__).resolve().parents[1] / "scenarios"
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """A scenarios folder with shipped scenario 1 (and its arenas) and a user's bad file."""
+    target = tmp_path / "scenarios"
+    shutil.copytree(SHIPPED / "arenas", target / "arenas")
+    shutil.copy(SHIPPED / "001_hold_the_trap.json", target)
+    doc = json.loads((SHIPPED / "001_hold_the_trap.json").read_text())
+    doc |= {"id": 12, "horizon": 0}
+    (target / "012_mine.json").write_text(json.dumps(doc))
+    monkeypatch.setattr(S, "SCENARIOS_DIR", target)
+    return target
+
+
+def _post(app, events) -> None:
+    for event in events:
+        pygame.event.post(event)
+    frame(app, pygame.event.get())
+    frame(app)
+
+
+def test_a_bad_user_file_is_listed_with_its_error_and_cannot_start(apps, folder):
+    app = apps(setup(), start=False)
+    app.to_scenarios()
+    screen = app.screen
+    wait_for(app, lambda: screen.items is not None, seconds=120)
+    assert [item.label for item in screen.items] == [
+        "1. Hold the Trap",
+        "(does not load) 012_mine.json",
+    ]
+    assert screen.picked == {0}, (screen.message, screen.index)
+    assert sorted(screen.toggles.values()) == [0, 1, 2]
+    assert screen.others.get_text() == "scripted:tactician"
+    assert screen.record_text(screen.item) == "not tried yet"
+    rows = [r["button_element"] for r in screen.list.item_list]
+    _post(app, click(rows[1].rect.center))
+    bad = screen.item
+    assert bad.scenario is None and "012_mine.json: horizon = 0: must be at least 1" in bad.error
+    assert not screen.buttons["start"].is_enabled and not screen.toggles
+    _post(app, [key(pygame.K_RETURN)])
+    assert isinstance(app.screen, ScenarioScreen) and screen.message == "Pick a scenario that loads"
+
+    _post(app, click(rows[0].rect.center))
+    rogue = next(b for b, slot in screen.toggles.items() if slot == 0)
+    _post(app, click(rogue.rect.center))  # the only slot taken stays taken
+    assert screen.picked == {0} and screen.message == "Play at least one focal slot"
+    _post(app, [key(pygame.K_ESCAPE)])
+    assert type(app.screen).__name__ == "Lobby"
+
+
+def test_the_end_card_buttons_and_the_position_form_fit_their_cards():
+    for rects, card in (
+        ([r for _, r in OVER_BUTTONS.values()], L.OVER_CARD),
+        ([*F.TEAM_BUTTONS.values(), F.HORIZON, F.SAVE, F.CANCEL], L.CARD),
+    ):
+        rects = [pygame.Rect(r) for r in rects]
+        assert all(pygame.Rect(card).contains(r) for r in rects), card
+        assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1 :])
+
+
+def test_the_verdict_names_the_ticks():
+    assert verdict(True, 3) == "Solved in 3 ticks" and verdict(True, 1) == "Solved in 1 tick"
+    assert verdict(False, 5) == "Not solved"
