@@ -1,14 +1,14 @@
 """Playing a scenario on the play screen: ticks left on the top bar, the scenario's end card.
 
 `ScenarioPlay` is the PlayScreen on a `ScenarioSession` (battleclient.scenario_session): the
-game starts at the scenario's exact start, the top bar reads "Ticks left: N" (the horizon less
-the ticks played), and the end card says "Solved in N ticks" or "Not solved" with three
+game starts at the scenario's exact start, the top bar reads "Scenario 1, ticks left: N" (the
+horizon less the ticks played), and the end card says "Solved in N ticks" or "Not solved" with three
 buttons (issue 17 point 5):
 - "Try again" (T, Enter): the exact start at once, on the engine thread after the attempt's
   replay is written (ScenarioSession.try_again: nothing compiles again);
-- "Show a winning line" (W): the scenario's first verified line written as a replay and
-  opened in the Replay Viewer as its own process, as the client opens every replay, where it
-  plays tick by tick;
+- "Show a winning line" (W): the scenario's first verified line (the next one at the next
+  press) written as a replay and opened in the Replay Viewer as its own process, as the
+  client opens every replay, where it plays tick by tick;
 - "Back to scenarios" (S, L): the Scenarios screen, on this scenario.
 Every attempt's replay is named by the scenario, its start hash and the attempt number
 (`attempt_path`; header["scenario"] inside), and every finished attempt is added to the
@@ -120,7 +120,8 @@ class ScenarioPlay(PlayScreen):
 
         self.scenario, self.human_slots, self.others = scenario, list(human_slots), others
         self.record_line = "being written..."
-        self.line_path = None  # the winning line's replay, once written
+        self.line_paths: dict = {}  # line index -> its replay, once written
+        self.line_path, self.line_shown = None, -1  # the last line shown
         self.line_note = ""  # what "Show a winning line" is doing, on the end card
         setup = client_setup(scenario, slot_spec(scenario, human_slots, others))
         super().__init__(app, setup, app.maps_by_split)
@@ -169,24 +170,31 @@ class ScenarioPlay(PlayScreen):
         self.say(f"Attempt {self.session.attempt + 1}: the exact start again")
 
     def show_line(self) -> None:
-        """The first verified line as a replay in the Replay Viewer (written once)."""
-        if self.line_path is not None:
-            self.line_note = self.app.open_viewer(self.line_path)
-            return
-        if not self.scenario.lines:
+        """A verified line as a replay in the Replay Viewer: the first, and at each press the
+        next one of a scenario with several (each written once)."""
+        lines = self.scenario.lines
+        if not lines:
             self.line_note = "This scenario has no verified line yet (mbg scenarios solve FILE)"
             return
+        index = (self.line_shown + 1) % len(lines)
+        self.line_shown = index
+        if index in self.line_paths:
+            return self._on_line(index, True, self.line_paths[index])
         from battleclient.scenario_session import save_winning_line
 
-        self.line_note = "Playing out the winning line (the first time compiles it)..."
-        self.app.submit(save_winning_line, replay_dir(), self.scenario, done=self._on_line)
+        self.line_note = f"Playing out line {index + 1} (the first time compiles it)..."
+        job = (save_winning_line, replay_dir(), self.scenario, index)
+        self.app.submit(*job, done=lambda ok, value: self._on_line(index, ok, value))
 
-    def _on_line(self, ok, value) -> None:
+    def _on_line(self, index: int, ok, value) -> None:
         if not ok:
             self.line_note = f"No winning line to show: {value}"
             return
-        self.line_path = value
-        self.line_note = self.app.open_viewer(value)
+        self.line_paths[index] = self.line_path = value
+        count = len(self.scenario.lines)
+        more = f" (W again: line {(index + 1) % count + 1})" if count > 1 else ""
+        name = self.scenario.lines[index][0]
+        self.line_note = f"Line {index + 1} of {count}, {name}{more}. {self.app.open_viewer(value)}"
 
     def back_to_scenarios(self) -> None:
         self.app.to_scenarios(self.scenario.id)

@@ -106,7 +106,10 @@ def playtest(display, tmp_path_factory):
         wait_for(app, lambda: not play.record_line.startswith("being"))
         _press(app, play.card_buttons["line"])
         wait_for(app, lambda: play.line_path is not None and not app.jobs, seconds=900)
-        seen["line_path"], seen["launched"] = play.line_path, list(app.launch.commands)
+        seen["line_path"] = play.line_path
+        _key(app, pygame.K_w)  # W again: scenario 1's second line
+        wait_for(app, lambda: play.line_path != seen["line_path"] and not app.jobs, seconds=300)
+        seen["line2_path"], seen["launched"] = play.line_path, list(app.launch.commands)
         _shot(app, "end_card_not_solved", shots)
 
         began = time.perf_counter()
@@ -185,7 +188,9 @@ def test_show_a_winning_line_opens_the_verified_line_in_the_viewer(playtest):
     seen, _, scenario = playtest
     path = seen["line_path"]
     assert path.name.startswith(f"scenario01_{scenario.start_hash[:8]}_line1_")
-    assert seen["launched"][-1][-1] == str(path)
+    assert [command[-1] for command in seen["launched"]] == [str(path), str(seen["line2_path"])]
+    assert seen["line2_path"].name.startswith(f"scenario01_{scenario.start_hash[:8]}_line2_")
+    assert read_replay(seen["line2_path"]).header["scenario"]["solved"] is True
     replay = read_replay(path)
     assert replay.header["scenario"]["solved"] is True
     assert int(replay.states["outcome"][-1]) == C.A_WINS
