@@ -49,12 +49,14 @@ def main() -> None:
     from battleclient import layout as L
     from battleclient.app import App
     from battleclient.game_setup import ClientSetup
-    from evaluation.scenarios import load_scenario
 
     pygame.display.init()
     pygame.font.init()
     surface = pygame.display.set_mode(L.SIZE)
     app = App(ClientSetup(), remember=False, warm=False)
+    wait(app, surface, lambda: app.kinds is not None)  # JAX is imported on the engine thread
+    from evaluation.scenarios import load_scenario
+
     scenario = load_scenario(args.scenario)
     began = time.perf_counter()
     app.start_scenario(scenario, [scenario.focal_slots[0]])
