@@ -130,6 +130,7 @@ def import_runtime(progress: Progress, last: bool = False) -> dict:
     import jax  # noqa: F401
 
     progress.stage("Loading the engine and the Systems", 0.2)
+    import battleclient.scenario_session  # noqa: F401  (the Scenarios screen's loader thread)
     import battleclient.session  # noqa: F401
     from policies import slotspec
     from policies.scripted import BOTS

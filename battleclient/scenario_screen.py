@@ -6,9 +6,12 @@ playing, a picture of the start and the client's record (battleclient.scenario_r
 that does not load is listed with its error, never a crash. The player toggles the focal slots
 to take (the first one by default); the focal team's other slots play the slot spec in the
 "Others" box (the scenario's controller by default) and the other team the controller. The
-files load on the engine thread (they build engine states), so the screen opens at once.
+files load on a thread of their own (they build engine states) once the engine thread has
+imported JAX and the scenario modules (controllers.import_runtime), so the screen opens at
+once and a compile running on the engine thread does not hold the list up.
 """
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,10 +61,10 @@ class Listed:
 
 
 def list_scenarios(folder=None) -> list[Listed]:
-    """Engine-thread job: every scenario file of `folder` (default SCENARIOS_DIR), loaded and
-    checked (evaluation.scenarios.load_scenario_file); a bad file keeps its error text."""
-    # here, on the engine thread: the UI thread must never be the one that imports JAX
-    import battleclient.scenario_session  # noqa: F401
+    """Every scenario file of `folder` (default SCENARIOS_DIR), loaded and checked
+    (evaluation.scenarios.load_scenario_file); a bad file keeps its error text. Off the UI
+    thread, after controllers.import_runtime imported its modules (never two threads
+    importing JAX at once)."""
     from evaluation import scenarios as S
 
     listed = []
@@ -118,8 +121,9 @@ class ScenarioScreen(Screen):
         }
         self.others = UITextEntryLine(pygame.Rect(OTHERS), self.manager)
         self.others.hide()
+        self.loader, self.loaded = None, None  # the loading thread, its (ok, value)
+        self.failed = False  # the files could not be listed (said on the message line)
         self._load_record()
-        app.submit(list_scenarios, done=self._on_listed)
 
     # --- data ------------------------------------------------------------------------------
     def _load_record(self) -> None:
@@ -133,6 +137,7 @@ class ScenarioScreen(Screen):
 
     def _on_listed(self, ok, value) -> None:
         if not ok:
+            self.failed = True
             return self.say(f"The scenarios could not be listed: {value}", error=True)
         self.items = list(value)
         if not self.items:
@@ -176,7 +181,7 @@ class ScenarioScreen(Screen):
         self.picked = {playable[0]}
         for k, (slot, name) in enumerate(zip(scenario.focal_slots, names, strict=True)):
             text = name if alive[slot] else f"{name} (dead)"
-            rect = pygame.Rect(440 + k * 170, SLOTS_Y, 160, 34)
+            rect = pygame.Rect(440 + k * 164, SLOTS_Y, 156, 34)  # five fit in the window
             self.toggles[UIButton(rect, text, self.manager)] = slot
         self.others.set_text(scenario.controller)
         self.others.show()
@@ -199,6 +204,8 @@ class ScenarioScreen(Screen):
 
     def start(self) -> None:
         item = self.item
+        if self.items is None:
+            return self.say("The scenarios are still loading")
         if item is None or item.scenario is None:
             return self.say("Pick a scenario that loads", error=True)
         from battleclient.scenario_session import slot_spec
@@ -237,8 +244,24 @@ class ScenarioScreen(Screen):
         elif element in self.toggles:
             self.toggle(self.toggles[element])
 
+    def _load(self) -> None:
+        try:
+            self.loaded = (True, list_scenarios())
+        except Exception as error:  # said on the screen, never a crash
+            self.loaded = (False, error)
+
     def update(self, dt: float) -> None:
+        if self.items is None and self.loader is None and self.app.kinds is not None:
+            self.loader = threading.Thread(target=self._load, name="scenarios", daemon=True)
+            self.loader.start()
+        if self.loaded is not None:
+            (ok, value), self.loaded = self.loaded, None
+            self._on_listed(ok, value)
         self.manager.update(dt)
+
+    def busy(self) -> bool:
+        """While the files load: frames keep coming so the list shows when they are in."""
+        return self.items is None and not self.failed
 
     # --- frame -----------------------------------------------------------------------------
     def draw(self, surface) -> None:
@@ -248,7 +271,8 @@ class ScenarioScreen(Screen):
         surface.blit(app.big.render(title, True, COLOURS["text"]), (20, 16))
         item = self.item
         if self.items is None:
-            panels.draw_lines(surface, DETAIL, ["Loading the scenarios..."], app.font)
+            text = f"Loading the scenarios... ({app.progress_text()})"
+            panels.draw_lines(surface, DETAIL, [text], app.font, COLOURS["muted"])
         elif item is not None:
             self._draw_detail(surface, item)
         colour = COLOURS["damage"] if self.error else COLOURS["text"]
@@ -270,7 +294,12 @@ class ScenarioScreen(Screen):
             surface.blit(app.small.render(caption, True, COLOURS["muted"]), (20, PREVIEW[1] - 18))
             self.renderer.draw(surface, scene_from_state(item.picture), pygame.Rect(PREVIEW))
         if item.scenario is not None:
-            hint = "Your slots (click to take or give up; the rest play the Others spec):"
-            surface.blit(app.small.render(hint, True, COLOURS["muted"]), (440, SLOTS_Y - 20))
+            hint = app.small.render(
+                "Your slots (click to take or give up one):", True, COLOURS["muted"]
+            )
+            surface.blit(hint, (440, SLOTS_Y - 20))
+            names = ", ".join(C.slot_label(s) for s in sorted(self.picked))
+            mine = app.small.render(f"you play {names}", True, COLOURS["accent"])
+            surface.blit(mine, (440 + hint.get_width() + 12, SLOTS_Y - 20))
             label = "Your team's other slots play this System spec:"
             surface.blit(app.small.render(label, True, COLOURS["muted"]), (440, OTHERS[1] - 18))
