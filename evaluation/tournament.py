@@ -69,6 +69,19 @@ def parse_entrants(items) -> dict[str, str]:
     return entrants
 
 
+def check_entrants(entrants: dict[str, str]) -> None:
+    """Build each entrant's System once ({name: spec}), so an unknown bot name or a policy file
+    that is missing or does not load is refused before a manifest fixes the folder's plan
+    (a folder is resumed only with the same entrants). Raises ValueError naming the entrant."""
+    from policies.slotspec import resolve_slots
+
+    for name, spec in entrants.items():
+        try:
+            resolve_slots(f"A*={spec}")
+        except (ValueError, OSError) as error:
+            raise ValueError(f"entrant '{name}={spec}': {error}") from None
+
+
 def plan_matchups(pairs, games: int, seed: int, first_id: int, stage: str) -> list[dict]:
     """Matchup records for (a, b) name pairs: id, a, b, first seed, games, stage."""
     if games < 2 or games % 2:
@@ -280,6 +293,7 @@ def open_tournament(
     if saved is None:
         if (folder / store.PARTS).exists():
             raise ValueError(f"{folder}: holds results but no manifest; choose a new --out")
+        check_entrants(entrants)
         store.write_manifest(folder, wanted)
         return wanted
     check_resume(saved, wanted, folder)
