@@ -69,17 +69,19 @@ def parse_entrants(items) -> dict[str, str]:
     return entrants
 
 
-def check_entrants(entrants: dict[str, str]) -> None:
+def check_entrants(entrants: dict[str, str], option: str = "") -> None:
     """Build each entrant's System once ({name: spec}), so an unknown bot name or a policy file
     that is missing or does not load is refused before a manifest fixes the folder's plan
-    (a folder is resumed only with the same entrants). Raises ValueError naming the entrant."""
+    (a folder is resumed only with the same entrants). Raises ValueError naming the option
+    (e.g. "--strangers", when given) and the entrant."""
     from policies.slotspec import resolve_slots
 
+    where = f"{option} " if option else ""
     for name, spec in entrants.items():
         try:
             resolve_slots(f"A*={spec}")
         except (ValueError, OSError) as error:
-            raise ValueError(f"entrant '{name}={spec}': {error}") from None
+            raise ValueError(f"{where}entrant '{name}={spec}': {error}") from None
 
 
 def plan_matchups(pairs, games: int, seed: int, first_id: int, stage: str) -> list[dict]:
