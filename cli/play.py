@@ -223,7 +223,11 @@ def run(args) -> int:
         map_specs(args.map, "--map"), rosters, args.games, args.seed, swap_ends=not args.no_swap
     )
     rosters_used = {tuple(s.roster) for s in setups}
-    lineup = resolve_slots(specs, setups[0].roster if len(rosters_used) == 1 else None)
+    try:
+        lineup = resolve_slots(specs, setups[0].roster if len(rosters_used) == 1 else None)
+    except (ValueError, OSError) as error:  # name the option: the factories' errors do not
+        option = "--slots" if args.slots else "--team-a/--team-b"
+        raise ValueError(f"{option}: {error}") from None
     out = Path(args.out) if args.out else None
     if out is not None:
         _check_out(out)

@@ -74,14 +74,11 @@ def check_entrants(entrants: dict[str, str], option: str = "") -> None:
     that is missing or does not load is refused before a manifest fixes the folder's plan
     (a folder is resumed only with the same entrants). Raises ValueError naming the option
     (e.g. "--strangers", when given) and the entrant."""
-    from policies.slotspec import resolve_slots
+    from policies.slotspec import check_system
 
     where = f"{option} " if option else ""
     for name, spec in entrants.items():
-        try:
-            resolve_slots(f"A*={spec}")
-        except (ValueError, OSError) as error:
-            raise ValueError(f"{where}entrant '{name}={spec}': {error}") from None
+        check_system(spec, f"{where}entrant '{name}={spec}'")
 
 
 def plan_matchups(pairs, games: int, seed: int, first_id: int, stage: str) -> list[dict]:

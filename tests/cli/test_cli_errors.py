@@ -38,6 +38,22 @@ def test_play_refuses_a_folder_with_replays_before_playing(tmp_path, capsys, nev
     assert "already holds replays" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "--map", "47", "--team-a", "scripted:zz", "--team-b", "random"],
+         "--team-a/--team-b: scripted bot 'zz' does not exist"),
+        (["play", "--map", "47", "--slots", "A*=random,B*=checkpoint:none.msgpack"],
+         "--slots: none.msgpack: no such policy file"),
+        (["eval", "policies/released/ippo_v1.msgpack", "--vs", "scripted:zz", "--games", "2"],
+         "--vs scripted:zz: scripted bot 'zz' does not exist"),
+    ],
+)  # fmt: skip
+def test_a_system_that_cannot_be_built_names_its_option(argv, message, capsys, never_plays):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
 def test_ctrl_c_ends_with_one_line_and_code_130(monkeypatch, capsys):
     def interrupt(*args, **kwargs):
         raise KeyboardInterrupt
