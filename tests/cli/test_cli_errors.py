@@ -87,3 +87,23 @@ def test_scenarios_run_refuses_no_games_and_leaves_no_folder(tmp_path, capsys):
 def test_scenarios_solve_refuses_a_depth_outside_the_horizon(option, value, message, capsys):
     assert main(["scenarios", "solve", "1", option, value]) == 2  # scenario 1: horizon 5
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("action", ["run", "challenge"])
+def test_tournament_refuses_an_existing_leaderboard_file_before_any_game(
+    action, tmp_path, capsys, monkeypatch
+):
+    def fail(*args, **kwargs):
+        raise AssertionError("games were played")
+
+    monkeypatch.setattr("cli.tournament._play", fail)
+    png = tmp_path / "board.png"
+    png.write_bytes(b"keep me")
+    who = (
+        ["--entrants", "r=random", "b=random", "--out", str(tmp_path / "t")]
+        if action == "run"
+        else ["--field", str(tmp_path / "t"), "--challenger", "c=random"]
+    )
+    assert main(["tournament", action, *who, "--png", str(png)]) == 2
+    assert f"--png {png}: already exists" in capsys.readouterr().err
+    assert png.read_bytes() == b"keep me" and not (tmp_path / "t").exists()
