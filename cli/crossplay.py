@@ -60,12 +60,14 @@ def run_crossplay(args) -> int:
         set_host_devices(args.devices)
     if args.batch is not None and args.batch < 1:
         raise ValueError(f"--batch {args.batch}: must be 1 or more")
+    from cli.maps import map_specs
     from cli.tournament import GameRate
     from cli.train import enable_compile_cache
     from evaluation.crossplay import Plan
     from evaluation.crossplay_run import run
     from evaluation.tournament import check_entrants, parse_entrants
 
+    map_specs(args.maps, "--maps")  # unknown ids or bad files fail before any game
     enable_compile_cache()
     teams = parse_entrants(args.teams)
     strangers = parse_entrants(args.strangers) if args.strangers else dict(teams)

@@ -59,3 +59,9 @@ def test_a_bad_stranger_is_named_with_its_option_and_leaves_no_manifest(tmp_path
     err = capsys.readouterr().err
     assert "--strangers entrant 'b=scripted:zz': scripted bot 'zz' does not exist" in err
     assert not (out / "manifest.json").exists()  # the corrected command may use the folder
+
+
+def test_an_unknown_map_id_is_named_with_the_valid_ids(tmp_path, capsys):
+    assert _run(tmp_path / "xp", "--maps", "99") == 2
+    assert "--maps 99: unknown map id 99; valid ids: 0-51" in capsys.readouterr().err
+    assert not (tmp_path / "xp").exists()
