@@ -122,6 +122,11 @@ def run_train(args) -> int:
     if args.select:
         from training.validation import select_policy
 
+        args.out = args.out or f"runs/{args.algorithm}"  # the same default as training
+        if not (Path(args.out) / "config.json").is_file():
+            raise ValueError(
+                f"--out {args.out}: no run here (no config.json); name the run's folder"
+            )
         chosen = select_policy(Path(args.out), Path(args.select))["selected"]
         print(f"selected: {args.select} ({chosen['env_steps']} env-steps, validation margin "
               f"{chosen['margin']:+.2f} points a game)")  # fmt: skip
