@@ -66,10 +66,15 @@ def _config(args):
     from engine.types import Config
 
     values = {"shared_obs": args.info_regime == "shared_obs"}
-    if args.score_threshold is not None:
-        values["score_threshold"] = args.score_threshold
-    if args.horizon is not None:
-        values["horizon"] = args.horizon
+    for field in ("score_threshold", "horizon"):
+        value = getattr(args, field)
+        if value is None:
+            continue
+        try:
+            Config(**{field: value})  # the engine holds the ranges (engine/types.py)
+        except ValueError as error:
+            raise ValueError(f"--{field.replace('_', '-')} {value}: {error}") from None
+        values[field] = value
     return Config(**values)
 
 
