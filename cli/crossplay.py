@@ -60,19 +60,25 @@ def run_crossplay(args) -> int:
         set_host_devices(args.devices)
     if args.batch is not None and args.batch < 1:
         raise ValueError(f"--batch {args.batch}: must be 1 or more")
+    from cli.maps import map_specs
     from cli.tournament import GameRate
     from cli.train import enable_compile_cache
     from evaluation.crossplay import Plan
     from evaluation.crossplay_run import run
-    from evaluation.tournament import parse_entrants
+    from evaluation.tournament import check_entrants, parse_entrants
 
+    map_specs(args.maps, "--maps")  # unknown ids or bad files fail before any game
     enable_compile_cache()
     teams = parse_entrants(args.teams)
     strangers = parse_entrants(args.strangers) if args.strangers else dict(teams)
+    opponents = parse_entrants(args.opponents)
     plan = Plan(
-        teams, strangers, parse_entrants(args.opponents), args.maps, args.roster,
-        args.pairs, args.replace, args.seed,
-    )  # fmt: skip
+        teams, strangers, opponents, args.maps, args.roster, args.pairs, args.replace, args.seed
+    )
+    # Before the manifest fixes the folder's plan (a resume needs the same entrants).
+    for option, entrants in (("--teams", teams), ("--strangers", strangers),
+                             ("--opponents", opponents)):  # fmt: skip
+        check_entrants(entrants, option)
     progress = GameRate(args.quiet, "mbg crossplay")
     try:
         run(args.out, plan, args.batch, progress.begin, progress.advance)

@@ -258,6 +258,8 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     spec = _load(args.map)
+    if args.png and Path(args.png).exists() and not args.force:  # before the map is printed
+        raise FileExistsError(f"--png {args.png}: exists; pass --force to replace it")
     size = f", {spec.team_size}v{spec.team_size}" if spec.team_size else ""
     print(f"map {spec.id}: {spec.name} ({spec.split}{size}, {spec.num_obstacles} obstacles)")
     print(spec.description)

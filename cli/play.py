@@ -66,10 +66,15 @@ def _config(args):
     from engine.types import Config
 
     values = {"shared_obs": args.info_regime == "shared_obs"}
-    if args.score_threshold is not None:
-        values["score_threshold"] = args.score_threshold
-    if args.horizon is not None:
-        values["horizon"] = args.horizon
+    for field in ("score_threshold", "horizon"):
+        value = getattr(args, field)
+        if value is None:
+            continue
+        try:
+            Config(**{field: value})  # the engine holds the ranges (engine/types.py)
+        except ValueError as error:
+            raise ValueError(f"--{field.replace('_', '-')} {value}: {error}") from None
+        values[field] = value
     return Config(**values)
 
 
@@ -223,7 +228,11 @@ def run(args) -> int:
         map_specs(args.map, "--map"), rosters, args.games, args.seed, swap_ends=not args.no_swap
     )
     rosters_used = {tuple(s.roster) for s in setups}
-    lineup = resolve_slots(specs, setups[0].roster if len(rosters_used) == 1 else None)
+    try:
+        lineup = resolve_slots(specs, setups[0].roster if len(rosters_used) == 1 else None)
+    except (ValueError, OSError) as error:  # name the option: the factories' errors do not
+        option = "--slots" if args.slots else "--team-a/--team-b"
+        raise ValueError(f"{option}: {error}") from None
     out = Path(args.out) if args.out else None
     if out is not None:
         _check_out(out)

@@ -94,6 +94,16 @@ def write_outputs(all_ratings, args) -> None:
         write_new_file(Path(args.png), ratings_png(all_ratings))
 
 
+def refuse_existing_outputs(args) -> None:
+    """Refuse a --csv, --json or --png that already exists before any work (a tournament's
+    games take minutes; its leaderboard files are never written over). Raises FileExistsError
+    naming the option and the file."""
+    for option in ("csv", "json", "png"):
+        path = getattr(args, option)
+        if path and Path(path).exists():
+            raise FileExistsError(f"--{option} {path}: already exists; choose another name")
+
+
 def rate_and_report(table, args) -> list:
     """Rate a results table (each connected group apart) and print / write the leaderboard."""
     from evaluation.rating import rate_groups
@@ -115,10 +125,7 @@ def run(args) -> int:
 
     from evaluation.tournament_store import load_results
 
-    for option in ("csv", "json", "png"):
-        path = getattr(args, option)
-        if path and Path(path).exists():
-            raise FileExistsError(f"--{option} {path}: already exists; choose another name")
+    refuse_existing_outputs(args)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         tables = [load_results(path) for path in args.results]

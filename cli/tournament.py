@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from cli.rate import add_rating_options, rate_and_report
+from cli.rate import add_rating_options, rate_and_report, refuse_existing_outputs
 
 
 def register(subparsers) -> None:
@@ -174,6 +174,7 @@ def run_tournament(args) -> int:
 
     entrants = parse_entrants(args.entrants)
     map_specs(args.maps, "--maps")  # unknown ids or bad files fail before any game
+    refuse_existing_outputs(args)
     options = _start_jax(args)
     folder = Path(args.out)
     if options.process == 0:
@@ -208,6 +209,7 @@ def run_challenge(args) -> int:
     from evaluation.rating import fit_ratings
     from evaluation.tournament_challenge import challenge_matchups, decide, open_challenge
 
+    refuse_existing_outputs(args)
     options = _start_jax(args)
     if options.processes > 1:
         raise ValueError("--processes: challenge runs in one process")

@@ -122,6 +122,11 @@ def run_train(args) -> int:
     if args.select:
         from training.validation import select_policy
 
+        args.out = args.out or f"runs/{args.algorithm}"  # the same default as training
+        if not (Path(args.out) / "config.json").is_file():
+            raise ValueError(
+                f"--out {args.out}: no run here (no config.json); name the run's folder"
+            )
         chosen = select_policy(Path(args.out), Path(args.select))["selected"]
         print(f"selected: {args.select} ({chosen['env_steps']} env-steps, validation margin "
               f"{chosen['margin']:+.2f} points a game)")  # fmt: skip
@@ -232,10 +237,12 @@ def run_eval(args) -> int:
     from cli.maps import map_specs
     from cli.progress import game_progress
     from policies.checkpoints import GREEDY_SUFFIX, load_policy
+    from policies.slotspec import check_system
 
     maps = map_specs(args.maps, "--maps")  # an unknown id or a bad file fails before any game
     enable_compile_cache()
     load_policy(args.checkpoint)  # fail early with the file's own error message
+    check_system(args.vs, f"--vs {args.vs}")
     spec = f"checkpoint:{args.checkpoint}" + (GREEDY_SUFFIX if args.greedy else "")
     start = time.perf_counter()
     rosters = [r.strip() for r in args.rosters.split(",") if r.strip()]

@@ -69,6 +69,18 @@ def parse_entrants(items) -> dict[str, str]:
     return entrants
 
 
+def check_entrants(entrants: dict[str, str], option: str = "") -> None:
+    """Build each entrant's System once ({name: spec}), so an unknown bot name or a policy file
+    that is missing or does not load is refused before a manifest fixes the folder's plan
+    (a folder is resumed only with the same entrants). Raises ValueError naming the option
+    (e.g. "--strangers", when given) and the entrant."""
+    from policies.slotspec import check_system
+
+    where = f"{option} " if option else ""
+    for name, spec in entrants.items():
+        check_system(spec, f"{where}entrant '{name}={spec}'")
+
+
 def plan_matchups(pairs, games: int, seed: int, first_id: int, stage: str) -> list[dict]:
     """Matchup records for (a, b) name pairs: id, a, b, first seed, games, stage."""
     if games < 2 or games % 2:
@@ -280,6 +292,7 @@ def open_tournament(
     if saved is None:
         if (folder / store.PARTS).exists():
             raise ValueError(f"{folder}: holds results but no manifest; choose a new --out")
+        check_entrants(entrants)
         store.write_manifest(folder, wanted)
         return wanted
     check_resume(saved, wanted, folder)

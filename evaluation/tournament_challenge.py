@@ -15,7 +15,7 @@ from pathlib import Path
 
 from engine.constants import RULES_VERSION
 from evaluation import tournament_store as store
-from evaluation.tournament import _now, parse_entrants, plan_matchups
+from evaluation.tournament import _now, check_entrants, parse_entrants, plan_matchups
 
 SEED_LIMIT = 2**31  # root seeds drawn at play time are below this
 
@@ -48,6 +48,7 @@ def open_challenge(folder, item: str, seed: int | None = None) -> tuple[dict, di
         return manifest, challenge
     if name in manifest["entrants"]:
         raise ValueError(f"--challenger {item!r}: {name!r} already played in this field")
+    check_entrants({name: spec})  # the manifest keeps the challenger: its System must load
     if seed is None:
         seed = secrets.randbelow(SEED_LIMIT)
     games = manifest["games_per_pair"]

@@ -26,8 +26,13 @@ def make_env(name: str, **kwargs):
 
     if name in adapters.ENVIRONMENTS:
         return adapters.make(name, **kwargs)
-    import jaxmarl  # any other name is JaxMARL's
-
+    try:
+        import jaxmarl  # any other name is JaxMARL's
+    except ModuleNotFoundError:  # most often a mistyped name of ours, not a missing JaxMARL
+        raise ValueError(
+            f"--env {name}: not one of {', '.join(adapters.ENVIRONMENTS)}, and JaxMARL (for its "
+            "own environments) is not installed here: `make bench-smax-venv`"
+        ) from None
     return jaxmarl.make(name)
 
 

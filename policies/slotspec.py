@@ -240,6 +240,17 @@ def resolve_slots(specs: Sequence[str] | str, roster: Sequence[int] | None = Non
     return Lineup(systems=tuple(systems), owners=table, specs=tuple(specs))
 
 
+def check_system(spec: str, where: str) -> None:
+    """Build the System of one kind spec ("scripted:kiter", "checkpoint:PATH", ...) once and drop
+    it, so an unknown bot name or a policy file that is missing or does not load fails before
+    any game is played or any file written. Raises ValueError starting with `where` (the option
+    or entrant at fault, e.g. "--vs scripted:zz")."""
+    try:
+        resolve_slots(f"A*={spec}")
+    except (ValueError, OSError) as error:
+        raise ValueError(f"{where}: {error}") from None
+
+
 def _random_factory(arg: str, slots: tuple[int, ...]) -> System:
     from policies.random_system import random_system
 

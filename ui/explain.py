@@ -68,7 +68,7 @@ def _ability(ev, before, after, src: int, known) -> str | None:
             text += f" ({num(ev['damage_realised'][src, rec])} taken)"
         parts.append(text)
     if ev["heal_recipient"][src, rec] > 0:
-        text = f"{num(ev['heal_recipient'][src, rec])} health"
+        text = f"{num(ev['heal_recipient'][src, rec])} healing"  # "200 health" read as a total
         if abs(ev["heal_realised"][src, rec] - ev["heal_recipient"][src, rec]) >= 0.05:
             text += f" ({num(ev['heal_realised'][src, rec])} restored)"
         parts.append(text)

@@ -26,6 +26,13 @@ def test_ippo_example_trains_against_the_scripted_bot(capsys):
     assert "env-steps" in capsys.readouterr().out
 
 
+def test_ippo_example_names_an_unknown_env_without_jaxmarl():
+    if importlib.util.find_spec("jaxmarl") is not None:
+        pytest.skip("JaxMARL is installed: it answers for names that are not ours")
+    with pytest.raises(ValueError, match=r"--env TeamDeathMatch: not one of .*TeamDeathmatch"):
+        load("ippo_jaxmarl_style").make_env("TeamDeathMatch")
+
+
 def test_ippo_helpers_compute_gae_by_hand():
     import jax.numpy as jnp
 

@@ -35,3 +35,33 @@ def test_run_writes_the_report_and_prints_the_matrix(tmp_path, capsys):
 def test_bad_replace_names_the_field(tmp_path, capsys):
     assert _run(tmp_path / "bad", "--replace", "5") == 2
     assert "replace 5 must be 1-4" in capsys.readouterr().err
+
+
+def test_a_bad_stranger_is_named_with_its_option_and_leaves_no_manifest(tmp_path, capsys):
+    out = tmp_path / "xp"
+    bad = [
+        "crossplay",
+        "run",
+        "--teams",
+        "rnd=random",
+        "--strangers",
+        "b=scripted:zz",
+        "--opponents",
+        "rnd=random",
+        "--maps",
+        "47",
+        "--pairs",
+        "1",
+        "--out",
+        str(out),
+    ]
+    assert main(bad) == 2
+    err = capsys.readouterr().err
+    assert "--strangers entrant 'b=scripted:zz': scripted bot 'zz' does not exist" in err
+    assert not (out / "manifest.json").exists()  # the corrected command may use the folder
+
+
+def test_an_unknown_map_id_is_named_with_the_valid_ids(tmp_path, capsys):
+    assert _run(tmp_path / "xp", "--maps", "99") == 2
+    assert "--maps 99: unknown map id 99; valid ids: 0-51" in capsys.readouterr().err
+    assert not (tmp_path / "xp").exists()

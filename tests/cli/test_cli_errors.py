@@ -38,6 +38,30 @@ def test_play_refuses_a_folder_with_replays_before_playing(tmp_path, capsys, nev
     assert "already holds replays" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("option", ["--horizon", "--score-threshold"])
+def test_play_names_a_rule_option_out_of_range(option, capsys, never_plays):
+    assert main([*PLAY, option, "0"]) == 2
+    assert f"{option} 0: Config.{option[2:].replace('-', '_')}: 0 is out of range" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "--map", "47", "--team-a", "scripted:zz", "--team-b", "random"],
+         "--team-a/--team-b: scripted bot 'zz' does not exist"),
+        (["play", "--map", "47", "--slots", "A*=random,B*=checkpoint:none.msgpack"],
+         "--slots: none.msgpack: no such policy file"),
+        (["eval", "policies/released/ippo_v1.msgpack", "--vs", "scripted:zz", "--games", "2"],
+         "--vs scripted:zz: scripted bot 'zz' does not exist"),
+    ],
+)  # fmt: skip
+def test_a_system_that_cannot_be_built_names_its_option(argv, message, capsys, never_plays):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
 def test_ctrl_c_ends_with_one_line_and_code_130(monkeypatch, capsys):
     def interrupt(*args, **kwargs):
         raise KeyboardInterrupt
@@ -71,3 +95,23 @@ def test_scenarios_run_refuses_no_games_and_leaves_no_folder(tmp_path, capsys):
 def test_scenarios_solve_refuses_a_depth_outside_the_horizon(option, value, message, capsys):
     assert main(["scenarios", "solve", "1", option, value]) == 2  # scenario 1: horizon 5
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("action", ["run", "challenge"])
+def test_tournament_refuses_an_existing_leaderboard_file_before_any_game(
+    action, tmp_path, capsys, monkeypatch
+):
+    def fail(*args, **kwargs):
+        raise AssertionError("games were played")
+
+    monkeypatch.setattr("cli.tournament._play", fail)
+    png = tmp_path / "board.png"
+    png.write_bytes(b"keep me")
+    who = (
+        ["--entrants", "r=random", "b=random", "--out", str(tmp_path / "t")]
+        if action == "run"
+        else ["--field", str(tmp_path / "t"), "--challenger", "c=random"]
+    )
+    assert main(["tournament", action, *who, "--png", str(png)]) == 2
+    assert f"--png {png}: already exists" in capsys.readouterr().err
+    assert png.read_bytes() == b"keep me" and not (tmp_path / "t").exists()

@@ -112,3 +112,13 @@ def test_devices_on_resume_is_refused(fake_run, tmp_path, capsys):
     argv = ["train", "ippo", "--out", str(tmp_path / "r"), "--resume", "--devices", "2"]
     assert main(argv) == 2
     assert "--devices: a resumed run keeps its devices" in capsys.readouterr().err
+
+
+def test_select_names_a_folder_that_holds_no_run(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no runs/ippo here: the default --out is not a run either
+    dest = tmp_path / "best.msgpack"
+    assert main(["train", "ippo", "--select", str(dest)]) == 2
+    assert "--out runs/ippo: no run here (no config.json)" in capsys.readouterr().err
+    assert main(["train", "ippo", "--out", str(tmp_path / "none"), "--select", str(dest)]) == 2
+    assert f"--out {tmp_path / 'none'}: no run here" in capsys.readouterr().err
+    assert not dest.exists()

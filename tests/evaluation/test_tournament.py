@@ -53,6 +53,23 @@ def test_bad_entrants_and_terms_are_named(tmp_path):
     T.open_tournament(tmp_path / "y", ENTRANTS, "test", 4, 0, RULES)
 
 
+def test_an_entrant_that_cannot_be_built_leaves_no_manifest(tmp_path):
+    """An unknown bot or a missing policy file is named with its entrant before the manifest
+    is written: a manifest would fix the folder's plan and refuse the corrected command."""
+    folder = tmp_path / "season"
+    bad = {"rand": "random", "b": "scripted:nosuch"}
+    with pytest.raises(ValueError, match=r"entrant 'b=scripted:nosuch': scripted bot 'nosuch'"):
+        T.open_tournament(folder, bad, "test", 4, 0, RULES)
+    missing = {"rand": "random", "mine": f"checkpoint:{tmp_path / 'none.msgpack'}"}
+    with pytest.raises(ValueError, match=r"entrant 'mine=checkpoint:.*no such policy file"):
+        T.open_tournament(folder, missing, "test", 4, 0, RULES)
+    assert not (folder / store.MANIFEST).exists()
+    assert T.open_tournament(folder, ENTRANTS, "test", 4, 0, RULES)["entrants"] == ENTRANTS
+    with pytest.raises(ValueError, match=r"entrant 'k=scripted:kiterr': scripted bot"):
+        open_challenge(folder, "k=scripted:kiterr")
+    assert "k" not in store.read_manifest(folder)["entrants"]
+
+
 def test_games_of_other_rules_are_never_mixed(tmp_path):
     from engine.constants import RULES_VERSION
 

@@ -48,8 +48,9 @@ def test_show_ascii_and_png(capsys, tmp_path):
     assert tuple(image.get_at((100, 50)))[:3] == (112, 168, 204)
     assert tuple(image.get_at((5, 5)))[:3] == (78, 38, 44)
     # An existing file is never replaced without --force.
-    code, _, err = run(capsys, "show", "47", "--png", str(png))
+    code, out, err = run(capsys, "show", "47", "--png", str(png))
     assert code == 2 and "exists; pass --force" in err
+    assert out == ""  # refused before the map is printed, so the error is not lost above it
     assert run(capsys, "show", "47", "--png", str(png), "--force")[0] == 0
 
 

@@ -64,7 +64,7 @@ def test_pov_that_saw_only_a_healed_ally_says_healed():
     events["status_applied"][7, C.FREEDOM] = True
     after["status"][7, C.FREEDOM] = 1
     lines = explain_tick(events, before, after, view=("agent", 4), known={4, 7})
-    assert lines == ["Hunter B2 was healed by a unit out of view: 8 health, freedom 1"]
+    assert lines == ["Hunter B2 was healed by a unit out of view: 8 healing, freedom 1"]
 
 
 def test_pov_without_known_slots_is_an_error():
@@ -104,9 +104,20 @@ def test_self_heal_burst_rejection_fallback_and_outcome():
     assert explain_tick(events, before, after) == [
         "Warrior A1's attack was rejected",
         "Priest B4: its System gave no answer; a fallback order was used",
-        "Priest A4 healed itself: 8 health, freedom 1",
+        "Priest A4 healed itself: 8 healing, freedom 1",
         "Mage B0 used Burst: damage x1.5 for 5 ticks",
         "Game over: A wins 20-11 (score threshold)",
+    ]
+
+
+def test_a_heal_past_full_health_says_what_was_restored():
+    """Holy Word on a Priest at full health: 200 healing, none of it restored (RULES 4 step 5:
+    health never exceeds max health); the sentence must not read as "now at 200 health"."""
+    events, before, after = quiet_tick()
+    events["lane"][PRIEST_A4], events["recipient"][PRIEST_A4] = 2, PRIEST_A4
+    events["heal_recipient"][PRIEST_A4, PRIEST_A4] = 200.0
+    assert explain_tick(events, before, after) == [
+        "Priest A4 cast Holy Word on itself: 200 healing (0 restored)"
     ]
 
 
