@@ -14,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+from cli.progress import counted
 from evaluation import scenarios as S
 
 
@@ -102,7 +103,7 @@ def run_verify(args) -> int:
             failed += not ok
             verdict = "wins" if ok else "FAILS"
             print(
-                f"scenario {s.id} {line!r}: {verdict} in {played.ticks} ticks, score "
+                f"scenario {s.id} {line!r}: {verdict} in {counted(played.ticks, 'tick')}, score "
                 f"{played.score[0]}-{played.score[1]} ({s.start_hash[:12]})"
             )
     print(f"{checked - failed} of {checked} lines win")

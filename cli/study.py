@@ -57,6 +57,7 @@ def run_summary(args) -> int:
     from rich.console import Console
     from rich.table import Table
 
+    from cli.progress import counted
     from evaluation import study
 
     rows = study_rows(Path(args.source))
@@ -67,8 +68,8 @@ def run_summary(args) -> int:
         from evaluation.tournament_store import write_new
 
         write_new(Path(args.csv), table.write_csv().encode())
-    shown = Table(title=f"Human-AI study: {rows.height} games, {rows['participant'].n_unique()} "
-                  "participants")  # fmt: skip
+    people = counted(rows["participant"].n_unique(), "participant")
+    shown = Table(title=f"Human-AI study: {counted(rows.height, 'game')}, {people}")
     shown.add_column("measure")
     for condition in table["condition"]:
         shown.add_column(condition, justify="right")

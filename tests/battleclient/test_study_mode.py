@@ -100,7 +100,7 @@ def test_study_summary_tabulates_the_folder(study_game, capsys):
     preset = study_game[0]
     assert main(["study", "summary", preset.folder]) == 0
     printed = " ".join(capsys.readouterr().out.split())
-    assert "beside" in printed and "1 games, 1 participants" in printed
+    assert "beside" in printed and "1 game, 1 participant" in printed
     assert "tlx_raw │ 67.50" in printed
 
 
