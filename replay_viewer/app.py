@@ -113,6 +113,7 @@ class App:
         if path.is_dir():
             self.folder, self.entries = path, list_replays(path)
             self.model = None
+            self.bar.enable_game_buttons(False)
             self._show_list()
             bad = sum(e.header is None for e in self.entries)
             note = f" ({bad} unreadable)" if bad else ""

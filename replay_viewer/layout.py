@@ -19,6 +19,8 @@ BUTTONS = (
     ("play_on", "Play on from here", (866, 44, 160, BAR_H), "Open the BattleClient here (c)"),
     ("scenario", "Save as scenario", (1030, 44, 150, BAR_H), "Save as a scenario file (x)"),
 )
+# The buttons that act on an open game: greyed out (pygame_gui's disable) until one is open.
+GAME_BUTTONS = tuple(name for name, *_ in BUTTONS if name not in ("open", "help"))
 BUTTON_ACTIONS = {
     "open": ("open", None),
     "first": ("seek", 0),

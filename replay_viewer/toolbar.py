@@ -30,6 +30,13 @@ class Toolbar:
         self.view_menu = self.slider = None
         self.menu_view = None  # the view the View menu was built for
         self.strip = StoryStrip(L.MARKS)
+        self.enable_game_buttons(False)
+
+    def enable_game_buttons(self, on: bool) -> None:
+        """Greys out (or brings back) the buttons that need an open game (`L.GAME_BUTTONS`)."""
+        for name in L.GAME_BUTTONS:
+            button = self.buttons[name]
+            button.enable() if on else button.disable()
 
     def _speed_menu(self, speed: int):
         return UIDropDownMenu(
@@ -54,6 +61,7 @@ class Toolbar:
         self.slider = UIHorizontalSlider(
             pygame.Rect(L.SCRUB), 0, (0, max(1, model.ticks)), self.app.manager
         )
+        self.enable_game_buttons(True)
 
     def sync(self) -> None:
         model = self.app.model
