@@ -34,6 +34,7 @@ from battleclient.screens import Screen
 from battleclient.settings import load_recent_setups
 from battleclient.wording import number_problem, player_words, team_problem
 from ui.arena import ArenaRenderer
+from ui.panels import elide_middle
 from ui.rules import C
 from ui.theme import GUI_THEME
 from ui.window_fit import FittedManager
@@ -92,7 +93,9 @@ class Lobby(Screen):
             )
             entry.set_text(str(getattr(setup, field)))
             self.entries[field] = entry
-        self.presets = preset_menu(load_recent_setups())
+        font = self.manager.get_theme().get_font(["drop_down_menu"])
+        room = L.PRESET_MENU[2] - 34  # the menu's border and centred-text margins
+        self.presets = preset_menu(load_recent_setups(), lambda t: elide_middle(t, font, room))
         self.preset_menu = UIDropDownMenu(
             [PLACEHOLDER, *self.presets], PLACEHOLDER, pygame.Rect(L.PRESET_MENU), self.manager
         )

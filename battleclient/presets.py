@@ -5,6 +5,7 @@ A preset is a function of the setup the lobby shows (it keeps what it does not d
 rules, seed), so choosing one and then changing a field works as a player expects.
 """
 
+import re
 from pathlib import Path
 
 from battleclient.game_setup import ClientSetup
@@ -35,21 +36,23 @@ def whole_team_preset(class_id: int):
     return apply
 
 
-def describe(setup: ClientSetup) -> str:
-    """A recent setup in one menu line: map, roster and controllers."""
+def describe(setup: ClientSetup, number: int = 1) -> str:
+    """Recent setup `number` (1 = newest) in one menu line: seed, map, roster and controllers,
+    a checkpoint named by its file's stem (the whole path is in the setup itself)."""
     where = Path(setup.map).name if "/" in setup.map else setup.map
-    return f"Last: map {where}, {setup.roster}, {setup.slots}"
+    slots = re.sub(r"checkpoint:[^,]*?([^/,]+?)(\.msgpack)?(?=,|$)", r"checkpoint:\1", setup.slots)
+    return f"Last {number}: seed {setup.seed}, map {where}, {setup.roster}, {slots}"
 
 
-def preset_menu(recent: list[ClientSetup]) -> dict:
+def preset_menu(recent: list[ClientSetup], fit=None) -> dict:
     """Menu text -> function(setup shown) -> the preset's setup, in menu order: the released
-    checkpoint, a whole team of each class, then the recent setups (newest first)."""
+    checkpoint, a whole team of each class, then the recent setups (newest first, numbered, so
+    they stay told apart when `fit`, a function str -> str that shortens a line to the menu's
+    width such as `ui.panels.elide_middle`, cuts their ends)."""
+    fit = fit or (lambda text: text)
     menu = {"Against the released checkpoint (you: A0)": released_preset}
     for class_id in sorted(LETTER_OF):
         menu[f"A whole team of {C.CLASS_NAMES[class_id]}s (Team A)"] = whole_team_preset(class_id)
-    for setup in recent:
-        text = describe(setup)
-        while text in menu:  # pygame_gui menus tell options apart by their text
-            text += " "
-        menu[text] = lambda _shown, kept=setup: kept
+    for number, setup in enumerate(recent, start=1):
+        menu[fit(describe(setup, number))] = lambda _shown, kept=setup: kept
     return menu

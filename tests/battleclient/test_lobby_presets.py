@@ -38,8 +38,17 @@ def test_recent_setups_keep_the_last_five_newest_first(tmp_path):
     path.write_text('[{}, {"seed": -4}, 7]')  # a default entry kept, bad ones skipped
     assert load_recent_setups(path) == [ClientSetup()]
     menu = preset_menu([ClientSetup(seed=1), ClientSetup(seed=2)])
-    recent = [t for t in menu if t.startswith("Last:")]
-    assert recent == [describe(ClientSetup()), describe(ClientSetup()) + " "]  # told apart
+    recent = [t for t in menu if t.startswith("Last")]
+    assert recent == [describe(ClientSetup(seed=1), 1), describe(ClientSetup(seed=2), 2)]
+    assert recent[1] == "Last 2: seed 2, map 47, MWHRP/MWHRP, " + ClientSetup().slots
+    short = preset_menu([ClientSetup(seed=1), ClientSetup(seed=2)], lambda t: t[:7] + "...")
+    assert [t for t in short if t.startswith("Last")] == ["Last 1:...", "Last 2:..."]
+
+
+def test_a_checkpoint_is_named_by_its_stem():
+    slots = f"A0=human,A1=checkpoint:{RELEASED_CHECKPOINT},B*=checkpoint:x/my_run.msgpack"
+    line = describe(ClientSetup(slots=slots), 3)
+    assert line.endswith("A0=human,A1=checkpoint:ippo_v1,B*=checkpoint:my_run")
 
 
 def test_presets_from_the_menu(apps):
@@ -59,8 +68,9 @@ def test_a_started_setup_is_offered_again(apps):
     wait_for(app, lambda: orders_ready(app))
     app.screen.leave()  # back to the lobby
     frame(app)
-    assert any(t.startswith("Last:") and "A0=human" in t for t in app.screen.presets)
-    index = [*app.screen.presets].index(describe(load_recent_setups()[0])) + 1
+    newest = [t for t in app.screen.presets if t.startswith("Last 1:")]
+    assert len(newest) == 1 and len(newest[0]) <= len(describe(load_recent_setups()[0]))
+    index = [*app.screen.presets].index(newest[0]) + 1
     app.screen.setup = app.screen.setup.replace(seed=1)
     choose_preset(app, index)
     assert app.screen.setup.seed == 9
