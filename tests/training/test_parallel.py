@@ -38,13 +38,15 @@ def test_a_two_device_run_resumes_bit_for_bit_with_one_set_of_parameters(report)
 
 
 def test_the_ghost_pool_is_one_pool_on_two_devices(report):
-    # snapshots, ratings, counters and the sampler's key identical on both devices; one
-    # snapshot an update (160 trainer steps = save_steps), the window of 3 then full, as on
-    # one device (the same learner agents, so the same trainer steps an update)
+    # snapshots, ratings, counters and the sampler's key identical on both devices
     assert report["pool_same_on_devices"]
     assert report["pool_games"] == 2  # one per device
-    assert report["pool_counters_equal"]
-    assert report["pool_sizes"] == report["pool_sizes_one_device"] == [2.0, 3.0, 3.0]
+    # As on one device with all 6 games: 40 learner agents x 4 ticks = 160 trainer steps an
+    # update (psummed), = save_steps: a snapshot after every update into the window of 3 (slot
+    # 0 holds the initial parameters, taken at 0), the third update's overwriting the oldest.
+    assert report["pool_trainer_steps"] == 480 and report["pool_since_save"] == 0
+    assert report["pool_taken"] == [480, 160, 320] and report["pool_head"] == 1
+    assert report["pool_sizes"] == [2.0, 3.0, 3.0] and report["pool_size"] == 3
     assert report["elo_finite"]
 
 
