@@ -276,6 +276,9 @@ def main() -> None:
         "--learners", default="ippo,ippo-ff,mappo,mappo-rnn", help="learner rows ('' for none)"
     )
     parser.add_argument("--no-q", action="store_true", help="no PQN-VDN and QMIX rows")
+    parser.add_argument(
+        "--pool-vs-mixed", action="store_true", help="one update, the ghost pool beside today's mix"
+    )
     args = parser.parse_args()
     config = ippo.IPPOConfig(
         num_envs=args.envs,

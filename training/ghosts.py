@@ -46,20 +46,25 @@ def ghost_layout(groups, num_envs: int) -> GhostLayout:
                        tuple(g.kind for g in fixed))  # fmt: skip
 
 
-def init_state(config: selfplay.GhostConfig, network_config, params, layout, key):
+def init_state(config: selfplay.GhostConfig, network_config, params, layout, key, axis_name=None):
     """The run's first GhostState: the initial parameters as the one snapshot, fresh ghost
-    recurrent state (G, 5, H)."""
+    recurrent state (G, 5, H); key the same on every device of `axis_name`."""
     g = len(layout.pool_games)
     hidden = nets.initial_hidden(network_config, g * C.TEAM_SIZE)
     carry = hidden.reshape(g, C.TEAM_SIZE, hidden.shape[-1])
-    return selfplay.init_ghost(config, params, g, carry, len(layout.fixed_names), key)
+    fixed = len(layout.fixed_names)
+    return selfplay.init_ghost(config, params, g, carry, fixed, key, axis_name)
 
 
-def ghost_actions(network, layout: GhostLayout, ghost, params, obs, reset, joint, key):
+def ghost_actions(
+    network, layout: GhostLayout, ghost, params, obs, reset, joint, key, axis_name=None
+):
     """Team B's heads in every pool game from its opponent's parameters.
 
     obs: batched Obs (B, 10, ...); reset (B,) bool (the ghost's carry restarts with the game);
-    joint: heads (B, 10) to fill. Returns (joint, ghost with the new carry)."""
+    joint: heads (B, 10) to fill; key: the same on every device of `axis_name`, each device
+    sampling with its games' block of the keys (selfplay.device_block). Returns (joint, ghost
+    with the new carry)."""
     g = len(layout.pool_games)
     if g == 0:
         return joint, ghost
@@ -73,7 +78,9 @@ def ghost_actions(network, layout: GhostLayout, ghost, params, obs, reset, joint
         hidden, heads = network.apply(p, hidden, o, new)
         return hidden, nets.sample_actions(k, heads, o)
 
-    keys = jax.random.split(key, g)
+    keys = selfplay.device_block(
+        jax.random.split(key, g * selfplay.device_count(axis_name)), axis_name
+    )
     carry, (move, pair) = jax.vmap(act)(opponent, ghost.carry, mine, fresh, keys)
     heads = nets.to_actions(move.reshape(-1), pair.reshape(-1))
     joint = jax.tree.map(

@@ -170,10 +170,11 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
         reset = jnp.ones(b, bool)
         carries = common.initial_carries(groups, systems)
         opt = tx.init(params)
-        # The ghosts draw from their own key, so runs without a pool keep their random stream.
-        ghost = ghosts.init_state(
-            ghost_config, config.network, params, layout, own(jax.random.fold_in(k_net, 1))
-        )
+        # The ghosts draw from their own key, so runs without a pool keep their random stream;
+        # it is the same on every device (the pool is replicated; each device plays its
+        # block of each draw, selfplay.device_block).
+        k_ghost = jax.random.fold_in(k_net, 1)
+        ghost = ghosts.init_state(ghost_config, config.network, params, layout, k_ghost, axis_name)
         return RunnerState(params, opt, state, obs, hidden, reset, carries, rng, jnp.int32(0),
                            pool, ghost, curriculum_runner.initial_state(),
                            common.partner_carries(partners, b))  # fmt: skip
@@ -199,7 +200,7 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
         ghost_key, k_ghost = jax.random.split(runner.ghost.key)
         joint, ghost = ghosts.ghost_actions(
             network, layout, runner.ghost._replace(key=ghost_key), runner.params, runner.obs,
-            runner.reset, joint, k_ghost,
+            runner.reset, joint, k_ghost, axis_name,
         )  # fmt: skip
         keys = jax.random.split(k_env, b)
         step = functools.partial(env.step, pool=runner.pool)

@@ -103,9 +103,6 @@ class IPPOConfig:
         self.ghost  # noqa: B018  (GhostConfig checks its fields)
         self.stages  # noqa: B018  (every stage refuses held-out and scenario maps)
         curriculum_runner.AdvanceRule(self.advance_win_rate, self.advance_games, self.stage_budget)
-        pool = any(kind == "pool" for kind, _ in self.opponents)
-        if pool and self.devices > 1:
-            raise ValueError("IPPOConfig.devices: the 'pool' opponent needs devices = 1")
         if self.validate_every < 0 or self.validation_games < 2 or self.validation_games % 2:
             raise ValueError(
                 f"IPPOConfig.validate_every {self.validate_every} must be >= 0 and "

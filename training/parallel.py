@@ -10,6 +10,14 @@ independent collector per device, whose only exchange is the gradient sum, uses 
 A run with `devices` D plays D copies of the opponent layout of num_envs / D games, with its
 own random draws per device (training.ippo.make_train with axis_name); the same seed and D give
 the same run, but a different D is a different run.
+
+The ghost pool (opponents "pool", training.selfplay) is replicated: every device holds the same
+snapshots, ratings, counters and sampler key (updated from psummed trainer steps and Elo
+changes), and each device keeps its own pool games' opponents, ghost steps and ghost carries.
+Each opponent draw is made for all D x G pool games alike on every device and each device takes
+its block (selfplay.device_block), so a device's games pick opponents as one device holding
+all of them would; what differs from a one-device run is only which games those are (their own
+maps, spawns and actions) and so which games end when.
 """
 
 import dataclasses
@@ -34,15 +42,15 @@ def device_mesh(count: int) -> Mesh:
     return Mesh(np.array(devices[:count]), (AXIS,))
 
 
-def _runner_spec(ippo):
+def _runner_spec(ippo, ghost):
     """Where each RunnerState field lives: per-game state split over devices, the rest
     (parameters, optimiser state, the carried rng, the update count, the pool of maps, the
-    snapshots and Elo (no pool games: IPPOConfig refuses them on several devices), the
-    curriculum) the same on all."""
+    curriculum) the same on all; `ghost` the ghost pool's (selfplay.ghost_spec: snapshots and
+    Elo the same on all, each pool game's opponent with its device's games)."""
     split, same = P(AXIS), P()
     return ippo.RunnerState(
         params=same, opt_state=same, env_state=split, obs=split, hidden=split, reset=split,
-        opponents=split, rng=same, update=same, pool=same, ghost=same, curriculum=same,
+        opponents=split, rng=same, update=same, pool=same, ghost=ghost, curriculum=same,
         partners=split,
     )  # fmt: skip
 
@@ -51,14 +59,13 @@ def make_parallel_train(config, make_train=None):
     """training.ippo.Trainer for config.devices > 1: init, update and train run on a device
     mesh; collect and learn (one device's parts, for benchmarks) are None. make_train: the
     learner's (default training.ippo.make_train; any whose runner is an ippo.RunnerState)."""
-    from training import ippo
+    from training import ippo, selfplay
 
     local_config = dataclasses.replace(
         config, num_envs=config.num_envs // config.devices, devices=1
     )
     local = (make_train or ippo.make_train)(local_config, axis_name=AXIS)
     mesh = device_mesh(config.devices)
-    runner = _runner_spec(ippo)
 
     def on_mesh(fn, in_specs, out_specs):
         # check_vma off: the engine's scans start from constants that its games then make
@@ -66,6 +73,10 @@ def make_parallel_train(config, make_train=None):
         # and counts, the carried rng and update count), as tests/training check.
         return jax.shard_map(fn, mesh=mesh, in_specs=in_specs, out_specs=out_specs, check_vma=False)
 
+    # Learners without ghosts (training.mappo) carry an empty `ghost`; the shapes tell.
+    shapes = jax.eval_shape(on_mesh(local.init, (P(),), P()), jax.random.PRNGKey(0))
+    with_ghosts = isinstance(shapes.ghost, selfplay.GhostState)
+    runner = _runner_spec(ippo, selfplay.ghost_spec(P(), P(AXIS)) if with_ghosts else P())
     init = on_mesh(local.init, (P(),), runner)
     update = on_mesh(local.update, (runner,), (runner, P()))
     train = on_mesh(local.train, (P(),), (runner, P()))

@@ -82,6 +82,17 @@ class GhostState(NamedTuple):
     key: jax.Array  # (2,) uint32 the opponent sampler's PRNG key
 
 
+PER_GAME_FIELDS = ("choice", "ghost_steps", "carry")  # leading axis G: each device its games
+
+
+def ghost_spec(same, split) -> GhostState:
+    """Where each GhostState field lives on a device mesh (training.parallel): `split` (with
+    its device's games) for PER_GAME_FIELDS, `same` (identical on every device) for the rest:
+    the snapshots, ratings and counters are updated from psummed counts and the sampler's key
+    is split alike everywhere (`draw_opponents`)."""
+    return GhostState(**{f: split if f in PER_GAME_FIELDS else same for f in GhostState._fields})
+
+
 def swap_threshold(swap_steps, num_agents, num_opponent_agents):
     """Ghost steps between swaps for a team of `num_agents` against `num_opponent_agents`.
 
@@ -93,18 +104,41 @@ def swap_threshold(swap_steps, num_agents, num_opponent_agents):
     return swap_steps * num_agents / jnp.maximum(num_opponent_agents, 1)
 
 
-def draw_opponents(key, size, ratio: float, count: int):
+def device_count(axis_name=None) -> int:
+    """Devices of `axis_name` (training.parallel's mesh axis), 1 when None."""
+    return 1 if axis_name is None else jax.lax.axis_size(axis_name)
+
+
+def device_block(values, axis_name=None):
+    """This device's block of `values`, drawn alike on every device for the pool games of all
+    of them (leading axis devices x local games, device-major): each device then plays its
+    games' share of one draw, as one device running all the pool games would draw them.
+    `values` itself when `axis_name` is None."""
+    if axis_name is None:
+        return values
+    count = values.shape[0] // device_count(axis_name)
+    start = jax.lax.axis_index(axis_name) * count
+    return jax.lax.dynamic_slice_in_dim(values, start, count)
+
+
+def draw_opponents(key, size, ratio: float, count: int, axis_name=None):
     """(count,) int32 opponents: LATEST with probability `ratio`, else a window slot in
-    [0, size) drawn uniformly."""
+    [0, size) drawn uniformly. With `axis_name`, `count` is this device's pool games: the
+    draw is made for every device's (same key on all) and this device keeps its block."""
+    total = count * device_count(axis_name)
     k_latest, k_slot = jax.random.split(key)
-    latest = jax.random.uniform(k_latest, (count,)) < ratio
-    slot = jax.random.randint(k_slot, (count,), 0, jnp.maximum(size, 1))
-    return jnp.where(latest, LATEST, slot).astype(jnp.int32)
+    latest = jax.random.uniform(k_latest, (total,)) < ratio
+    slot = jax.random.randint(k_slot, (total,), 0, jnp.maximum(size, 1))
+    return device_block(jnp.where(latest, LATEST, slot).astype(jnp.int32), axis_name)
 
 
-def init_ghost(config: GhostConfig, params, games: int, carry, fixed: int, key) -> GhostState:
+def init_ghost(
+    config: GhostConfig, params, games: int, carry, fixed: int, key, axis_name=None
+) -> GhostState:
     """A pool holding one snapshot (the initial parameters), every pool game's first opponent
-    drawn, every rating at config.initial_elo. carry: the ghosts' fresh recurrent state."""
+    drawn, every rating at config.initial_elo. carry: the ghosts' fresh recurrent state;
+    games: this device's pool games; key: the sampler's, the same on every device of
+    `axis_name` (the pool is replicated, only choice, ghost_steps and carry are per game)."""
     w = config.window
     k_draw, key = jax.random.split(key)
     size = jnp.int32(1)
@@ -119,7 +153,9 @@ def init_ghost(config: GhostConfig, params, games: int, carry, fixed: int, key) 
         trainer_steps=jnp.int32(0),
         learner_elo=elo,
         fixed_elo=jnp.full(fixed, elo),
-        choice=draw_opponents(k_draw, size, config.play_against_latest_model_ratio, games),
+        choice=draw_opponents(
+            k_draw, size, config.play_against_latest_model_ratio, games, axis_name
+        ),
         ghost_steps=jnp.zeros(games, jnp.int32),
         carry=carry,
         key=key,
@@ -190,7 +226,8 @@ def after_tick(
     fixed_group (B,) int32: the fixed entrant each game's opponent is (-1 for self-play and
     pool games); pool_games (G,) int32: the batch index of each pool game; agents: (learner
     agents (G,), ghost agents (G,)) active on each pool game's sides this tick; axis_name:
-    the devices whose games are rated together (pool games need one device).
+    the devices whose games are rated together (each holds its own B games; the rest of
+    `ghost` is the same on all, selfplay.ghost_spec).
     Returns (ghost, swapped (G,) bool: the pool game's next game has a new opponent).
     """
     learners, ghosts = agents
@@ -209,7 +246,7 @@ def after_tick(
     swapped = done_pool & (steps >= swap_threshold(config.swap_steps, learners, ghosts))
     key, k_draw = jax.random.split(ghost.key)
     ratio, count = config.play_against_latest_model_ratio, ghost.choice.shape[0]
-    fresh = draw_opponents(k_draw, ghost.size, ratio, count)
+    fresh = draw_opponents(k_draw, ghost.size, ratio, count, axis_name)
     ghost = ghost._replace(
         learner_elo=learner,
         fixed_elo=ratings[:f],

@@ -25,9 +25,9 @@ def test_partners_must_leave_the_learner_a_slot_of_team_a(spec):
         common.partner_lineup(spec)
 
 
-def test_the_pool_needs_one_device_and_kinds_are_checked():
-    with pytest.raises(ValueError, match="'pool' opponent needs devices = 1"):
-        ippo.IPPOConfig(opponents=(("pool", 1.0),), devices=2)
+def test_the_pool_runs_on_two_devices_and_kinds_are_checked():
+    # two devices share the pool (tests/training/parallel_check.py runs it)
+    assert ippo.IPPOConfig(opponents=(("pool", 1.0),), devices=2).local_learners == 160
     with pytest.raises(ValueError, match="unknown kind 'ghost'"):
         ippo.IPPOConfig(opponents=(("ghost", 1.0),))
     with pytest.raises(ValueError, match="play_against_latest_model_ratio"):
