@@ -8,6 +8,7 @@ import jax.numpy as jnp
 
 from adapters.spaces import FLAT_LAYOUT, check_action_type
 from engine import constants as C
+from engine import legality
 from engine.types import Actions, Masks, Obs
 from policies.random_system import decode_flat
 
@@ -29,9 +30,15 @@ def flatten_obs(obs: Obs) -> jnp.ndarray:
 
 def action_mask(mask: Masks, action_type: str) -> jnp.ndarray:
     """Masks (..., 10, ...) -> (..., 10, 198) flat mask, or (..., 10, 22) move | target | ult."""
+    return mask_from_heads(mask.move, mask.pair, action_type)
+
+
+def mask_from_heads(move: jnp.ndarray, pair: jnp.ndarray, action_type: str) -> jnp.ndarray:
+    """move (..., 9) and pair (..., 11, 2) bool (`engine.Masks`) -> (..., 198) flat mask
+    (`legality.flat_mask`, RULES 3.7) or (..., 22) move | target | ult (RULES 3.5)."""
     if check_action_type(action_type) == "flat":
-        return mask.flat
-    return jnp.concatenate([mask.move, mask.target, mask.ult], axis=-1)
+        return legality.flat_mask(move, pair)
+    return jnp.concatenate([move, pair.any(-1), pair.any(-2)], axis=-1)
 
 
 def to_actions(values: jnp.ndarray, action_type: str) -> Actions:
