@@ -18,14 +18,25 @@ AGENT_NAMES = tuple(f"ally_{i}" for i in range(C.TEAM_SIZE)) + tuple(
 SLOT_OF = {name: slot for slot, name in enumerate(AGENT_NAMES)}
 
 
+def _flat_parts(obs: Obs) -> list[jnp.ndarray]:
+    """The `spaces.FLAT_LAYOUT` fields of an Obs (..., 10): (..., 10, k) float32 each."""
+    lead = obs.class_id.shape
+    return [getattr(obs, name).astype(jnp.float32).reshape(*lead, -1) for name, _ in FLAT_LAYOUT]
+
+
 def flatten_obs(obs: Obs) -> jnp.ndarray:
     """Obs with leading axes (..., 10) -> (..., 10, 680) float32 in `spaces.FLAT_LAYOUT` order."""
-    lead = obs.class_id.shape
-    parts = []
-    for name, _ in FLAT_LAYOUT:
-        value = getattr(obs, name).astype(jnp.float32)
-        parts.append(value.reshape(*lead, -1))
-    return jnp.concatenate(parts, axis=-1)
+    return jnp.concatenate(_flat_parts(obs), axis=-1)
+
+
+def agent_vectors(obs: Obs, slots) -> list[jnp.ndarray]:
+    """One game's Obs (10, ...) -> the (680,) float32 `flatten_obs` row of each slot in `slots`.
+
+    Each row is concatenated from the fields directly: sliced out of one (10, 680) block, XLA on
+    a CPU writes the block and then copies every row out of it once the rows leave a jit or a
+    `lax.scan` step as separate arrays (the dict of a JaxMARL-style step)."""
+    parts = _flat_parts(obs)
+    return [jnp.concatenate([part[slot] for part in parts]) for slot in slots]
 
 
 def action_mask(mask: Masks, action_type: str) -> jnp.ndarray:

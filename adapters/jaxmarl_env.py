@@ -145,7 +145,6 @@ class TeamDeathmatch:
     # --- helpers -----------------------------------------------------------------------------
     def _wrap(self, key, obs: Obs, game: State, carries: tuple) -> tuple[dict, AdapterState]:
         opponent, carries = self._opponent(key, obs, carries)
-        flat = arrays.flatten_obs(obs)
         state = AdapterState(
             game=game,
             move_mask=obs.mask.move,
@@ -154,7 +153,8 @@ class TeamDeathmatch:
             carries=carries,
             action_type=self.action_type,
         )
-        return {a: flat[s] for a, s in zip(self.agents, self.agent_slots, strict=True)}, state
+        vectors = arrays.agent_vectors(obs, self.agent_slots)
+        return dict(zip(self.agents, vectors, strict=True)), state
 
     def _opponent(self, key, obs: Obs, carries: tuple) -> tuple[Actions, tuple]:
         """The hidden team's decision on this observation (no-ops when nobody is hidden)."""
