@@ -237,3 +237,15 @@ def test_avail_is_the_engine_mask_in_both_action_types():
     np.testing.assert_array_equal(heads, np.concatenate([mask.move, mask.target, mask.ult], -1))
     assert not flat[1, 1:].any() and flat[1, 0] and flat[0, 1:].any()
     np.testing.assert_array_equal(named, mask.flat[7])
+
+
+def test_agent_vectors_are_the_flat_rows():
+    """`arrays.agent_vectors` gives exactly the rows of `flatten_obs`, in the order asked."""
+    core = adapters.make("TeamDeathmatch", maps=[0]).core
+    obs = jax.jit(lambda key: core.reset(key)[0])(jax.random.PRNGKey(4))
+    block = np.asarray(arrays.flatten_obs(obs))
+    rows = arrays.agent_vectors(obs, (7, 0, 3))
+    assert [r.shape for r in rows] == [(680,)] * 3
+    for slot, row in zip((7, 0, 3), rows, strict=True):
+        np.testing.assert_array_equal(np.asarray(row), block[slot])
+    assert block[7, 678] == np.asarray(obs.class_id)[7] and block[7, 679] == 2  # self_index
