@@ -8,6 +8,7 @@ import jax.numpy as jnp
 
 from adapters.spaces import FLAT_LAYOUT, check_action_type
 from engine import constants as C
+from engine import legality
 from engine.types import Actions, Masks, Obs
 from policies.random_system import decode_flat
 
@@ -17,21 +18,38 @@ AGENT_NAMES = tuple(f"ally_{i}" for i in range(C.TEAM_SIZE)) + tuple(
 SLOT_OF = {name: slot for slot, name in enumerate(AGENT_NAMES)}
 
 
+def _flat_parts(obs: Obs) -> list[jnp.ndarray]:
+    """The `spaces.FLAT_LAYOUT` fields of an Obs (..., 10): (..., 10, k) float32 each."""
+    lead = obs.class_id.shape
+    return [getattr(obs, name).astype(jnp.float32).reshape(*lead, -1) for name, _ in FLAT_LAYOUT]
+
+
 def flatten_obs(obs: Obs) -> jnp.ndarray:
     """Obs with leading axes (..., 10) -> (..., 10, 680) float32 in `spaces.FLAT_LAYOUT` order."""
-    lead = obs.class_id.shape
-    parts = []
-    for name, _ in FLAT_LAYOUT:
-        value = getattr(obs, name).astype(jnp.float32)
-        parts.append(value.reshape(*lead, -1))
-    return jnp.concatenate(parts, axis=-1)
+    return jnp.concatenate(_flat_parts(obs), axis=-1)
+
+
+def agent_vectors(obs: Obs, slots) -> list[jnp.ndarray]:
+    """One game's Obs (10, ...) -> the (680,) float32 `flatten_obs` row of each slot in `slots`.
+
+    Each row is concatenated from the fields directly: sliced out of one (10, 680) block, XLA on
+    a CPU writes the block and then copies every row out of it once the rows leave a jit or a
+    `lax.scan` step as separate arrays (the dict of a JaxMARL-style step)."""
+    parts = _flat_parts(obs)
+    return [jnp.concatenate([part[slot] for part in parts]) for slot in slots]
 
 
 def action_mask(mask: Masks, action_type: str) -> jnp.ndarray:
     """Masks (..., 10, ...) -> (..., 10, 198) flat mask, or (..., 10, 22) move | target | ult."""
+    return mask_from_heads(mask.move, mask.pair, action_type)
+
+
+def mask_from_heads(move: jnp.ndarray, pair: jnp.ndarray, action_type: str) -> jnp.ndarray:
+    """move (..., 9) and pair (..., 11, 2) bool (`engine.Masks`) -> (..., 198) flat mask
+    (`legality.flat_mask`, RULES 3.7) or (..., 22) move | target | ult (RULES 3.5)."""
     if check_action_type(action_type) == "flat":
-        return mask.flat
-    return jnp.concatenate([mask.move, mask.target, mask.ult], axis=-1)
+        return legality.flat_mask(move, pair)
+    return jnp.concatenate([move, pair.any(-1), pair.any(-2)], axis=-1)
 
 
 def to_actions(values: jnp.ndarray, action_type: str) -> Actions:

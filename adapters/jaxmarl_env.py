@@ -34,15 +34,25 @@ from policies.system import Lineup, merge_actions, noop_actions
 class AdapterState:
     """One game as the adapter carries it (RULES 4.4 auto-reset keeps its shapes).
 
-    game: the engine State; avail: (10, 198) or (10, 22) bool legal actions of this state;
-    opponent_actions: the hidden team's Actions for the coming tick ((10,) int32 heads, no-ops
-    where the agents play); carries: the hidden team's System carries.
+    game: the engine State; move_mask (10, 9) and pair_mask (10, 11, 2) bool: the legal heads
+    of this state (`engine.Masks`, RULES 3.5); opponent_actions: the hidden team's Actions for
+    the coming tick ((10,) int32 heads, no-ops where the agents play); carries: the hidden
+    team's System carries; action_type: "flat" or "heads" (static).
     """
 
     game: State
-    avail: jnp.ndarray
+    move_mask: jnp.ndarray
+    pair_mask: jnp.ndarray
     opponent_actions: Actions
     carries: tuple
+    action_type: str = struct.field(pytree_node=False, default="flat")
+
+    @property
+    def avail(self) -> jnp.ndarray:
+        """(10, 198) or (10, 22) bool legal actions of this state, built when asked: the state
+        keeps the 9 + 22 head masks, because XLA on a CPU fuses the whole legality computation
+        into each of the 198 flat entries when the flat mask is the only one kept."""
+        return arrays.mask_from_heads(self.move_mask, self.pair_mask, self.action_type)
 
 
 class TeamDeathmatch:
@@ -135,10 +145,16 @@ class TeamDeathmatch:
     # --- helpers -----------------------------------------------------------------------------
     def _wrap(self, key, obs: Obs, game: State, carries: tuple) -> tuple[dict, AdapterState]:
         opponent, carries = self._opponent(key, obs, carries)
-        flat = arrays.flatten_obs(obs)
-        avail = arrays.action_mask(obs.mask, self.action_type)
-        state = AdapterState(game=game, avail=avail, opponent_actions=opponent, carries=carries)
-        return {a: flat[s] for a, s in zip(self.agents, self.agent_slots, strict=True)}, state
+        state = AdapterState(
+            game=game,
+            move_mask=obs.mask.move,
+            pair_mask=obs.mask.pair,
+            opponent_actions=opponent,
+            carries=carries,
+            action_type=self.action_type,
+        )
+        vectors = arrays.agent_vectors(obs, self.agent_slots)
+        return dict(zip(self.agents, vectors, strict=True)), state
 
     def _opponent(self, key, obs: Obs, carries: tuple) -> tuple[Actions, tuple]:
         """The hidden team's decision on this observation (no-ops when nobody is hidden)."""

@@ -1,22 +1,30 @@
 """What the JaxMARL-style adapter costs over the engine's own API (issue 25: target < 10%).
 
-    python bench/bench_adapters.py [--games 1024] [--ticks 32] [--rounds 5] [--json]
+    python bench/bench_adapters.py [--games 1024] [--ticks 16] [--rounds 7] [--json]
 
 Both sides play the same random legal games (one flat index a slot from the flat mask, the
-engine benchmark's sampler), `lax.scan` over ticks, vmapped over games, and read every number
-of their observations (a sum per game), so neither program can drop the observation it would
-hand a learner. The core side reads `Obs` and `mask.flat`; the adapter side its dicts of flat
-(680,) vectors, stacked into one batch, and `get_avail_actions`. Each side reads either right
-after the step or at the start of the next tick (the observation carried over, as a learner
-acts on it); XLA lays the two programs out differently. All four are timed in turn, round
-after round, in one process, and the ratio of the medians is reported for each reading.
+engine's `pick_legal`), vmapped over games, and each hands over, every tick, what a learner
+needs: the observation, the legal-action mask, the rewards and the dones. The core side gets
+`Obs` and `Masks` from `Env.step` with `Actions`; the adapter side its dicts of flat (680,)
+vectors, `get_avail_actions` and `env.step` with a dict, the agents' entries stacked into one
+batch as a JaxMARL learner does. Three ways a learner takes them:
+
+- step: one jitted step a call, its outputs back from the jit (a learner stepping from Python);
+- carried: `lax.scan` over ticks, the observation and mask read at the start of the next tick,
+  where a learner acts on them;
+- trajectory: `lax.scan` whose per-tick outputs are (observation, mask, reward, done), the
+  rollout buffer a purejaxrl learner keeps.
+
+Each reading makes both programs build every observation. (Summing the observation right after
+the step, in the same tick, does not: XLA fuses the sum into the core's observation code and
+never builds `Obs`, which no learner feeding a network can do.) The six programs are timed in
+alternating ABBA rounds in one process (`evaluation.interleaved`); each ratio is the median of
+the per-round adapter / core ratios, with its interquartile range.
 """
 
 import argparse
 import json
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import jax
@@ -27,9 +35,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import adapters  # noqa: E402
 from adapters import arrays  # noqa: E402
 from engine.sampling import pick_legal  # noqa: E402
+from evaluation import interleaved  # noqa: E402
+
+READINGS = ("step", "carried", "trajectory")
 
 
 def batchify(tree: dict, agents) -> jax.Array:
+    """{agent: (...)} -> (num_agents, ...), the stacking JaxMARL learners do."""
     return jnp.stack([tree[a] for a in agents])
 
 
@@ -43,76 +55,132 @@ def _core_reads(obs) -> jax.Array:
     return sum(jnp.sum(x.astype(jnp.float32)) for x in leaves)
 
 
-def core_rollout(env, ticks: int, carried: bool):
-    """Engine API: Obs and Masks, `env.core.step` with Actions. carried: the observation is read
-    at the start of the next tick (as a learner acts on it), else right after the step."""
+def core_step(env):
+    """Engine API, one tick: (obs, state, reward (10,), done ()) from jitted `Env.step`."""
+
+    def step(key, state, actions):
+        obs, state, reward, done, _ = env.core.step(key, state, actions)
+        return obs, state, reward, done
+
+    return jax.jit(jax.vmap(step))
+
+
+def adapter_step(env):
+    """Adapter API, one tick: (obs dict, state, rewards dict, dones dict) from jitted `step`."""
+
+    def step(key, state, actions):
+        obs, state, rewards, dones, _ = env.step(key, state, actions)
+        return obs, state, rewards, dones
+
+    return jax.jit(jax.vmap(step))
+
+
+def core_rollout(env, ticks: int, trajectory: bool):
+    """Engine API over `ticks` ticks: Obs and Masks carried to the next tick (trajectory=False,
+    read there) or every tick's (Obs, flat mask, reward, done) as the scan's outputs."""
     core = env.core
 
     def game(key):
         def tick(carry, k):
             obs, state, seen = carry
-            seen += _core_reads(obs) if carried else 0.0
+            if not trajectory:
+                seen += _core_reads(obs)
             k_act, k_step = jax.random.split(k)
             actions = arrays.to_actions(_draw(k_act, obs.mask.flat), "flat")
-            obs, state, reward, done, _ = core.step(k_step, state, actions)
-            seen += 0.0 if carried else _core_reads(obs)
-            return (obs, state, seen + reward.sum() + done), None
+            nxt, state, reward, done, _ = core.step(k_step, state, actions)
+            out = (obs.replace(mask=None), obs.mask.flat, reward, done) if trajectory else None
+            return (nxt, state, seen + reward.sum() + done), out
 
         obs, state = core.reset(key)
-        carry = (obs, state, jnp.float32(0))
-        return jax.lax.scan(tick, carry, jax.random.split(key, ticks))[0][2]
+        return jax.lax.scan(tick, (obs, state, jnp.float32(0)), jax.random.split(key, ticks))
 
     return jax.jit(jax.vmap(game))
 
 
-def adapter_rollout(env, ticks: int, carried: bool):
-    """Adapter API: dicts keyed by agent name, `get_avail_actions`, `env.step` with a dict;
-    the agents' vectors are stacked into one batch, as a JaxMARL learner does."""
+def adapter_rollout(env, ticks: int, trajectory: bool):
+    """Adapter API over `ticks` ticks: dicts stacked into one batch, read at the next tick
+    (trajectory=False) or every tick's (obs, avail, rewards, done) as the scan's outputs."""
 
     def game(key):
         def tick(carry, k):
             obs, state, seen = carry
             avail = batchify(env.get_avail_actions(state), env.agents)
-            seen += jnp.sum(avail) + (jnp.sum(batchify(obs, env.agents)) if carried else 0.0)
+            stacked = batchify(obs, env.agents)
+            if not trajectory:
+                seen += jnp.sum(avail) + jnp.sum(stacked)
             k_act, k_step = jax.random.split(k)
             flat = _draw(k_act, avail)
             actions = {a: flat[i] for i, a in enumerate(env.agents)}
-            obs, state, rewards, dones, _ = env.step(k_step, state, actions)
-            seen += 0.0 if carried else jnp.sum(batchify(obs, env.agents))
-            seen += jnp.sum(batchify(rewards, env.agents)) + dones["__all__"]
-            return (obs, state, seen), None
+            nxt, state, rewards, dones, _ = env.step(k_step, state, actions)
+            reward = batchify(rewards, env.agents)
+            out = (stacked, avail, reward, dones["__all__"]) if trajectory else None
+            return (nxt, state, seen + reward.sum() + dones["__all__"]), out
 
         obs, state = env.reset(key)
-        carry = (obs, state, jnp.float32(0))
-        return jax.lax.scan(tick, carry, jax.random.split(key, ticks))[0][2]
+        return jax.lax.scan(tick, (obs, state, jnp.float32(0)), jax.random.split(key, ticks))
 
     return jax.jit(jax.vmap(game))
 
 
-def _time(fn, keys) -> float:
-    start = time.perf_counter()
-    jax.block_until_ready(fn(keys))
-    return time.perf_counter() - start
+def warm_games(env, games: int, ticks: int):
+    """(adapter state, flat actions (games, 10)) after `ticks` ticks of random legal actions, so
+    that the timed step sees bodies spread over the map, fighting and sometimes dead."""
+
+    def play(key):
+        def tick(state, k):
+            k_act, k_step = jax.random.split(k)
+            flat = _draw(k_act, state.avail)
+            actions = {a: flat[i] for i, a in enumerate(env.agents)}
+            return env.step(k_step, state, actions)[1], None
+
+        state = env.reset(key)[1]
+        state = jax.lax.scan(tick, state, jax.random.split(key, ticks))[0]
+        return state, _draw(jax.random.fold_in(key, 1), state.avail)
+
+    return jax.jit(jax.vmap(play))(jax.random.split(jax.random.PRNGKey(1), games))
+
+
+def programs(env, games: int, ticks: int) -> dict:
+    """name -> a warm callable that blocks until done, core and adapter for every reading."""
+    keys = jax.random.split(jax.random.PRNGKey(0), games)
+    state, flat = warm_games(env, games, 20)
+    heads = arrays.to_actions(flat, "flat")
+    named = {a: flat[:, i] for i, a in enumerate(env.agents)}
+    calls = {
+        "core_step": (core_step(env), (keys, state.game, heads)),
+        "adapter_step": (adapter_step(env), (keys, state, named)),
+    }
+    for reading in ("carried", "trajectory"):
+        trajectory = reading == "trajectory"
+        calls[f"core_{reading}"] = (core_rollout(env, ticks, trajectory), (keys,))
+        calls[f"adapter_{reading}"] = (adapter_rollout(env, ticks, trajectory), (keys,))
+    return {
+        name: (lambda fn=fn, args=args: jax.block_until_ready(fn(*args)))
+        for name, (fn, args) in calls.items()
+    }
 
 
 def run(games: int, ticks: int, rounds: int) -> dict:
-    """Compile the four rollouts (core and adapter, observation read after the step or carried
-    to the next tick), then time them in turn `rounds` times: env-steps/s and overheads."""
+    """Compile and warm the six programs, then time them in `rounds` ABBA rounds: env-steps/s
+    (games x ticks, or games for one step) and the adapter / core ratios per reading."""
     env = adapters.make("TeamDeathmatch", maps="train", rosters=["MWHRP/MWHRP"])
-    keys = jax.random.split(jax.random.PRNGKey(0), games)
-    sides = {}
-    for read in ("after_step", "carried"):
-        sides[f"core_{read}"] = core_rollout(env, ticks, read == "carried")
-        sides[f"adapter_{read}"] = adapter_rollout(env, ticks, read == "carried")
-    compile_s = {name: _time(fn, keys) for name, fn in sides.items()}
-    seconds = {name: [] for name in sides}
-    for _ in range(rounds):
-        for name, fn in sides.items():
-            seconds[name].append(_time(fn, keys))
-    median = {name: statistics.median(s) for name, s in seconds.items()}
-    overhead = {
-        read: median[f"adapter_{read}"] / median[f"core_{read}"] - 1.0
-        for read in ("after_step", "carried")
+    runs = programs(env, games, ticks)
+    compile_s = {}
+    for name, fn in runs.items():
+        compile_s[name] = interleaved.time_calls(fn, 1)
+    calls = {name: interleaved.calls_for(fn) for name, fn in runs.items()}
+    timed = {
+        name: (lambda fn=fn, n=calls[name]: interleaved.time_calls(fn, n))
+        for name, fn in runs.items()
+    }
+    seconds = interleaved.interleave(timed, rounds)
+    steps = {name: games * (1 if name.endswith("_step") else ticks) for name in runs}
+    median = {name: sorted(s)[len(s) // 2] for name, s in seconds.items()}
+    ratios = {
+        reading: interleaved.ratio_summary(
+            seconds[f"adapter_{reading}"], seconds[f"core_{reading}"]
+        )
+        for reading in READINGS
     }
     return {
         "jax": jax.__version__,
@@ -120,31 +188,31 @@ def run(games: int, ticks: int, rounds: int) -> dict:
         "games": games,
         "ticks": ticks,
         "rounds": rounds,
-        "compile_s": compile_s,
+        "first_call_s": compile_s,
         "seconds": seconds,
-        "steps_per_s": {name: games * ticks / m for name, m in median.items()},
-        "overhead": overhead,
+        "steps_per_s": {name: steps[name] / m for name, m in median.items()},
+        "ratio": ratios,
     }
 
 
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1024)
-    parser.add_argument("--ticks", type=int, default=32)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--ticks", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     figures = run(args.games, args.ticks, args.rounds)
     if args.json:
         print(json.dumps(figures, indent=2))
         return figures
-    print(f"jax {figures['jax']}, {figures['devices']} device(s), {args.games} games x "
-          f"{args.ticks} ticks, {args.rounds} alternating rounds")  # fmt: skip
+    print(f"jax {figures['jax']}, {figures['devices']} device(s), {args.games} games, rollouts of "
+          f"{args.ticks} ticks, {args.rounds} ABBA rounds")  # fmt: skip
     for name, seconds in figures["seconds"].items():
-        times = ", ".join(f"{s:.2f}" for s in seconds)
+        times = ", ".join(f"{s:.3f}" for s in seconds)
         print(f"  {name:>18}: {figures['steps_per_s'][name]:>9,.0f} env-steps/s  ({times} s)")
-    for read, value in figures["overhead"].items():
-        print(f"adapter overhead, observation read {read}: {100 * value:+.1f}% (target < 10%)")
+    for reading, summary in figures["ratio"].items():
+        print(f"adapter / core, {reading:>10}: {interleaved.describe(summary)}  (target < 1.10x)")
     return figures
 
 

@@ -79,5 +79,13 @@ def masks(state: State) -> Masks:
     move = jnp.concatenate(
         [jnp.ones((C.NUM_SLOTS, 1), bool), jnp.repeat(can_move[:, None], C.NUM_MOVES - 1, 1)], 1
     )
-    flat = (move[:, :, None, None] & pair[:, None, :, :]).reshape(C.NUM_SLOTS, C.NUM_FLAT)
-    return Masks(move=move, pair=pair, target=pair.any(-1), ult=pair.any(-2), flat=flat)
+    return Masks(
+        move=move, pair=pair, target=pair.any(-1), ult=pair.any(-2), flat=flat_mask(move, pair)
+    )
+
+
+def flat_mask(move: jnp.ndarray, pair: jnp.ndarray) -> jnp.ndarray:
+    """The flat mask (RULES 3.7): move (..., 9) and pair (..., 11, 2) bool -> (..., 198) bool,
+    index (move * 11 + target) * 2 + ult."""
+    joint = move[..., :, None, None] & pair[..., None, :, :]
+    return joint.reshape(*move.shape[:-1], C.NUM_FLAT)

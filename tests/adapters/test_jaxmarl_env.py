@@ -201,3 +201,51 @@ def test_world_state_and_bad_input(env):
         env.step(jax.random.PRNGKey(0), state, {a: 0 for a in env.agents[:-1]})
     with pytest.raises(ValueError, match="nobody"):
         adapters.make("HeuristicEnemyTeamDeathmatch", opponent="scripted:nobody")
+
+
+def test_flat_mask_layout_with_leading_axes():
+    """legality.flat_mask puts move m, target t, ult u at (m * 11 + t) * 2 + u (RULES 3.7), for
+    any leading axes (the adapter builds it from vmapped head masks)."""
+    rng = np.random.default_rng(3)
+    move = rng.random((4, 10, C.NUM_MOVES)) < 0.5
+    pair = rng.random((4, 10, C.NUM_TARGETS, C.NUM_ULT)) < 0.5
+    flat = np.asarray(legality.flat_mask(jnp.asarray(move), jnp.asarray(pair)))
+    assert flat.shape == (4, 10, 198)
+    for m, t, u in [(0, 0, 0), (3, 7, 1), (8, 10, 1), (5, 2, 0)]:
+        expected = move[..., m] & pair[..., t, u]
+        np.testing.assert_array_equal(flat[..., (m * C.NUM_TARGETS + t) * C.NUM_ULT + u], expected)
+    assert flat.sum() == (move[..., :, None, None] & pair[..., None, :, :]).sum()
+
+
+def test_avail_is_the_engine_mask_in_both_action_types():
+    """The state keeps the head masks; `avail` rebuilt from them is the engine's flat mask, or
+    move | target | ult for heads, in a state where some slots are dead."""
+    heads_env = adapters.make("TeamDeathmatch", maps=[0], action_type="heads")
+    flat_env = adapters.make("TeamDeathmatch", maps=[0])
+
+    @jax.jit
+    def views(key):
+        game = flat_env.reset(key)[1].game
+        game = game.replace(alive=game.alive.at[jnp.array([1, 7])].set(False))
+        flat_state = flat_env.from_game(key, game)[1]
+        heads_state = heads_env.from_game(key, game)[1]
+        named = flat_env.get_avail_actions(flat_state)["enemy_2"]
+        return flat_env.core.observe(game).mask, flat_state.avail, heads_state.avail, named
+
+    mask, flat, heads, named = views(jax.random.PRNGKey(2))
+    np.testing.assert_array_equal(flat, mask.flat)
+    np.testing.assert_array_equal(heads, np.concatenate([mask.move, mask.target, mask.ult], -1))
+    assert not flat[1, 1:].any() and flat[1, 0] and flat[0, 1:].any()
+    np.testing.assert_array_equal(named, mask.flat[7])
+
+
+def test_agent_vectors_are_the_flat_rows():
+    """`arrays.agent_vectors` gives exactly the rows of `flatten_obs`, in the order asked."""
+    core = adapters.make("TeamDeathmatch", maps=[0]).core
+    obs = jax.jit(lambda key: core.reset(key)[0])(jax.random.PRNGKey(4))
+    block = np.asarray(arrays.flatten_obs(obs))
+    rows = arrays.agent_vectors(obs, (7, 0, 3))
+    assert [r.shape for r in rows] == [(680,)] * 3
+    for slot, row in zip((7, 0, 3), rows, strict=True):
+        np.testing.assert_array_equal(np.asarray(row), block[slot])
+    assert block[7, 678] == np.asarray(obs.class_id)[7] and block[7, 679] == 2  # self_index
