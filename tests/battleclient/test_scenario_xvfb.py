@@ -1,7 +1,8 @@
 """A real BattleClient window under Xvfb, driven by xdotool's mouse: the lobby's Scenarios
 button, scenario 2 then scenario 6 clicked in the list, Start; the play screen of scenario 6
-comes up (its Hunter A0 drawn at (14.2, 6.5), F12), Space locks in a tick, Esc then Q quits,
-and the attempt's replay starts at scenario 6's tick 294 and names its start hash."""
+comes up (its Hunter A0 drawn where the scenario file puts it, F12), Space locks in a tick,
+Esc then Q quits, and the attempt's replay starts at scenario 6's tick 294 and names its
+start hash."""
 
 import os
 import subprocess
@@ -62,7 +63,8 @@ def test_a_scenario_picked_by_mouse_opens_its_play_screen(xserver, tmp_path):
         _click(xserver, window, _row(1))
         _click(xserver, window, _row(5))  # 6. The Patient Hunter
         _click(xserver, window, _center(BUTTONS["start"][1]))
-        shoot(xserver, window, shots, 600, until=lambda image: blue_at(image, (14.2, 6.5)))
+        hunter = tuple(S.load_scenario(6).doc["start"]["agents"]["A0"]["pos"])
+        shoot(xserver, window, shots, 600, until=lambda image: blue_at(image, hunter))
         xdo(xserver, "key", "--window", window, "space")  # the tick resolves before the save
         xdo(xserver, "key", "--window", window, "Escape")
         xdo(xserver, "key", "--window", window, "q")
