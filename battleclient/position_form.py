@@ -102,10 +102,12 @@ class PositionForm:
                 self.close()
         elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.horizon:
             self.submit()
-        elif event.type == pygame.KEYDOWN and not self.horizon.is_focused:
+        elif event.type == pygame.KEYDOWN:
+            # Esc means nothing inside the one-line horizon box, so it cancels from there too;
+            # Enter there arrives as UI_TEXT_ENTRY_FINISHED instead.
             if event.key == pygame.K_ESCAPE:
                 self.close()
-            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and not self.horizon.is_focused:
                 self.submit()
 
     def draw(self, surface, fonts) -> None:

@@ -209,10 +209,13 @@ class ScenarioScreen(Screen):
         if item is None or item.scenario is None:
             return self.say("Pick a scenario that loads", error=True)
         from battleclient.scenario_session import slot_spec
+        from policies.slotspec import check_system
 
         others = self.others.get_text().strip()
         try:
             slot_spec(item.scenario, self.picked, others)
+            if others:  # an unknown bot or a missing checkpoint is said here, not in the lobby
+                check_system(others, f"System spec {others!r} for your team's other slots")
         except ValueError as error:
             return self.say(str(error), error=True)
         self.app.start_scenario(item.scenario, sorted(self.picked), others)
@@ -230,11 +233,15 @@ class ScenarioScreen(Screen):
                 labels = [item.label for item in self.items]
                 if event.text in labels:
                     self.choose(labels.index(event.text))
+            elif (
+                event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.others
+            ):
+                self.start()  # Enter in the System spec box starts, as the button says
+            elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+                self.app.to_lobby()  # from the spec box too: Esc edits nothing in one line
             elif event.type == pygame.KEYDOWN and not consumed and not self.others.is_focused:
                 if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                     self.start()
-                elif event.key == pygame.K_ESCAPE:
-                    self.app.to_lobby()
 
     def _button(self, element) -> None:
         if element is self.buttons["start"]:

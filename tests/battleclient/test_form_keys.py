@@ -1,0 +1,80 @@
+"""Keys in the scenario forms while their text box has the focus, as a person presses them: on
+the Scenarios screen Enter in the System spec box starts (an unknown bot is refused there, the
+screen kept, not reported later in the lobby) and Esc goes back to the lobby; in the menu's
+"Save position as a scenario" form Esc cancels from inside the horizon box."""
+
+import shutil
+from pathlib import Path
+
+import pygame
+import pytest
+from pygame_gui import UIManager
+
+from battleclient import layout as L
+from battleclient.position_form import PositionForm
+from evaluation import scenarios as S
+from tests.battleclient.driver import click, frame, key, setup, wait_for
+
+SHIPPED = Path(S.__file__).resolve().parents[1] / "scenarios"
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """A scenarios folder holding shipped scenario 1 and its arenas."""
+    target = tmp_path / "scenarios"
+    shutil.copytree(SHIPPED / "arenas", target / "arenas")
+    shutil.copy(SHIPPED / "001_hold_the_trap.json", target)
+    monkeypatch.setattr(S, "SCENARIOS_DIR", target)
+    return target
+
+
+def _post(app, events) -> None:
+    for event in events:
+        pygame.event.post(event)
+    frame(app, pygame.event.get())
+    frame(app)
+
+
+def test_the_spec_box_takes_enter_and_esc_and_refuses_an_unknown_bot(apps, folder):
+    app = apps(setup(), start=False)
+    app.to_scenarios()
+    screen = app.screen
+    wait_for(app, lambda: screen.items is not None, seconds=120)
+    _post(app, click(screen.others.rect.center))
+    assert screen.others.is_focused
+    screen.others.set_text("scripted:nosuchbot")
+    _post(app, [key(pygame.K_RETURN)])
+    assert app.screen is screen, type(app.screen).__name__
+    assert screen.error and "'nosuchbot' does not exist" in screen.message, screen.message
+    assert screen.message.startswith("System spec 'scripted:nosuchbot' for your team's other")
+    _post(app, click(screen.buttons["start"].rect.center))  # the button refuses it the same way
+    assert app.screen is screen and "nosuchbot" in screen.message
+
+    _post(app, click(screen.others.rect.center))
+    assert screen.others.is_focused
+    _post(app, [key(pygame.K_ESCAPE)])
+    assert type(app.screen).__name__ == "Lobby"
+
+
+class _PlayScreen:
+    """What PositionForm uses of the play screen: its manager, team, form slot and buttons."""
+
+    team, form, synced = 0, None, 0
+
+    def __init__(self):
+        self.manager = UIManager(L.SIZE)
+
+    def _sync_buttons(self) -> None:
+        self.synced += 1
+
+
+def test_esc_in_the_horizon_box_cancels_the_position_form(display):
+    screen = _PlayScreen()
+    screen.form = form = PositionForm(screen)
+    pos = form.horizon.rect.center
+    for event in click(pos):
+        screen.manager.process_events(event)
+    assert form.horizon.is_focused
+    form.handle(key(pygame.K_ESCAPE))
+    assert screen.form is None and screen.synced == 1
+    assert not form.horizon.alive() and not form.save.alive()
