@@ -107,19 +107,21 @@ def save_position(replay_path, tick: int, focal_team: str, horizon: int, folder=
     replay = read_replay(replay_path)
     if not 0 <= int(tick) <= replay.ticks:
         raise ValueError(f"replay: tick {tick} is outside 0-{replay.ticks}")
-    # state_at_tick counts game ticks; a scenario or branched replay starts after tick 0
-    state = state_at_tick(replay, int(replay.states["tick"][int(tick)]))
+    # state_at_tick counts game ticks; a scenario or branched replay starts after tick 0, so
+    # the title and name give the game tick (the one the BattleClient and Viewer show)
+    game_tick = int(replay.states["tick"][int(tick)])
+    state = state_at_tick(replay, game_tick)
     folder = Path(folder or S.SCENARIOS_DIR)
     scenario_id = free_scenario_id(folder)
-    title = f"{replay_path.stem} at tick {tick}"
+    title = f"{replay_path.stem} at tick {game_tick}"
     # the replay's part is the one slug() shortens, so the tick always stays in the name
-    name = f"{scenario_id:03d}_{slug(replay_path.stem)}_at_tick_{int(tick)}.json"
+    name = f"{scenario_id:03d}_{slug(replay_path.stem)}_at_tick_{game_tick}.json"
     doc = S.document_for_state(
         state,
         arena=arena_for(replay, folder),
         title=title,
         skill="saved from a replay (describe the skill it tests)",
-        brief=f"Saved from {replay_path.name} at tick {tick}: Team {focal_team} must win "
+        brief=f"Saved from {replay_path.name} at tick {game_tick}: Team {focal_team} must win "
         f"within {horizon} ticks.",
         focal_team=focal_team,
         horizon=int(horizon),

@@ -53,3 +53,18 @@ def test_a_long_replay_name_keeps_the_tick_in_the_file_name(tmp_path):
     long_name.write_bytes(GAME.read_bytes())
     path = save_position(long_name, 6, "A", 5, tmp_path / "scenarios")
     assert path.name.endswith("_at_tick_6.json"), path.name
+
+
+@pytest.mark.slow  # plays scenario 1's line (compiles its step): about 35 s here
+def test_a_scenario_replay_saved_one_tick_in_is_named_by_its_game_tick(tmp_path):
+    """A scenario replay's index 0 is the scenario's start tick (295 for scenario 1): one tick
+    in, the title, brief and file name say tick 296, the tick the saved start holds."""
+    from battleclient.scenario_session import save_winning_line
+
+    shipped = Path(S.__file__).resolve().parents[1] / "scenarios" / "001_hold_the_trap.json"
+    replay_path = save_winning_line(tmp_path / "replays", S.load_scenario_file(shipped), 0)
+    path = save_position(replay_path, 1, "A", 4, tmp_path / "scenarios")
+    saved = S.load_scenario_file(path)
+    assert int(saved.start.tick) == 296 and saved.horizon == 4
+    assert path.name.endswith("_at_tick_296.json"), path.name
+    assert saved.title.endswith(" at tick 296") and " at tick 296: Team A" in saved.brief
