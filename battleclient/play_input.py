@@ -37,6 +37,12 @@ class PlayInput:
                 self._click(pos, event.button)
 
     def _button(self, element) -> None:
+        if (
+            self.show_menu
+            and element in self.buttons.values()
+            and element is not self.buttons["menu"]
+        ):
+            return  # the menu card is modal: the bar's buttons behind it act no more than keys do
         names = {w: n for n, w in {**self.buttons, **self.card_buttons}.items()}
         action = {
             "ult": self.toggle_ult,

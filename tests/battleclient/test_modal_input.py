@@ -1,7 +1,8 @@
-"""Keys in the scenario forms while their text box has the focus, as a person presses them: on
-the Scenarios screen Enter in the System spec box starts (an unknown bot is refused there, the
-screen kept, not reported later in the lobby) and Esc goes back to the lobby; in the menu's
-"Save position as a scenario" form Esc cancels from inside the horizon box."""
+"""Input while a box or card has the focus, as a person gives it: on the Scenarios screen Enter
+in the System spec box starts (an unknown bot is refused there, the screen kept, not reported
+later in the lobby) and Esc goes back to the lobby; in the menu's "Save position as a scenario"
+form Esc cancels from inside the horizon box; while the in-game menu is up, a click on the top
+bar's End turn behind it does not end the turn."""
 
 import shutil
 from pathlib import Path
@@ -13,7 +14,7 @@ from pygame_gui import UIManager
 from battleclient import layout as L
 from battleclient.position_form import PositionForm
 from evaluation import scenarios as S
-from tests.battleclient.driver import click, frame, key, setup, wait_for
+from tests.battleclient.driver import click, frame, key, orders_ready, setup, wait_for
 
 SHIPPED = Path(S.__file__).resolve().parents[1] / "scenarios"
 
@@ -78,3 +79,18 @@ def test_esc_in_the_horizon_box_cancels_the_position_form(display):
     form.handle(key(pygame.K_ESCAPE))
     assert screen.form is None and screen.synced == 1
     assert not form.horizon.alive() and not form.save.alive()
+
+
+@pytest.mark.slow  # starts a game (compiles its step and the random players)
+def test_the_bar_behind_the_menu_does_not_end_the_turn(apps):
+    app = apps(setup("A0=human,A1-A4=random,B*=random"))
+    wait_for(app, lambda: orders_ready(app))
+    play = app.screen
+    _post(app, [key(pygame.K_ESCAPE)])
+    assert play.show_menu
+    _post(app, click(play.buttons["end"].rect.center))
+    assert (play.phase, play.waiting, play.snap.tick) == ("orders", False, 0)
+    _post(app, click(play.buttons["menu"].rect.center))  # the bar's Menu button closes it
+    assert not play.show_menu
+    _post(app, click(play.buttons["end"].rect.center))
+    assert play.phase == "locked" or play.snap.tick == 1
