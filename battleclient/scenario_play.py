@@ -15,6 +15,8 @@ Every attempt's replay is named by the scenario, its start hash and the attempt 
 client's record (battleclient.scenario_record).
 """
 
+import time
+
 import pygame
 
 from battleclient import layout as L
@@ -23,6 +25,12 @@ from battleclient.play_draw import PlayDrawing, path_lines, replay_lines
 from battleclient.play_screen import PlayScreen
 from battleclient.settings import replay_dir
 from ui.rules import C
+
+# Try again's keys (T, Enter) also cycle the target and end the turn on the orders screen, which
+# is up again within ~70 ms: a second press this soon after Try again is the same intent
+# repeated, not an order for the new attempt's first tick.
+AGAIN_KEYS = (pygame.K_t, pygame.K_RETURN, pygame.K_KP_ENTER)
+AGAIN_GUARD_S = 0.5
 
 OVER_BUTTONS = {  # inside layout.OVER_CARD, as the plain game's end card buttons are
     "again": ("Try again (T)", (160, 388, 150, 36)),
@@ -122,6 +130,7 @@ class ScenarioPlay(PlayScreen):
         self.record_line = "being written..."
         self.line_paths: dict = {}  # line index -> its replay, once written
         self.line_path, self.line_shown = None, -1  # the last line shown
+        self.again_at = None  # when Try again last restarted (time.monotonic)
         self.line_note = ""  # what "Show a winning line" is doing, on the end card
         setup = client_setup(scenario, slot_spec(scenario, human_slots, others))
         super().__init__(app, setup, app.maps_by_split)
@@ -167,6 +176,7 @@ class ScenarioPlay(PlayScreen):
         self.replay_path, self.saved, self.record_line = None, False, "being written..."
         self.line_note = ""
         self._on_built(True, self.session)
+        self.again_at = time.monotonic()
         self.say(f"Attempt {self.session.attempt + 1}: the exact start again")
 
     def show_line(self) -> None:
@@ -214,6 +224,13 @@ class ScenarioPlay(PlayScreen):
         if action is not None:
             return action()
         super()._button(element)
+
+    def _key_orders(self, event) -> None:
+        at_start = self.snap.tick == int(self.scenario.start.tick)
+        if self.again_at is not None and event.key in AGAIN_KEYS and at_start:
+            if time.monotonic() - self.again_at < AGAIN_GUARD_S:
+                return self.say("Try again's key pressed again: ignored on the new attempt")
+        super()._key_orders(event)
 
     def _key_over(self, event) -> None:
         action = {

@@ -2,17 +2,22 @@
 in the System spec box starts (an unknown bot is refused there, the screen kept, not reported
 later in the lobby) and Esc goes back to the lobby; in the menu's "Save position as a scenario"
 form Esc cancels from inside the horizon box; while the in-game menu is up, a click on the top
-bar's End turn behind it does not end the turn."""
+bar's End turn behind it does not end the turn; a second T or Enter just after a scenario's Try
+again is not taken as the new attempt's first order (T cycles the target, Enter ends the turn)."""
 
 import shutil
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pygame
 import pytest
 from pygame_gui import UIManager
 
 from battleclient import layout as L
+from battleclient.play_screen import PlayScreen
 from battleclient.position_form import PositionForm
+from battleclient.scenario_play import AGAIN_GUARD_S, ScenarioPlay
 from evaluation import scenarios as S
 from tests.battleclient.driver import click, frame, key, orders_ready, setup, wait_for
 
@@ -94,3 +99,22 @@ def test_the_bar_behind_the_menu_does_not_end_the_turn(apps):
     assert not play.show_menu
     _post(app, click(play.buttons["end"].rect.center))
     assert play.phase == "locked" or play.snap.tick == 1
+
+
+def test_try_agains_key_pressed_twice_gives_no_order_to_the_new_attempt(monkeypatch):
+    given = []
+    monkeypatch.setattr(PlayScreen, "_key_orders", lambda self, event: given.append(event.key))
+    play = ScenarioPlay.__new__(ScenarioPlay)  # the key handling only: no game is compiled
+    play.phase, play.show_help, play.show_menu, play.said = "orders", False, False, []
+    play.say = lambda text, error=False: play.said.append(text)
+    play.scenario = SimpleNamespace(start=SimpleNamespace(tick=295))
+    play.snap = SimpleNamespace(tick=295)
+    play.again_at = time.monotonic()  # Try again has just put the orders screen up
+    for k in (pygame.K_t, pygame.K_RETURN, pygame.K_SPACE):
+        play._key(key(k))
+    assert given == [pygame.K_SPACE] and len(play.said) == 2, play.said
+    play.again_at = time.monotonic() - AGAIN_GUARD_S  # a moment later T is an order again
+    play._key(key(pygame.K_t))
+    play.again_at, play.snap.tick = time.monotonic(), 296  # and at once on a later tick
+    play._key(key(pygame.K_RETURN))
+    assert given == [pygame.K_SPACE, pygame.K_t, pygame.K_RETURN]
