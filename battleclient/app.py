@@ -167,11 +167,12 @@ class App:
         self.setup = setup or preset.setup()
         self.screen = StudyPlay(self, preset, self.maps_by_split, self.setup)
 
-    def to_scenarios(self, chosen_id: int | None = None) -> None:
-        """The Scenarios screen (battleclient.scenario_screen), on scenario `chosen_id`."""
+    def to_scenarios(self, chosen_id: int | None = None, message: str = "", error=False) -> None:
+        """The Scenarios screen (battleclient.scenario_screen), on scenario `chosen_id`, with
+        `message` on its message line (in the error colour when `error`)."""
         from battleclient.scenario_screen import ScenarioScreen
 
-        self.screen = ScenarioScreen(self, chosen_id)
+        self.screen = ScenarioScreen(self, chosen_id, message, error)
 
     def start_scenario(self, scenario, human_slots, others: str = "") -> None:
         """Play `scenario` (battleclient.scenario_play): `human_slots` by the person, the

@@ -139,6 +139,12 @@ class ScenarioPlay(PlayScreen):
         job = (build_scenario_game, self.app.progress, self.scenario, self.human_slots, self.others)
         self.app.submit(*job, done=self._on_built)
 
+    def _on_built(self, ok, value) -> None:
+        if not ok:  # back where the scenario was chosen, not to the lobby's plain-game form
+            text = f"Scenario {self.scenario.id} could not start: {value}"
+            return self.app.to_scenarios(self.scenario.id, text, error=True)
+        super()._on_built(ok, value)
+
     # --- the attempt's replay and record ---------------------------------------------------
     def _save(self):
         from battleclient.scenario_session import attempt_path

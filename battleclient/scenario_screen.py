@@ -103,7 +103,7 @@ class ScenarioScreen(Screen):
 
     phase, waiting = "scenarios", False
 
-    def __init__(self, app, chosen_id: int | None = None, message: str = ""):
+    def __init__(self, app, chosen_id: int | None = None, message: str = "", error=False):
         self.app, self.chosen_id = app, chosen_id
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
         self.manager = FittedManager(app.fit, theme)
@@ -113,7 +113,7 @@ class ScenarioScreen(Screen):
         self.index = 0
         self.picked: set[int] = set()  # focal slots the person plays
         self.toggles: dict = {}  # UIButton -> focal slot
-        self.message, self.error = message, False
+        self.message, self.error = message, bool(error)
         self.records: dict = {}
         self.list = None
         self.buttons = {

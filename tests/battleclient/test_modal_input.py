@@ -3,7 +3,8 @@ in the System spec box starts (an unknown bot is refused there, the screen kept,
 later in the lobby) and Esc goes back to the lobby; in the menu's "Save position as a scenario"
 form Esc cancels from inside the horizon box; while the in-game menu is up, a click on the top
 bar's End turn behind it does not end the turn; a second T or Enter just after a scenario's Try
-again is not taken as the new attempt's first order (T cycles the target, Enter ends the turn)."""
+again is not taken as the new attempt's first order (T cycles the target, Enter ends the turn);
+a scenario that fails to start goes back to the Scenarios screen with the error."""
 
 import shutil
 import time
@@ -15,9 +16,11 @@ import pytest
 from pygame_gui import UIManager
 
 from battleclient import layout as L
+from battleclient import scenario_play
 from battleclient.play_screen import PlayScreen
 from battleclient.position_form import PositionForm
 from battleclient.scenario_play import AGAIN_GUARD_S, ScenarioPlay
+from battleclient.scenario_screen import ScenarioScreen
 from evaluation import scenarios as S
 from tests.battleclient.driver import click, frame, key, orders_ready, setup, wait_for
 
@@ -118,3 +121,18 @@ def test_try_agains_key_pressed_twice_gives_no_order_to_the_new_attempt(monkeypa
     play.again_at, play.snap.tick = time.monotonic(), 296  # and at once on a later tick
     play._key(key(pygame.K_RETURN))
     assert given == [pygame.K_SPACE, pygame.K_t, pygame.K_RETURN]
+
+
+def test_a_scenario_that_fails_to_start_returns_to_the_scenarios_screen(apps, folder, monkeypatch):
+    def fail(progress, scenario, human_slots, others):
+        raise ValueError("policy file: wrong shapes")
+
+    monkeypatch.setattr(scenario_play, "build_scenario_game", fail)
+    app = apps(setup(), start=False)
+    app.to_scenarios()
+    wait_for(app, lambda: app.screen.items is not None, seconds=120)
+    _post(app, click(app.screen.buttons["start"].rect.center))
+    wait_for(app, lambda: isinstance(app.screen, ScenarioScreen) and app.screen.items, seconds=60)
+    screen = app.screen
+    assert screen.error and screen.item.scenario.id == 1
+    assert screen.message == "Scenario 1 could not start: policy file: wrong shapes"
