@@ -89,7 +89,6 @@ def test_esc_in_the_horizon_box_cancels_the_position_form(display):
     assert not form.horizon.alive() and not form.save.alive()
 
 
-@pytest.mark.slow  # starts a game (compiles its step and the random players)
 def test_the_bar_behind_the_menu_does_not_end_the_turn(apps):
     app = apps(setup("A0=human,A1-A4=random,B*=random"))
     wait_for(app, lambda: orders_ready(app))
