@@ -95,7 +95,7 @@ class Lobby(Screen):
             self.entries[field] = entry
         font = self.manager.get_theme().get_font(["drop_down_menu"])
         room = L.PRESET_MENU[2] - 34  # the menu's border and centred-text margins
-        self.presets = preset_menu(load_recent_setups(), lambda t: elide_middle(t, font, room))
+        self.presets = preset_menu(load_recent_setups(), lambda t: elide_middle(t, font, room, 0.3))
         self.preset_menu = UIDropDownMenu(
             [PLACEHOLDER, *self.presets], PLACEHOLDER, pygame.Rect(L.PRESET_MENU), self.manager
         )

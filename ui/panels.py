@@ -43,19 +43,21 @@ def draw_lines(surface, rect, lines, font, colour=None, y=None, indent: str = " 
 ELLIPSIS = "..."  # three dots: the default pygame font has no single-glyph ellipsis
 
 
-def elide_middle(text: str, font, width: int) -> str:
+def elide_middle(text: str, font, width: int, tail_share: float = 0.5) -> str:
     """`text`, or its start and end joined by "..." so it is at most `width` pixels wide.
 
-    Keeps as many characters as fit, one more from the end than from the start (a file name
-    is told apart by its end). Returns "..." alone when even one character each side is too
-    wide."""
+    Keeps as many characters as fit, `tail_share` of them from the end: by default one more
+    from the end than from the start (a file name is told apart by its end); a smaller share
+    keeps more of a line whose start says most. Returns "..." alone when even one character
+    each side is too wide."""
     if font.size(text)[0] <= width:
         return text
     best = ELLIPSIS
     low, high = 1, len(text) - 1
     while low <= high:  # binary search on the number of characters kept
         keep = (low + high) // 2
-        head, tail = keep // 2, keep - keep // 2
+        head = int(keep * (1.0 - tail_share))
+        tail = keep - head
         trial = f"{text[:head]}{ELLIPSIS}{text[len(text) - tail :]}"
         if font.size(trial)[0] <= width:
             best, low = trial, keep + 1

@@ -40,3 +40,20 @@ def test_draw_lines_stops_at_the_bottom_and_returns_the_next_y():
     assert tuple(surface.get_at((4, 34)))[:3] == (200, 0, 0)
     # a rect 30 px high holds two 12 px lines: the third is not drawn
     assert draw_lines(surface, (0, 60, 58, 30), ["ab cd ef", "zz"], font, y=60) == 84
+
+
+class _MonoFont:
+    """A font whose every character is 10 pixels wide."""
+
+    def size(self, text):
+        return (10 * len(text), 16)
+
+
+def test_elide_middle_keeps_the_share_of_the_end_it_is_asked_for():
+    from ui.panels import elide_middle
+
+    text = "abcdefghijklmnopqrst"  # 20 characters, 200 pixels
+    assert elide_middle(text, _MonoFont(), 200) == text
+    assert elide_middle(text, _MonoFont(), 130) == "abcde...pqrst"  # 10 kept, half at the end
+    assert elide_middle(text, _MonoFont(), 130, 0.3) == "abcdefg...rst"  # 3 of 10 at the end
+    assert elide_middle(text, _MonoFont(), 20) == "..."
