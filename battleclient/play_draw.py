@@ -16,6 +16,7 @@ from battleclient import llm_panel, panels
 from battleclient.controls import SPEEDS
 from battleclient.resolution import RESOLVE_S, TWEEN_S, draw_resolution
 from battleclient.views import ORACLE, fair_scene, viewer_label
+from ui.explain import counted
 from ui.panels import short_path
 from ui.rules import C
 from ui.scene import DEFAULT_OVERLAYS
@@ -28,6 +29,7 @@ class PlayDrawing:
     """Draws a PlayScreen `screen`; owns the card buttons (menu, game over)."""
 
     over_buttons = L.OVER_BUTTONS  # the game-over card's buttons: name -> (text, rect)
+    menu_buttons = L.MENU_BUTTONS  # the in-game menu's buttons: name -> (text, rect)
 
     def __init__(self, screen):
         self.s = screen
@@ -75,8 +77,7 @@ class PlayDrawing:
         if s.show_help:
             panels.draw_help(surface, (font, big))
         elif s.show_menu:
-            tick = s.snap.tick if s.snap is not None else 0
-            self._card(surface, "Menu", [menu_line(tick, s.saved)])
+            self._card(surface, "Menu", [menu_line(self.ticks_played(), s.saved)])
             if s.form is not None:
                 s.form.draw(surface, (font, big))
             s.manager.draw_ui(surface)
@@ -193,6 +194,10 @@ class PlayDrawing:
             x += image.get_width() + (22 if part in (head, f"{int(score[1])} B") else 6)
         return x
 
+    def ticks_played(self) -> int:
+        """Ticks resolved in this game so far (the game starts at tick 0)."""
+        return self.s.snap.tick if self.s.snap is not None else 0
+
     def heading(self) -> str:
         """The top bar's first words: the tick (panels.tick_heading)."""
         s = self.s
@@ -262,7 +267,9 @@ class PlayDrawing:
     def sync_card_buttons(self) -> None:
         """Menu and game-over buttons exist only while their card is up."""
         s = self.s
-        wanted = L.MENU_BUTTONS if s.show_menu else (self.over_buttons if s.phase == "over" else {})
+        wanted = (
+            self.menu_buttons if s.show_menu else (self.over_buttons if s.phase == "over" else {})
+        )
         wanted = {} if s.form is not None else wanted  # the form has its own buttons
         for name in list(s.card_buttons):
             if name not in wanted:
@@ -279,7 +286,7 @@ def menu_line(tick: int, saved: bool) -> str:
         return "The replay of this game is saved."
     if tick == 0:
         return "No tick has been played yet: leaving now saves no replay."
-    return f"The game so far ({tick} ticks) is saved as a replay when you leave."
+    return f"The game so far ({counted(tick, 'tick')}) is saved as a replay when you leave."
 
 
 def end_score_line(a: int, b: int, ticks: int, why: str) -> str:

@@ -86,6 +86,15 @@ class ScenarioDrawing(PlayDrawing):
     """The play screen's drawing with the scenario's top bar and end card."""
 
     over_buttons = OVER_BUTTONS
+    menu_buttons = {
+        **L.MENU_BUTTONS,
+        "leave": ("Leave to the scenarios (L)", L.MENU_BUTTONS["leave"][1]),
+    }
+
+    def ticks_played(self) -> int:
+        """Ticks resolved since the scenario's start tick."""
+        s = self.s
+        return 0 if s.snap is None else s.snap.tick - int(s.scenario.start.tick)
 
     def heading(self) -> str:
         s = self.s

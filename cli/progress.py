@@ -46,9 +46,3 @@ def game_progress(total: int, quiet: bool, command: str):
     if total < 2 or quiet and not sys.stderr.isatty():
         return None
     return Bar(total) if sys.stderr.isatty() else LogLines(total, command)
-
-
-def counted(number: int, noun: str) -> str:
-    """ "1 game", "3 games": a count with its noun in the number English wants (nouns that take
-    a plain -s only: game, tick, participant, line)."""
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

@@ -14,8 +14,8 @@ import json
 import sys
 from pathlib import Path
 
-from cli.progress import counted
 from evaluation import scenarios as S
+from ui.explain import counted
 
 
 def register(subparsers) -> None:
@@ -94,9 +94,16 @@ def run_validate(args) -> int:
 def run_verify(args) -> int:
     from evaluation import scenario_lines as L
 
-    failed = checked = 0
+    failed = checked = broken = 0
     for name in _names(args.names):
-        s = S.load_scenario(name)
+        try:
+            s = S.load_scenario(name)
+        except S.ScenarioError as error:  # a broken file fails the run; the others still play
+            broken += 1
+            print(f"FAIL {error}")
+            continue
+        if not s.lines:
+            print(f"scenario {s.id}: no verified line to check ({s.source.name})")
         for line, played in L.verify(s):
             checked += 1
             ok = L.line_holds(s, line, played)
@@ -106,8 +113,9 @@ def run_verify(args) -> int:
                 f"scenario {s.id} {line!r}: {verdict} in {counted(played.ticks, 'tick')}, score "
                 f"{played.score[0]}-{played.score[1]} ({s.start_hash[:12]})"
             )
-    print(f"{checked - failed} of {checked} lines win")
-    return 1 if failed or not checked else 0
+    unread = f"; {counted(broken, 'file')} did not load" if broken else ""
+    print(f"{checked - failed} of {checked} lines win{unread}")
+    return 1 if failed or broken or not checked else 0
 
 
 def run_solve(args) -> int:

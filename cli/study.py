@@ -57,8 +57,8 @@ def run_summary(args) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from cli.progress import counted
     from evaluation import study
+    from ui.explain import counted
 
     rows = study_rows(Path(args.source))
     if not rows.height:

@@ -190,3 +190,9 @@ def explain_tick(
     lines += _upkeep(events_t, state_t, seen)
     lines += _deaths(events_t, state_t, known, seen)
     return lines + _score(events_t, state_t1)
+
+
+def counted(number: int, noun: str) -> str:
+    """A count with its noun in the number English wants, "1 game" and "3 games" (nouns that take
+    a plain -s only: game, tick, participant, line)."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

@@ -82,3 +82,23 @@ def test_the_end_card_buttons_and_the_position_form_fit_their_cards():
 def test_the_verdict_names_the_ticks():
     assert verdict(True, 3) == "Solved in 3 ticks" and verdict(True, 1) == "Solved in 1 tick"
     assert verdict(False, 5) == "Not solved"
+
+
+def test_a_scenarios_menu_counts_its_own_ticks_and_leaves_to_the_scenarios():
+    from types import SimpleNamespace
+
+    from battleclient.play_draw import PlayDrawing, menu_line
+    from battleclient.scenario_play import ScenarioDrawing
+
+    scenario = S.load_scenario(1)
+    start = int(scenario.start.tick)
+    screen = SimpleNamespace(snap=SimpleNamespace(tick=start + 1), scenario=scenario)
+    drawing = ScenarioDrawing.__new__(ScenarioDrawing)
+    drawing.s = screen
+    assert drawing.ticks_played() == 1
+    assert menu_line(drawing.ticks_played(), False) == (
+        "The game so far (1 tick) is saved as a replay when you leave."
+    )
+    assert ScenarioDrawing.menu_buttons["leave"][0] == "Leave to the scenarios (L)"
+    assert ScenarioDrawing.menu_buttons["leave"][1] == L.MENU_BUTTONS["leave"][1]
+    assert PlayDrawing.menu_buttons["leave"][0] == "Leave to the lobby (L)"

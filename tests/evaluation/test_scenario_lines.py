@@ -109,6 +109,16 @@ def test_cli_list_validate_verify(capsys):
     assert "2 of 2 lines win" in capsys.readouterr().out
 
 
+def test_verify_names_every_broken_file_and_fails(tmp_path, capsys):
+    truncated, listed = tmp_path / "truncated.json", tmp_path / "listed.json"
+    truncated.write_text('{"format": 1, "id": ')
+    listed.write_text("[1, 2]")
+    assert main(["scenarios", "verify", str(truncated), str(listed)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in out[:2]] == [f"FAIL {truncated}", f"FAIL {listed}"]
+    assert out[2] == "0 of 0 lines win; 2 files did not load"
+
+
 @pytest.mark.slow
 def test_the_finder_finds_both_lines_of_scenario_1(shipped):
     s = shipped[0]
