@@ -71,3 +71,27 @@ class FakeLaunch:
 def orders_ready(app):
     screen = app.screen
     return getattr(screen, "phase", "") in ("orders", "over") and not screen.waiting
+
+
+def post_events(app, events) -> None:
+    """Puts `events` on SDL's event queue and runs two frames that read it, as a person's
+    clicks and keys arrive."""
+    for event in events:
+        pygame.event.post(event)
+    frame(app, pygame.event.get())
+    frame(app)
+
+
+def scenario_one_folder(root, monkeypatch):
+    """A scenarios folder under `root` holding shipped scenario 1 and the arenas, made the one
+    the client lists (evaluation.scenarios.SCENARIOS_DIR); returns it."""
+    import shutil
+
+    from evaluation import scenarios as S
+
+    shipped = S.SCENARIOS_DIR
+    target = root / "scenarios"
+    shutil.copytree(shipped / "arenas", target / "arenas")
+    shutil.copy(shipped / "001_hold_the_trap.json", target)
+    monkeypatch.setattr(S, "SCENARIOS_DIR", target)
+    return target

@@ -6,9 +6,7 @@ bar's End turn behind it does not end the turn; a second T or Enter just after a
 again is not taken as the new attempt's first order (T cycles the target, Enter ends the turn);
 a scenario that fails to start goes back to the Scenarios screen with the error."""
 
-import shutil
 import time
-from pathlib import Path
 from types import SimpleNamespace
 
 import pygame
@@ -21,27 +19,21 @@ from battleclient.play_screen import PlayScreen
 from battleclient.position_form import PositionForm
 from battleclient.scenario_play import AGAIN_GUARD_S, ScenarioPlay
 from battleclient.scenario_screen import ScenarioScreen
-from evaluation import scenarios as S
-from tests.battleclient.driver import click, frame, key, orders_ready, setup, wait_for
-
-SHIPPED = Path(S.__file__).resolve().parents[1] / "scenarios"
+from tests.battleclient.driver import (
+    click,
+    key,
+    orders_ready,
+    post_events,
+    scenario_one_folder,
+    setup,
+    wait_for,
+)
 
 
 @pytest.fixture
 def folder(tmp_path, monkeypatch):
     """A scenarios folder holding shipped scenario 1 and its arenas."""
-    target = tmp_path / "scenarios"
-    shutil.copytree(SHIPPED / "arenas", target / "arenas")
-    shutil.copy(SHIPPED / "001_hold_the_trap.json", target)
-    monkeypatch.setattr(S, "SCENARIOS_DIR", target)
-    return target
-
-
-def _post(app, events) -> None:
-    for event in events:
-        pygame.event.post(event)
-    frame(app, pygame.event.get())
-    frame(app)
+    return scenario_one_folder(tmp_path, monkeypatch)
 
 
 def test_the_spec_box_takes_enter_and_esc_and_refuses_an_unknown_bot(apps, folder):
@@ -49,19 +41,21 @@ def test_the_spec_box_takes_enter_and_esc_and_refuses_an_unknown_bot(apps, folde
     app.to_scenarios()
     screen = app.screen
     wait_for(app, lambda: screen.items is not None, seconds=120)
-    _post(app, click(screen.others.rect.center))
+    post_events(app, click(screen.others.rect.center))
     assert screen.others.is_focused
     screen.others.set_text("scripted:nosuchbot")
-    _post(app, [key(pygame.K_RETURN)])
+    post_events(app, [key(pygame.K_RETURN)])
     assert app.screen is screen, type(app.screen).__name__
     assert screen.error and "'nosuchbot' does not exist" in screen.message, screen.message
     assert screen.message.startswith("System spec 'scripted:nosuchbot' for your team's other")
-    _post(app, click(screen.buttons["start"].rect.center))  # the button refuses it the same way
+    post_events(
+        app, click(screen.buttons["start"].rect.center)
+    )  # the button refuses it the same way
     assert app.screen is screen and "nosuchbot" in screen.message
 
-    _post(app, click(screen.others.rect.center))
+    post_events(app, click(screen.others.rect.center))
     assert screen.others.is_focused
-    _post(app, [key(pygame.K_ESCAPE)])
+    post_events(app, [key(pygame.K_ESCAPE)])
     assert type(app.screen).__name__ == "Lobby"
 
 
@@ -93,13 +87,13 @@ def test_the_bar_behind_the_menu_does_not_end_the_turn(apps):
     app = apps(setup("A0=human,A1-A4=random,B*=random"))
     wait_for(app, lambda: orders_ready(app))
     play = app.screen
-    _post(app, [key(pygame.K_ESCAPE)])
+    post_events(app, [key(pygame.K_ESCAPE)])
     assert play.show_menu
-    _post(app, click(play.buttons["end"].rect.center))
+    post_events(app, click(play.buttons["end"].rect.center))
     assert (play.phase, play.waiting, play.snap.tick) == ("orders", False, 0)
-    _post(app, click(play.buttons["menu"].rect.center))  # the bar's Menu button closes it
+    post_events(app, click(play.buttons["menu"].rect.center))  # the bar's Menu button closes it
     assert not play.show_menu
-    _post(app, click(play.buttons["end"].rect.center))
+    post_events(app, click(play.buttons["end"].rect.center))
     assert play.phase == "locked" or play.snap.tick == 1
 
 
@@ -130,7 +124,7 @@ def test_a_scenario_that_fails_to_start_returns_to_the_scenarios_screen(apps, fo
     app = apps(setup(), start=False)
     app.to_scenarios()
     wait_for(app, lambda: app.screen.items is not None, seconds=120)
-    _post(app, click(app.screen.buttons["start"].rect.center))
+    post_events(app, click(app.screen.buttons["start"].rect.center))
     wait_for(app, lambda: isinstance(app.screen, ScenarioScreen) and app.screen.items, seconds=60)
     screen = app.screen
     assert screen.error and screen.item.scenario.id == 1

@@ -4,7 +4,6 @@ Esc goes back to the lobby; the scenario end card's buttons and the position for
 sit inside their cards without overlapping."""
 
 import json
-import shutil
 from pathlib import Path
 
 import pygame
@@ -15,7 +14,14 @@ from battleclient import position_form as F
 from battleclient.scenario_play import OVER_BUTTONS, verdict
 from battleclient.scenario_screen import ScenarioScreen
 from evaluation import scenarios as S
-from tests.battleclient.driver import click, frame, key, setup, wait_for
+from tests.battleclient.driver import (
+    click,
+    key,
+    post_events,
+    scenario_one_folder,
+    setup,
+    wait_for,
+)
 
 SHIPPED = Path(S.__file__).resolve().parents[1] / "scenarios"
 
@@ -23,21 +29,11 @@ SHIPPED = Path(S.__file__).resolve().parents[1] / "scenarios"
 @pytest.fixture
 def folder(tmp_path, monkeypatch):
     """A scenarios folder with shipped scenario 1 (and its arenas) and a user's bad file."""
-    target = tmp_path / "scenarios"
-    shutil.copytree(SHIPPED / "arenas", target / "arenas")
-    shutil.copy(SHIPPED / "001_hold_the_trap.json", target)
+    target = scenario_one_folder(tmp_path, monkeypatch)
     doc = json.loads((SHIPPED / "001_hold_the_trap.json").read_text())
     doc |= {"id": 12, "horizon": 0}
     (target / "012_mine.json").write_text(json.dumps(doc))
-    monkeypatch.setattr(S, "SCENARIOS_DIR", target)
     return target
-
-
-def _post(app, events) -> None:
-    for event in events:
-        pygame.event.post(event)
-    frame(app, pygame.event.get())
-    frame(app)
 
 
 def test_a_bad_user_file_is_listed_with_its_error_and_cannot_start(apps, folder):
@@ -54,18 +50,18 @@ def test_a_bad_user_file_is_listed_with_its_error_and_cannot_start(apps, folder)
     assert screen.others.get_text() == "scripted:tactician"
     assert screen.record_text(screen.item) == "not tried yet"
     rows = [r["button_element"] for r in screen.list.item_list]
-    _post(app, click(rows[1].rect.center))
+    post_events(app, click(rows[1].rect.center))
     bad = screen.item
     assert bad.scenario is None and "012_mine.json: horizon = 0: must be at least 1" in bad.error
     assert not screen.buttons["start"].is_enabled and not screen.toggles
-    _post(app, [key(pygame.K_RETURN)])
+    post_events(app, [key(pygame.K_RETURN)])
     assert isinstance(app.screen, ScenarioScreen) and screen.message == "Pick a scenario that loads"
 
-    _post(app, click(rows[0].rect.center))
+    post_events(app, click(rows[0].rect.center))
     rogue = next(b for b, slot in screen.toggles.items() if slot == 0)
-    _post(app, click(rogue.rect.center))  # the only slot taken stays taken
+    post_events(app, click(rogue.rect.center))  # the only slot taken stays taken
     assert screen.picked == {0} and screen.message == "Play at least one focal slot"
-    _post(app, [key(pygame.K_ESCAPE)])
+    post_events(app, [key(pygame.K_ESCAPE)])
     assert type(app.screen).__name__ == "Lobby"
 
 
