@@ -8,6 +8,7 @@ conftest.py of each app's test folder.
 import os
 import shutil
 import subprocess
+import sys
 import time
 
 import pytest
@@ -52,6 +53,19 @@ def window_env(display: str, **extra: str) -> dict[str, str]:
     env = dict(os.environ, DISPLAY=display, SDL_AUDIODRIVER="dummy", **extra)
     env.pop("SDL_VIDEODRIVER", None)
     return env
+
+
+def start_app(display: str, module: str, *args: str, folder) -> subprocess.Popen:
+    """`python -m module args...` drawing on `display`, run in `folder` with its data
+    (replays, screenshots) under folder/data; stdout and stderr together as text."""
+    return subprocess.Popen(
+        [sys.executable, "-m", module, *args],
+        cwd=folder,
+        env=window_env(display, XDG_DATA_HOME=str(folder / "data")),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
 
 
 def find_window(display: str, pid: int, timeout: float) -> str:

@@ -2,28 +2,19 @@
 the keyboard back. Each step is checked by the PNG that `p` saves (its name holds tick and
 view), so a key that went into a box instead shows as a missing file."""
 
-import subprocess
-import sys
 import time
 
 from evaluation.replay import write_replay
 from replay_viewer import layout as L
 from tests.helpers.replays import synthetic_replay
-from tests.helpers.xvfb import XVFB_MARKS, find_window, wait_for, window_env, xdo
+from tests.helpers.xvfb import XVFB_MARKS, find_window, start_app, wait_for, xdo
 
 pytestmark = XVFB_MARKS
 
 
 def test_view_menu_and_text_boxes_by_mouse_and_keys(xserver, tmp_path):
     replay = write_replay(tmp_path / "game.mbgr", synthetic_replay(20, seed=4))
-    viewer = subprocess.Popen(
-        [sys.executable, "-m", "replay_viewer.cli", str(replay)],
-        cwd=tmp_path,
-        env=window_env(xserver) | {"XDG_DATA_HOME": str(tmp_path / "data")},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    viewer = start_app(xserver, "replay_viewer.cli", str(replay), folder=tmp_path)
     shots = tmp_path / "data" / "marl-battlegrounds" / "screenshots"
 
     def saved(name: str) -> bool:

@@ -2,8 +2,6 @@
 then a story mark on the timeline is hovered and clicked at its place in the smaller window,
 which jumps to its tick (the PNG saved with p names the tick and has the layout's size)."""
 
-import subprocess
-import sys
 import time
 
 import pygame
@@ -14,7 +12,7 @@ from replay_viewer import story
 from replay_viewer.timeline import mark_x, slider_track
 from tests.helpers.replays import synthetic_replay
 from tests.helpers.viewer import frame
-from tests.helpers.xvfb import XVFB_MARKS, find_window, wait_for, window_env, xdo
+from tests.helpers.xvfb import XVFB_MARKS, find_window, start_app, wait_for, xdo
 
 pytestmark = XVFB_MARKS
 SCALE = 0.75  # the window is resized to 960 x 600: three quarters of the 1280 x 800 layout
@@ -42,14 +40,7 @@ def sizes(display, pid) -> str:
 def test_resized_window_hover_and_click_a_mark(display, xserver, tmp_path):
     path = write_replay(tmp_path / "game.mbgr", synthetic_replay(40, seed=4))
     tick, (x, y) = first_death_spot(display, path)
-    viewer = subprocess.Popen(
-        [sys.executable, "-m", "replay_viewer", str(path)],
-        cwd=tmp_path,
-        env=window_env(xserver) | {"XDG_DATA_HOME": str(tmp_path / "data")},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    viewer = start_app(xserver, "replay_viewer", str(path), folder=tmp_path)
     try:
         window = find_window(xserver, viewer.pid, timeout=60)
         xdo(xserver, "windowsize", "--sync", window, str(int(1280 * SCALE)), str(int(800 * SCALE)))

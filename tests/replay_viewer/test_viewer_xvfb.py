@@ -1,7 +1,5 @@
 """A real window under Xvfb driven by xdotool: open a replay, step, switch view, save a PNG."""
 
-import subprocess
-import sys
 import time
 
 import pygame
@@ -9,21 +7,14 @@ import pygame
 from evaluation.replay import write_replay
 from replay_viewer import layout as L
 from tests.helpers.replays import synthetic_replay
-from tests.helpers.xvfb import XVFB_MARKS, find_window, wait_for, window_env, xdo
+from tests.helpers.xvfb import XVFB_MARKS, find_window, start_app, wait_for, xdo
 
 pytestmark = XVFB_MARKS
 
 
 def test_window_steps_switches_view_and_saves_a_png(xserver, tmp_path):
     replay = write_replay(tmp_path / "game.mbgr", synthetic_replay(20, seed=4))
-    viewer = subprocess.Popen(
-        [sys.executable, "-m", "replay_viewer.app", str(replay)],
-        cwd=tmp_path,
-        env=window_env(xserver) | {"XDG_DATA_HOME": str(tmp_path / "data")},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    viewer = start_app(xserver, "replay_viewer.app", str(replay), folder=tmp_path)
     try:
         window = find_window(xserver, viewer.pid, timeout=60)
         xdo(xserver, "windowfocus", "--sync", window)
@@ -48,14 +39,7 @@ def test_window_steps_switches_view_and_saves_a_png(xserver, tmp_path):
 
 def test_window_exports_a_video_with_the_e_key(xserver, tmp_path):
     replay = write_replay(tmp_path / "short.mbgr", synthetic_replay(4, seed=2))
-    viewer = subprocess.Popen(
-        [sys.executable, "-m", "replay_viewer.cli", str(replay)],
-        cwd=tmp_path,
-        env=window_env(xserver) | {"XDG_DATA_HOME": str(tmp_path / "data")},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    viewer = start_app(xserver, "replay_viewer.cli", str(replay), folder=tmp_path)
     try:
         window = find_window(xserver, viewer.pid, timeout=60)
         xdo(xserver, "windowfocus", "--sync", window)
