@@ -76,16 +76,23 @@ def test_env_world_state_feeds_the_critic_in_a_rollout(monkeypatch):
     assert not hasattr(batch.obs, "world")
 
 
-def test_loss_terms_match_a_hand_computation(random_obs):
-    config = mappo.MAPPOConfig(**SMALL, clip_eps=0.2, vf_coef=0.5, ent_coef=0.01)
-    networks, params, obs, world = _setup(random_obs, config)
+def _sampled(networks, params, config, obs, seed):
+    """A (3, 6) batch's resets (a game start on the first tick), initial hidden state, the
+    actor's heads and actions sampled from them with PRNGKey(seed)."""
     t, n = 3, 6
     reset = jnp.zeros((t, n), bool).at[0].set(True)
     hidden0 = nets.initial_hidden(config.network, n)
     _, heads = networks.actor.apply(params["actor"], hidden0, obs, reset)
     flat = nets.flatten_agents(obs)
-    move, pair = nets.sample_actions(jax.random.PRNGKey(7), nets.flatten_agents(heads), flat)
-    move, pair = move.reshape(t, n), pair.reshape(t, n)
+    move, pair = nets.sample_actions(jax.random.PRNGKey(seed), nets.flatten_agents(heads), flat)
+    return reset, hidden0, heads, move.reshape(t, n), pair.reshape(t, n)
+
+
+def test_loss_terms_match_a_hand_computation(random_obs):
+    config = mappo.MAPPOConfig(**SMALL, clip_eps=0.2, vf_coef=0.5, ent_coef=0.01)
+    networks, params, obs, world = _setup(random_obs, config)
+    reset, hidden0, heads, move, pair = _sampled(networks, params, config, obs, seed=7)
+    t, n = reset.shape
     logp = nets.joint_log_prob(heads, move, pair)
     value = mappo.critic_value(networks, params, world, obs)
     # old log-probs 0.1 below today's (ratio e^0.1 = 1.105, inside the clip), old values 1.0
@@ -123,13 +130,8 @@ def test_loss_terms_match_a_hand_computation(random_obs):
 def test_one_update_on_a_fixed_batch_lowers_the_loss(random_obs, recurrent):
     config = mappo.MAPPOConfig(**SMALL, recurrent=recurrent, lr=1e-4)
     networks, params, obs, world = _setup(random_obs, config)
-    t, n = 3, 6
-    reset = jnp.zeros((t, n), bool).at[0].set(True)
-    hidden0 = nets.initial_hidden(config.network, n)
-    _, heads = networks.actor.apply(params["actor"], hidden0, obs, reset)
-    flat = nets.flatten_agents(obs)
-    move, pair = nets.sample_actions(jax.random.PRNGKey(8), nets.flatten_agents(heads), flat)
-    move, pair = move.reshape(t, n), pair.reshape(t, n)
+    reset, hidden0, heads, move, pair = _sampled(networks, params, config, obs, seed=8)
+    t, n = reset.shape
     value = mappo.critic_value(networks, params, world, obs)
     rewards = jax.random.normal(jax.random.PRNGKey(9), (t, n))
     adv, ret = ippo.gae(rewards, value, jnp.zeros((t, n), bool), jnp.zeros(n), 0.99, 0.95)
