@@ -53,6 +53,21 @@ def reward_terms(events: Events, reward: jax.Array) -> jax.Array:
     )
 
 
+# --- Config fields every learner shares -------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class GameFields:
+    """The games a run trains on, first in every learner's config (engine Config fields where
+    named so): map ids or splits, rosters, the chance a learner team spawns east, the score
+    to win and horizon (ticks, RULES 4.3), and the opponent mix ((kind, weight), `Group`)."""
+
+    maps: tuple = ("curriculum", "train")
+    rosters: tuple = ("MWHRP/MWHRP",)
+    p_east: float = 0.5
+    score_threshold: int = C.SCORE_THRESHOLD
+    horizon: int = C.HORIZON
+    opponents: tuple = (("self", 0.5), ("scripted:brawler", 0.25), ("random", 0.25))
+
+
 # --- Opponents ----------------------------------------------------------------------------------
 class Group(NamedTuple):
     """Games [lo, hi) of the batch play `kind` as Team B: "self" (the current policy, learning

@@ -6,22 +6,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine import constants as C
 from policies import networks as nets
 from training import common, curriculum_runner, selfplay
 
 
 @dataclass(frozen=True)
-class IPPOConfig:
+class IPPOConfig(common.GameFields):
     """Everything a run needs; a JSON/TOML file may set any field (`common.load_config`)."""
 
-    # games (engine Config fields where named so)
-    maps: tuple = ("curriculum", "train")
-    rosters: tuple = ("MWHRP/MWHRP",)
-    p_east: float = 0.5
-    score_threshold: int = C.SCORE_THRESHOLD
-    horizon: int = C.HORIZON
-    opponents: tuple = (("self", 0.5), ("scripted:brawler", 0.25), ("random", 0.25))
+    # games: common.GameFields (maps, rosters, p_east, score_threshold, horizon, opponents)
     # frozen partners: a slot spec on some of Team A's slots, played by that fixed System in
     # every game (ad hoc teamwork), e.g. "A3-A4=scripted:tactician"; "" for none
     partners: str = ""

@@ -38,16 +38,10 @@ from training import common
 
 
 @dataclass(frozen=True)
-class QConfig:
+class QConfig(common.GameFields):
     """Fields every Q learner has; a JSON/TOML file may set any field (`common.load_config`)."""
 
-    # games (engine Config fields where named so)
-    maps: tuple = ("curriculum", "train")
-    rosters: tuple = ("MWHRP/MWHRP",)
-    p_east: float = 0.5
-    score_threshold: int = C.SCORE_THRESHOLD
-    horizon: int = C.HORIZON
-    opponents: tuple = (("self", 0.5), ("scripted:brawler", 0.25), ("random", 0.25))
+    # games: common.GameFields (maps, rosters, p_east, score_threshold, horizon, opponents)
     num_envs: int = 64
     total_steps: int = 2_000_000
     # optimisation
