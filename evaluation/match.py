@@ -256,6 +256,17 @@ def _play_jax(config, lineup, setups, record, batch, on_game):
 _ACTS: dict = {}
 
 
+def forget_compiled() -> None:
+    """Drop every compiled batch program and jitted `act` this process holds.
+
+    Why: each lineup is a static argument of `_run_batch`, so a field of nine entrants compiles
+    36 programs whose executables (and the Systems they close over) would stay in memory to the
+    end of a tournament; a caller that will not see a lineup again frees them here.
+    """
+    _run_batch.clear_cache()
+    _ACTS.clear()
+
+
 def jitted_act(system):
     """One jitted `act` per JAX System object for the whole process (the System is kept with
     it, so its id is never reused while cached)."""

@@ -27,7 +27,7 @@ import numpy as np
 from engine.constants import RULES_VERSION
 from engine.types import Config
 from evaluation import tournament_store as store
-from evaluation.match import RANDOM_ROSTER, GameSetup, result_row, schedule, start
+from evaluation.match import RANDOM_ROSTER, GameSetup, forget_compiled, result_row, schedule, start
 
 MAX_BATCH = 128  # games a batch at most: more only waits longer for the slowest game
 ROUND_ROBIN = "round robin"
@@ -254,7 +254,9 @@ def play_items(folder: Path, manifest: dict, items, options: Options, on_games=N
 
     config, played, lineups = Config(**manifest["rules"]), 0, {}
     devices, specs = len(jax.local_devices()), manifest["entrants"]
-    for matchup, setups in items[options.process :: options.processes]:
+    share = items[options.process :: options.processes]
+    last_item = {matchup["id"]: i for i, (matchup, _) in enumerate(share)}
+    for i, (matchup, setups) in enumerate(share):
         key = matchup["id"]
         if key not in lineups:  # one lineup (one compiled batch) per matchup
             lineups[key] = resolve_slots(team_spec(specs[matchup["a"]], specs[matchup["b"]]))
@@ -269,9 +271,19 @@ def play_items(folder: Path, manifest: dict, items, options: Options, on_games=N
         rows = [game_row(manifest, matchup, s, r) | _metrics_of(r) for s, r in pairs]
         store.write_part(folder, options.process, key, setups[0].index, rows)
         played += len(rows)
+        if last_item[key] == i:
+            _release(lineups, key)
         if on_games is not None:
             on_games(len(rows))
     return played
+
+
+def _release(lineups: dict, key) -> None:
+    """Forget a finished matchup's lineup; once no lineup is live, free the compiled programs
+    (a nine-entrant field compiles 36, several GiB, that would otherwise stay to the end)."""
+    del lineups[key]
+    if not lineups:
+        forget_compiled()
 
 
 def _metrics_of(result: dict) -> dict:

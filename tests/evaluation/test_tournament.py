@@ -198,3 +198,25 @@ def test_replays_and_metrics_ride_along_and_change_no_game(tmp_path):
     assert header["seeds"]["game"] == 6 and header["result"]["score"] == [
         table["score_a"][3], table["score_b"][3]
     ]  # fmt: skip
+
+
+def test_a_finished_matchups_compiled_programs_are_freed(tmp_path, monkeypatch):
+    """One batch per matchup: the programs are freed after every matchup. With two batches a
+    matchup (rounds), nothing is freed until the last round, when the last lineup finishes."""
+    entrants = {"a": "random", "b": "random", "c": "random"}
+    freed, played = [], []
+    monkeypatch.setattr(T, "forget_compiled", lambda: freed.append(list(played)))
+
+    def fake_play(config, lineup, setups, size):
+        played.append(len(setups))
+        return [{"winner": "draw"} for _ in setups]
+
+    monkeypatch.setattr(T, "play_sharded", fake_play)
+    monkeypatch.setattr(T, "game_row", lambda manifest, matchup, setup, row: {"game": setup.index})
+    monkeypatch.setattr(store, "write_part", lambda *args: None)
+    for batch, expected in ((None, [[4], [4, 4], [4, 4, 4]]), (2, [[2] * 6])):
+        freed.clear(), played.clear()
+        manifest = T.new_manifest("t", entrants, "test", 4, 0, RULES)
+        items = T.work_items(manifest, manifest["matchups"], set(), batch, 1)
+        assert T.play_items(tmp_path, manifest, items, T.Options(batch=batch)) == 12
+        assert freed == expected
