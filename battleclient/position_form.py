@@ -66,8 +66,12 @@ class PositionForm:
         for button, team in self.teams.items():
             button.select() if team == self.team else button.unselect()
 
+    def widgets(self) -> tuple:
+        """The form's pygame_gui widgets (drawn over the menu's veil, killed on close)."""
+        return (*self.teams, self.horizon, self.save, self.cancel)
+
     def close(self) -> None:
-        for widget in (*self.teams, self.horizon, self.save, self.cancel):
+        for widget in self.widgets():
             widget.kill()
         self.screen.form = None
         self.screen._sync_buttons()
