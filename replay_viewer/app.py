@@ -90,11 +90,14 @@ class App:
     slider = property(lambda self: self.bar.slider)
 
     def close_windows(self) -> bool:
-        """Closes the problem window or a branch window; True if one was open."""
-        window, self.branch_window = self.branch_window, None
-        closed = window is not None and window.alive()
-        if closed:
-            window.kill()
+        """Closes the problem window, a branch window or the file dialog (Esc); True if one
+        was open."""
+        closed = False
+        for window in (self.branch_window, self.dialog):
+            if window is not None and window.alive():
+                window.kill()
+                closed = True
+        self.branch_window = self.dialog = None
         return self._close_problem() or closed
 
     # --- opening -----------------------------------------------------------------------------

@@ -79,3 +79,15 @@ def test_a_branch_form_veils_the_bar_and_nothing_behind_it_acts(app, tmp_path):
     assert app.branch_window is None and not app.modal_windows()
     shot = post(app, click(bar.center))
     assert app.model.timeline.playing and brightness(shot, bar) > 0.8 * lit
+
+
+def test_the_file_dialog_is_modal_and_esc_closes_it(app):
+    bar = BAR_RECTS["play"]
+    lit = brightness(post(app, []), bar)
+    shot = post(app, [key(pygame.K_o, pygame.KMOD_CTRL, unicode="\x0f")])
+    assert app.dialog is not None and app.modal_windows() == [app.dialog]
+    assert brightness(shot, bar) < 0.5 * lit
+    post(app, click(bar.center))
+    assert not app.model.timeline.playing and app.dialog.alive()
+    post(app, [key(pygame.K_ESCAPE)])
+    assert app.dialog is None and not app.modal_windows()
