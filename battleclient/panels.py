@@ -10,6 +10,7 @@ import pygame
 
 from battleclient.controls import HELP
 from ui.icons import draw_class_icon
+from ui.modal import draw_veil
 from ui.panels import draw_lines, wrap
 from ui.rules import C, unit_name
 from ui.theme import COLOURS, STATUS_COLOURS, TEAM_COLOURS
@@ -159,9 +160,7 @@ def draw_card(surface, rect, title: str, lines, fonts, shade=True) -> pygame.Rec
     """A centred card over a darkened screen (hand-over, menu, game over)."""
     font, big = fonts
     if shade:
-        veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        veil.fill((10, 12, 16, 200))
-        surface.blit(veil, (0, 0))
+        draw_veil(surface)
     rect = pygame.Rect(rect)
     surface.fill(COLOURS["panel"], rect)
     pygame.draw.rect(surface, COLOURS["accent"], rect, 2)

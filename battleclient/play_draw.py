@@ -16,6 +16,7 @@ from battleclient import llm_panel, panels
 from battleclient.controls import SPEEDS
 from battleclient.resolution import RESOLVE_S, TWEEN_S, draw_resolution
 from battleclient.views import ORACLE, fair_scene, viewer_label
+from ui import modal
 from ui.explain import counted
 from ui.panels import short_path
 from ui.rules import C
@@ -80,7 +81,9 @@ class PlayDrawing:
             self._card(surface, "Menu", [menu_line(self.ticks_played(), s.saved)])
             if s.form is not None:
                 s.form.draw(surface, (font, big))
-            s.manager.draw_ui(surface)
+            # only the card's own widgets come back bright: the top bar stays under the veil
+            form = s.form.widgets() if s.form is not None else ()
+            modal.draw_widgets(surface, [*s.card_buttons.values(), *form])
 
     def _card(self, surface, title, lines) -> None:
         panels.draw_card(surface, L.CARD, title, lines, (self.fonts[0], self.fonts[2]))

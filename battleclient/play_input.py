@@ -37,12 +37,8 @@ class PlayInput:
                 self._click(pos, event.button)
 
     def _button(self, element) -> None:
-        if (
-            self.show_menu
-            and element in self.buttons.values()
-            and element is not self.buttons["menu"]
-        ):
-            return  # the menu card is modal: the bar's buttons behind it act no more than keys do
+        if (self.show_menu or self.show_help) and element in self.buttons.values():
+            return  # the menu and help cards are modal: the veiled bar behind them does nothing
         names = {w: n for n, w in {**self.buttons, **self.card_buttons}.items()}
         action = {
             "ult": self.toggle_ult,

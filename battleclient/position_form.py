@@ -2,10 +2,11 @@
 
 A small form over the menu card asks for the focal team (the team that must win) and the
 horizon (ticks allowed); Save writes the position on screen as a new scenario file in the
-scenarios folder, where the Scenarios screen and `mbg scenarios list / validate / solve` find
-it. The file is made by the same code as the Replay Viewer's (evaluation.scenario_save: the
-game so far as a replay in a temporary folder, re-simulated to its last tick, a built-in map
-copied as a scenario arena), on the engine thread.
+user's scenario folder (ui.paths.scenario_dir), where the Scenarios screen lists it and
+`mbg scenarios validate / solve FILE` read it. The file is made by the same code as the Replay
+Viewer's (evaluation.scenario_save: the game so far, kept as a replay in the replays folder,
+re-simulated to its last tick, a built-in map copied as a scenario arena), on the engine
+thread.
 """
 
 import pygame
@@ -14,35 +15,39 @@ from pygame_gui.elements import UIButton, UITextEntryLine
 
 from battleclient import layout as L
 from battleclient import panels
+from battleclient.play_draw import path_lines
+from ui.panels import short_path
+from ui.paths import scenario_dir
 from ui.rules import C
 from ui.theme import COLOURS
 
-FORM = L.CARD  # over the menu card
-TEAM_BUTTONS = {team: (FORM[0] + 150 + 110 * team, FORM[1] + 108, 100, 32) for team in (0, 1)}
-HORIZON = (FORM[0] + 150, FORM[1] + 152, 80, 32)
-SAVE = (FORM[0] + 24, FORM[1] + 224, 260, 36)
-CANCEL = (FORM[0] + 300, FORM[1] + 224, 200, 36)
+FORM = (L.CARD[0], L.CARD[1] - 60, L.CARD[2], L.CARD[3] + 120)  # over the menu card, taller:
+# the saved file's whole path shows (the folder's path alone may take two lines)
+TEAM_BUTTONS = {team: (FORM[0] + 150 + 110 * team, FORM[1] + 120, 100, 32) for team in (0, 1)}
+HORIZON = (FORM[0] + 150, FORM[1] + 164, 80, 32)
+MESSAGE = (FORM[0] + 16, FORM[1] + 204, FORM[2] - 32, 124)  # 5 lines of the form's font
+SAVE = (FORM[0] + 24, FORM[1] + 340, 260, 36)
+CANCEL = (FORM[0] + 300, FORM[1] + 340, 200, 36)
+SAVED_NOTE = "The lobby's Scenarios screen lists it after the shipped ones."
 DEFAULT_HORIZON = 5  # ticks; the paper's scenarios are won within 5-10 (seed 000, 5.1)
 
 
 def save_position_job(session, focal_team: str, horizon: int, folder=None):
-    """Engine-thread job: the game's current tick as a new scenario file; returns its path.
-    Raises ValueError when no tick was played yet (the game's start is its map and roster,
-    not a position), for a bad team or horizon, or ScenarioError naming the file and field."""
-    import tempfile
-    from pathlib import Path
-
-    from battleclient.settings import new_replay_path
+    """Engine-thread job: the game's current tick as a new scenario file in `folder` (default:
+    the user's scenario folder, ui.paths.scenario_dir); returns its path. The game so far is
+    first kept as a replay in the replays folder, so the file the scenario's brief names
+    ("Saved from NAME at tick N") exists and opens in the Replay Viewer. Raises ValueError
+    when no tick was played yet (the game's start is its map and roster, not a position),
+    for a bad team or horizon, or ScenarioError naming the file and field."""
+    from battleclient.settings import new_replay_path, replay_dir
     from evaluation.replay import write_replay
     from evaluation.scenario_save import save_position
 
     replay = session.replay()
     if replay is None:
         raise ValueError("play at least one tick first: this is the game's start")
-    with tempfile.TemporaryDirectory(prefix="mbg-position-") as folder_tmp:
-        path = new_replay_path(Path(folder_tmp), session.map_id, session.setup.seed)
-        write_replay(path, replay)
-        return save_position(path, replay.ticks, focal_team, int(horizon), folder)
+    path = write_replay(new_replay_path(replay_dir(), session.map_id, session.setup.seed), replay)
+    return save_position(path, replay.ticks, focal_team, int(horizon), folder or scenario_dir())
 
 
 class PositionForm:
@@ -66,8 +71,12 @@ class PositionForm:
         for button, team in self.teams.items():
             button.select() if team == self.team else button.unselect()
 
+    def widgets(self) -> tuple:
+        """The form's pygame_gui widgets (drawn over the menu's veil, killed on close)."""
+        return (*self.teams, self.horizon, self.save, self.cancel)
+
     def close(self) -> None:
-        for widget in (*self.teams, self.horizon, self.save, self.cancel):
+        for widget in self.widgets():
             widget.kill()
         self.screen.form = None
         self.screen._sync_buttons()
@@ -86,7 +95,7 @@ class PositionForm:
 
     def _on_saved(self, ok, value) -> None:
         self.saving = False
-        self.line = f"Saved as a scenario: {value}" if ok else f"Not saved: {value}"
+        self.line = f"Saved as a scenario: {short_path(value)}" if ok else f"Not saved: {value}"
         if ok:
             self.screen.saved_position = value
 
@@ -113,14 +122,18 @@ class PositionForm:
     def draw(self, surface, fonts) -> None:
         font = fonts[0]
         tick = self.screen.snap.tick if self.screen.snap is not None else 0
-        line = f"The position of tick {tick} becomes a new file in the scenarios folder."
-        rect = panels.draw_card(surface, FORM, "Save this position as a scenario", [line], fonts)
+        width = FORM[2] - 64  # panels.draw_card's margins
+        line = f"The position of tick {tick} becomes a new file in {short_path(scenario_dir())}."
+        lines = path_lines(line, font, width)
+        rect = panels.draw_card(surface, FORM, "Save this position as a scenario", lines, fonts)
         for text, (_, y, _, h) in (
             ("Focal team (to win):", TEAM_BUTTONS[0]),
             ("Horizon (ticks):", HORIZON),
         ):
             image = font.render(text, True, COLOURS["text"])
             surface.blit(image, (rect.x + 24, y + (h - image.get_height()) // 2))
-        if self.line:
-            box = pygame.Rect(rect.x + 16, HORIZON[1] + 38, rect.width - 32, 34)
-            panels.draw_lines(surface, box, [self.line], font)
+        if self.screen.saved_position is not None and self.line.startswith("Saved"):
+            lines = [*path_lines(self.line, font, MESSAGE[2] - 8), SAVED_NOTE]
+            panels.draw_lines(surface, pygame.Rect(MESSAGE), lines, font)
+        elif self.line:
+            panels.draw_lines(surface, pygame.Rect(MESSAGE), [self.line], font)

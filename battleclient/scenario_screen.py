@@ -1,14 +1,16 @@
 """The Scenarios screen: pick an endgame scenario, the focal slots to play, then Start.
 
 Lists every scenario file in `evaluation.scenarios.SCENARIOS_DIR` (the eight shipped ones and
-any a user adds; issue 17 point 5): title, skill, horizon, the brief a playtester reads before
-playing, a picture of the start and the client's record (battleclient.scenario_record). A file
-that does not load is listed with its error, never a crash. The player toggles the focal slots
-to take (the first one by default); the focal team's other slots play the slot spec in the
-"Others" box (the scenario's controller by default) and the other team the controller. The
-files load on a thread of their own (they build engine states) once the engine thread has
-imported JAX and the scenario modules (controllers.import_runtime), so the screen opens at
-once and a compile running on the engine thread does not hold the list up.
+any a user adds; issue 17 point 5), then those of the user's scenario folder
+(`ui.paths.scenario_dir`, where both apps save positions): title, skill, horizon, the brief a
+playtester reads before playing, the file, a picture of the start and the client's record
+(battleclient.scenario_record). A file that does not load is listed with its error, never a
+crash. The player toggles the focal slots to take (the first one by default); the focal
+team's other slots play the slot spec in the "Others" box (the scenario's controller by
+default) and the other team the controller. The files load on a thread of their own (they
+build engine states) once the engine thread has imported JAX and the scenario modules
+(controllers.import_runtime), so the screen opens at once and a compile running on the engine
+thread does not hold the list up.
 """
 
 import threading
@@ -23,6 +25,8 @@ from pygame_gui.elements import UIButton, UISelectionList, UITextEntryLine
 from battleclient import panels
 from battleclient.screens import Screen
 from ui.arena import ArenaRenderer
+from ui.panels import short_path
+from ui.paths import scenario_dir
 from ui.rules import C
 from ui.scene import scene_from_state
 from ui.theme import COLOURS, GUI_THEME
@@ -60,15 +64,17 @@ class Listed:
         return f"{self.scenario.id}. {self.scenario.title}"
 
 
-def list_scenarios(folder=None) -> list[Listed]:
-    """Every scenario file of `folder` (default SCENARIOS_DIR), loaded and checked
+def list_scenarios(folders=None) -> list[Listed]:
+    """Every scenario file of `folders` (default: the shipped SCENARIOS_DIR, then the user's
+    ui.paths.scenario_dir, where both apps save positions), loaded and checked
     (evaluation.scenarios.load_scenario_file); a bad file keeps its error text. Off the UI
     thread, after controllers.import_runtime imported its modules (never two threads
     importing JAX at once)."""
     from evaluation import scenarios as S
 
+    folders = folders or (S.SCENARIOS_DIR, scenario_dir())
     listed = []
-    for path in S.scenario_files(folder):
+    for path in (p for folder in folders for p in S.scenario_files(folder)):
         try:
             scenario = S.load_scenario_file(path)
         except ValueError as error:  # ScenarioError names the file, the field and the value
@@ -93,6 +99,7 @@ def detail_lines(item: Listed, record_text: str) -> list:
         f"); score A {a} : {b} B, {s.score_to_win} to win.",
         f"Opponent (and your other slots by default): {s.controller}",
         (f"Your record: {record_text}", COLOURS["muted"]),
+        (f"File: {short_path(item.path)}", COLOURS["muted"]),
         "",
         s.brief,
     ]

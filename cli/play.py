@@ -54,6 +54,11 @@ def register(subparsers) -> None:
     parser.add_argument("--horizon", type=int, default=None, help="ticks before a draw (300)")
     parser.add_argument("--no-swap", action="store_true", help="do not swap spawn ends in pairs")
     parser.add_argument(
+        "--headless",
+        action="store_true",
+        help="accepted as in battleclient --headless: every game here is headless",
+    )
+    parser.add_argument(
         "--mode", choices=("auto", "batch", "host"), default="auto", help="see evaluation.match"
     )
     parser.add_argument(
@@ -90,11 +95,19 @@ def _slot_text(args) -> str:
     return team_spec(args.team_a, args.team_b)
 
 
-def _refuse_humans(specs) -> None:
-    """A human slot would stand still for the whole game: nobody can steer it here."""
-    if any(spec.partition(":")[0].strip() == "human" for spec in specs):
+def _refuse_humans(specs, map_text: str) -> None:
+    """A human slot would stand still for the whole game: nobody can steer it here. The
+    message names the slots and the BattleClient command that plays them."""
+    humans = [s for s, spec in enumerate(specs) if spec.partition(":")[0].strip() == "human"]
+    if humans:
+        from battleclient.game_setup import slots_text
+        from engine.constants import slot_label
+
+        names = ", ".join(slot_label(s) for s in humans)
         raise ValueError(
-            "human slots need a window: mbg play is headless; use battleclient for human play"
+            f"{names}: human slots need a window and mbg play has none (even with --headless); "
+            f'play them in the BattleClient: battleclient --map {map_text} --slots "'
+            f'{slots_text(specs)}"'
         )
 
 
@@ -219,7 +232,7 @@ def run(args) -> int:
         raise ValueError("--metrics needs --out: metrics travel inside the replay files")
     config = _config(args)
     specs = parse_slots(_slot_text(args))
-    _refuse_humans(specs)
+    _refuse_humans(specs, args.map)
     rosters = [r.strip() for r in args.roster.split(",")]
     for roster in rosters:
         if roster.lower() != RANDOM_ROSTER:

@@ -131,6 +131,11 @@ def run_train(args) -> int:
         print(f"selected: {args.select} ({chosen['env_steps']} env-steps, validation margin "
               f"{chosen['margin']:+.2f} points a game)")  # fmt: skip
         return 0
+    if args.steps is not None and args.steps < 1:  # 0 would save an untrained "run"
+        raise ValueError(
+            f"--steps {args.steps}: train at least 1 env-step (ticks x games); "
+            "leave --steps out for the config's total_steps"
+        )
     enable_compile_cache()
     args.out = args.out or f"runs/{args.algorithm}"
     devices = _requested_devices(args, common)
@@ -147,8 +152,6 @@ def run_train(args) -> int:
         if args.resume:
             raise ValueError(f"--{option}: a resumed run keeps its {option}")
         config = dataclasses.replace(config or cls(), **{option: value})
-    if args.steps is not None and args.steps < 0:
-        raise ValueError(f"--steps {args.steps}: must be 0 or more")
     runs.check_run_dir(Path(args.out), args.resume)  # before any note about the steps
     used = _run_config(args, config, cls, common)
     steps = used.total_steps if args.steps is None else args.steps

@@ -32,9 +32,9 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:40] or "position"
 
 
-def free_scenario_id(folder: Path) -> int:
-    """The lowest scenario id (1 and up) that no NNN_*.json file in `folder` uses."""
-    used = {int(p.name[:3]) for p in folder.glob("[0-9][0-9][0-9]_*.json")}
+def free_scenario_id(*folders: Path) -> int:
+    """The lowest scenario id (1 and up) that no NNN_*.json file in `folders` uses."""
+    used = {int(p.name[:3]) for f in folders for p in Path(f).glob("[0-9][0-9][0-9]_*.json")}
     return next(i for i in range(1, len(used) + 2) if i not in used)
 
 
@@ -112,7 +112,8 @@ def save_position(replay_path, tick: int, focal_team: str, horizon: int, folder=
     game_tick = int(replay.states["tick"][int(tick)])
     state = state_at_tick(replay, game_tick)
     folder = Path(folder or S.SCENARIOS_DIR)
-    scenario_id = free_scenario_id(folder)
+    # unique beside the shipped files too: the Scenarios screen lists a user folder after them
+    scenario_id = free_scenario_id(folder, S.SCENARIOS_DIR)
     title = f"{replay_path.stem} at tick {game_tick}"
     # the replay's part is the one slug() shortens, so the tick always stays in the name
     name = f"{scenario_id:03d}_{slug(replay_path.stem)}_at_tick_{game_tick}.json"

@@ -78,6 +78,7 @@ def app_action(app, action: str) -> None:
             str(app.folder or Path.cwd()), allow_existing_files_only=True,
             allow_picking_directories=True,
         )  # fmt: skip
+        app.dialog.set_blocking(True)  # modal: nothing behind it takes a click (App.modal_windows)
     elif action == "folder" and app.folder is not None:
         app.open_path(app.folder)
     elif action == "fullscreen":

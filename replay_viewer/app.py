@@ -28,6 +28,7 @@ from replay_viewer.side_panel import SidePanel
 from replay_viewer.story import kill_feed
 from replay_viewer.timeline import draw_kill_feed
 from replay_viewer.toolbar import Toolbar
+from ui import modal
 from ui.arena import ArenaRenderer
 from ui.pacing import FramePacer
 from ui.panels import elide_middle, fit_lines, short_path
@@ -37,6 +38,7 @@ from ui.window import FixedWindow
 # Seconds a status message stays before the resting hint replaces it (errors stay longer).
 MESSAGE_SECONDS, ERROR_SECONDS = 6.0, 15.0
 LIST_ROOM = 60  # pixels of the folder list taken by its scroll bar and padding
+MODAL_KEYS = ("escape", "quit", "fullscreen")  # the shortcuts that still act behind a form
 RESTING_HINT = ("Open a replay: Ctrl+O", "? lists the keys; Ctrl+O opens another replay")
 
 
@@ -88,11 +90,14 @@ class App:
     slider = property(lambda self: self.bar.slider)
 
     def close_windows(self) -> bool:
-        """Closes the problem window or a branch window; True if one was open."""
-        window, self.branch_window = self.branch_window, None
-        closed = window is not None and window.alive()
-        if closed:
-            window.kill()
+        """Closes the problem window, a branch window or the file dialog (Esc); True if one
+        was open."""
+        closed = False
+        for window in (self.branch_window, self.dialog):
+            if window is not None and window.alive():
+                window.kill()
+                closed = True
+        self.branch_window = self.dialog = None
         return self._close_problem() or closed
 
     # --- opening -----------------------------------------------------------------------------
@@ -199,19 +204,29 @@ class App:
                 continue
             if event.type == pygame.KEYDOWN and not consumed and not self._typing():
                 action = action_for(event)
+                if action is not None and self.modal_windows() and action[0] not in MODAL_KEYS:
+                    continue  # a shortcut must not change the replay behind a form
                 if action is not None:
                     self.shortcut_char = getattr(event, "unicode", "")
                     self.act(*action)
                     self.shortcut_char = ""
             elif event.type == pygame.MOUSEBUTTONDOWN and not consumed and event.button == 1:
                 self._click(event.pos)
-            elif event.type == pygame.MOUSEWHEEL:
+            elif event.type == pygame.MOUSEWHEEL and not self.modal_windows():
                 self.side.wheel(self.mouse, event.y)
+
+    def modal_windows(self) -> list:
+        """The open windows everything else waits for: a branch form and the file dialog
+        (both blocking pygame_gui windows); the problem message is not one (Ctrl+O still works)."""
+        branch = self.branch_window.window if self.branch_window is not None else None
+        return [w for w in (branch, self.dialog) if w is not None and w.alive()]
 
     def _typing(self) -> bool:
         window = self.branch_window
         branch_typing = window is not None and window.typing()
-        return self.tick_entry.is_focused or self.side.typing() or branch_typing
+        # pygame_gui focuses a greyed-out box on a click too; it takes no text, so no keys
+        ticks = self.tick_entry.is_focused and self.tick_entry.is_enabled
+        return ticks or self.side.typing() or branch_typing
 
     def give_keyboard(self, entry) -> None:
         """Focuses a text box through the UI manager (so a click elsewhere releases it) and drops
@@ -308,6 +323,9 @@ class App:
             )
         self._draw_status(surface)
         self.manager.draw_ui(surface)
+        if modal.draw_over_veil(surface, self.manager, self.modal_windows()):
+            self.last_frame = surface
+            return  # behind a form no tooltip or help card shows
         if self.model is not None and pygame.Rect(L.ARENA).collidepoint(self.mouse):
             scene = self.model.scene()
             slot = self.renderer.unit_at(scene, self.mouse, L.ARENA)

@@ -16,6 +16,7 @@ class PlayOnWindow:
     def __init__(self, manager, tick: int, slots: str):
         self.tick = tick
         self.window = UIWindow(pygame.Rect(L.BRANCH), manager, f"Play on from tick {tick}")
+        self.window.set_blocking(True)  # modal: the bar and the arena behind it wait
         box = self.window
         UILabel(
             pygame.Rect(10, 8, 560, 24),
@@ -57,6 +58,7 @@ class ScenarioWindow:
     def __init__(self, manager, tick: int, focal: str = "A"):
         self.tick = tick
         self.window = UIWindow(pygame.Rect(L.BRANCH), manager, f"Save tick {tick} as a scenario")
+        self.window.set_blocking(True)  # modal: the bar and the arena behind it wait
         box = self.window
         UILabel(pygame.Rect(10, 8, 200, 30), "Focal team (must win):", manager, container=box)
         self.focal = UIDropDownMenu(

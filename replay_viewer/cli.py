@@ -19,6 +19,7 @@ from replay_viewer.app import App
 from replay_viewer.export import save_png
 from replay_viewer.export_cli import add_export_options, run_viewer_export
 from replay_viewer.folder import list_replays
+from replay_viewer.panels import tick_range
 from ui.scene import parse_view
 from ui.window import ScaledWindow
 
@@ -39,7 +40,13 @@ def folder_screenshot_problem(folder: Path, argv=None) -> str:
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="replay-viewer", description=__doc__.splitlines()[0])
     parser.add_argument("path", nargs="?", help="a replay file (*.mbgr) or a folder of replays")
-    parser.add_argument("--tick", type=int, default=0, help="tick to show first")
+    parser.add_argument(
+        "--tick",
+        type=int,
+        default=0,
+        help="tick to show first: N shows the position before tick N is played; the "
+        "game's tick count (e.g. 40) shows its end, after the last tick (39)",
+    )
     parser.add_argument("--view", default="oracle", help="oracle | agent:0-9|A0-B4 | team:A|B")
     parser.add_argument(
         "--screenshot", metavar="PNG", help="render one frame of a replay file to PNG and exit"
@@ -82,8 +89,8 @@ def main(argv=None) -> int:
         if app.model is not None:
             if not 0 <= args.tick <= app.model.ticks:  # seek would clamp it silently
                 print(
-                    f"replay-viewer: --tick {args.tick}: {app.model.name} has ticks 0 to "
-                    f"{app.model.ticks}",
+                    f"replay-viewer: --tick {args.tick}: "
+                    f"{tick_range(app.model.name, app.model.ticks)}",
                     file=sys.stderr,
                 )
                 return 2

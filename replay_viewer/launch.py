@@ -15,6 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ui.paths import scenario_dir
 from ui.rules import C, slot_label
 
 
@@ -66,12 +67,14 @@ def play_on_command(replay_path, tick: int, slots: str, python: str | None = Non
 def save_scenario_command(
     replay_path, tick: int, focal: str, horizon: int, python=None
 ) -> list[str]:
-    """The evaluation.scenario_save command line for the position at replay index `tick`."""
+    """The evaluation.scenario_save command line for the position at replay index `tick`,
+    saved into the user's scenario folder (ui.paths.scenario_dir: the BattleClient's Scenarios
+    screen lists it), never into the shipped scenarios/ folder."""
     exe = python or sys.executable
     path = str(Path(replay_path).resolve())
     return [
         exe, "-m", "evaluation.scenario_save", path, "--tick", str(int(tick)),
-        "--focal", focal, "--horizon", str(int(horizon)),
+        "--focal", focal, "--horizon", str(int(horizon)), "--folder", str(scenario_dir()),
     ]  # fmt: skip
 
 

@@ -94,6 +94,16 @@ def tick_heading(t: int, last: int, over: bool) -> str:
     return f"tick {t - 1} (last)" if over and t == last and t > 0 else f"tick {t}/{last}"
 
 
+def tick_range(name: str, last: int) -> str:
+    """What --tick, --from and --to accept for a replay `name` of `last` ticks, in the words
+    of the info bar and the BattleClient's end card (tick_heading): "game.mbgr has ticks 0 to
+    40 (40 is the end, after the last tick played, tick 39)"."""
+    if last < 1:
+        return f"{name} has only tick 0"
+    end = f"{last} is the end, after the last tick played, tick {last - 1}"
+    return f"{name} has ticks 0 to {last} ({end})"
+
+
 def scenario_lines(info: dict | None, tick: int, oracle: bool, over: bool = False) -> list[str]:
     """A scenario replay's lines (header "scenario", evaluation/scenario_lines.py): its title,
     skill and the ticks left at replay tick `tick` (or, at the final state of a finished

@@ -45,6 +45,8 @@ class SidePanel:
         for k, tab in enumerate(self.tabs.values()):
             rect = pygame.Rect(L.SIDE[0] + k * (L.TAB_W + 2), L.SIDE[1], L.TAB_W, L.TAB_H)
             self.tab_buttons[tab.name] = UIButton(rect, tab.title, m)
+            if self.app.model is None:
+                self.tab_buttons[tab.name].disable()  # no replay, no tabs (Toolbar brings them)
             tab.build(m)
         self._show_widgets()
 

@@ -33,10 +33,12 @@ class Toolbar:
         self.enable_game_buttons(False)
 
     def enable_game_buttons(self, on: bool) -> None:
-        """Greys out (or brings back) the buttons that need an open game (`L.GAME_BUTTONS`)."""
-        for name in L.GAME_BUTTONS:
-            button = self.buttons[name]
-            button.enable() if on else button.disable()
+        """Greys out (or brings back) every widget that needs an open game: the buttons of
+        `L.GAME_BUTTONS`, the tick box, the speed menu and the side panel's tabs."""
+        widgets = [self.buttons[name] for name in L.GAME_BUTTONS]
+        widgets += [self.tick_entry, self.speed_menu, *self.app.side.tab_buttons.values()]
+        for widget in widgets:
+            widget.enable() if on else widget.disable()
 
     def _speed_menu(self, speed: int):
         return UIDropDownMenu(
@@ -46,6 +48,8 @@ class Toolbar:
     def rebuild_speed(self, speed: int) -> None:
         self.speed_menu.kill()
         self.speed_menu = self._speed_menu(speed)
+        if self.app.model is None:
+            self.speed_menu.disable()
 
     def build_game_widgets(self) -> None:
         model = self.app.model

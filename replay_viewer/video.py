@@ -22,7 +22,7 @@ import pygame
 from evaluation.replay import read_replay
 from fileio import ordinary_temp_file, publish_new_file
 from replay_viewer.model import ViewerModel
-from replay_viewer.panels import team_systems
+from replay_viewer.panels import team_systems, tick_range
 from replay_viewer.video_frames import FRAME_MASKS, FrameMaker
 from replay_viewer.video_writers import (
     GifWriter,
@@ -133,9 +133,9 @@ class VideoExport:
         end = last if options.end is None else options.end
         to = options.end_option
         if not 0 <= start <= last:
-            raise VideoError(f"--from {start}: {self.source.name} has ticks 0 to {last}")
+            raise VideoError(f"--from {start}: {tick_range(self.source.name, last)}")
         if not 0 <= end <= last:
-            raise VideoError(f"{to} {end}: {self.source.name} has ticks 0 to {last}")
+            raise VideoError(f"{to} {end}: {tick_range(self.source.name, last)}")
         if end <= start:
             raise VideoError(f"--from {start} {to} {end}: the range needs at least one tick")
         return start, end

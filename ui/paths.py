@@ -1,7 +1,8 @@
 """Where the apps keep their files, following the XDG base-directory variables.
 
 - data: $XDG_DATA_HOME/marl-battlegrounds (default ~/.local/share/marl-battlegrounds), holding
-  replays/ (the BattleClient's games) and screenshots/ (PNGs saved from either app).
+  replays/ (the BattleClient's games), screenshots/ (PNGs saved from either app) and
+  scenarios/ (positions saved as scenarios from either app).
 """
 
 import os
@@ -30,3 +31,10 @@ def metrics_dir() -> Path:
 def video_dir() -> Path:
     """The folder both apps export videos into (made on first export, not here)."""
     return data_dir() / "videos"
+
+
+def scenario_dir() -> Path:
+    """The user's scenario folder: both apps save positions as scenarios here (with their
+    arenas/), and the BattleClient's Scenarios screen lists its files after the shipped ones
+    (evaluation.scenarios.SCENARIOS_DIR). Made on first save, not here."""
+    return data_dir() / "scenarios"

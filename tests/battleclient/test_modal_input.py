@@ -1,10 +1,11 @@
 """Input while a box or card has the focus, as a person gives it: on the Scenarios screen Enter
 in the System spec box starts (an unknown bot is refused there, the screen kept, not reported
 later in the lobby) and Esc goes back to the lobby; in the menu's "Save position as a scenario"
-form Esc cancels from inside the horizon box; while the in-game menu is up, a click on the top
-bar's End turn behind it does not end the turn; a second T or Enter just after a scenario's Try
-again is not taken as the new attempt's first order (T cycles the target, Enter ends the turn);
-a scenario that fails to start goes back to the Scenarios screen with the error."""
+form Esc cancels from inside the horizon box; while the in-game menu, its form or the controls
+card is up, the top bar behind is veiled and a click on it does nothing; a second T or Enter
+just after a scenario's Try again is not taken as the new attempt's first order (T cycles the
+target, Enter ends the turn); a scenario that fails to start goes back to the Scenarios
+screen with the error."""
 
 import time
 from types import SimpleNamespace
@@ -21,6 +22,7 @@ from battleclient.scenario_play import AGAIN_GUARD_S, ScenarioPlay
 from battleclient.scenario_screen import ScenarioScreen
 from tests.battleclient.driver import (
     click,
+    frame,
     key,
     orders_ready,
     post_events,
@@ -83,17 +85,45 @@ def test_esc_in_the_horizon_box_cancels_the_position_form(display):
     assert not form.horizon.alive() and not form.save.alive()
 
 
-def test_the_bar_behind_the_menu_does_not_end_the_turn(apps):
+def _brightness(surface, rect) -> float:
+    """Mean of the R, G and B values of `surface` inside `rect`."""
+    return float(pygame.surfarray.pixels3d(surface.subsurface(pygame.Rect(rect))).mean())
+
+
+def test_the_bar_behind_the_menu_is_veiled_and_does_nothing(apps, tmp_path):
     app = apps(setup("A0=human,A1-A4=random,B*=random"))
     wait_for(app, lambda: orders_ready(app))
     play = app.screen
+    end, menu = (play.buttons[n].rect for n in ("end", "menu"))
+    lit = _brightness(frame(app), menu)
     post_events(app, [key(pygame.K_ESCAPE)])
     assert play.show_menu
-    post_events(app, click(play.buttons["end"].rect.center))
+    shot = frame(app)
+    pygame.image.save(shot, str(tmp_path / "client_menu.png"))
+    assert _brightness(shot, menu) < 0.5 * lit  # veiled like the arena, not drawn over it
+    resume = play.card_buttons["resume"].rect
+    assert _brightness(shot, resume) > 2 * _brightness(shot, menu)  # the card's own buttons
+    post_events(app, click(end.center))
     assert (play.phase, play.waiting, play.snap.tick) == ("orders", False, 0)
-    post_events(app, click(play.buttons["menu"].rect.center))  # the bar's Menu button closes it
-    assert not play.show_menu
-    post_events(app, click(play.buttons["end"].rect.center))
+    post_events(app, click(menu.center))  # the bar's Menu button is behind the card too
+    assert play.show_menu
+    post_events(app, [key(pygame.K_p)])  # the "Save position as a scenario" form
+    assert play.form is not None
+    shot = frame(app)
+    pygame.image.save(shot, str(tmp_path / "client_position_form.png"))
+    assert _brightness(shot, menu) < 0.5 * lit
+    assert _brightness(shot, play.form.save.rect) > 2 * _brightness(shot, menu)
+    post_events(app, click(end.center))
+    assert play.form is not None and play.snap.tick == 0 and not play.waiting
+    post_events(app, [key(pygame.K_ESCAPE)])  # closes the form, then the menu
+    post_events(app, [key(pygame.K_ESCAPE)])
+    assert play.form is None and not play.show_menu
+    assert _brightness(frame(app), menu) > 0.8 * lit
+    post_events(app, [key(pygame.K_h)])  # the controls card is modal as well
+    post_events(app, click(end.center))
+    assert play.show_help and play.snap.tick == 0 and not play.waiting
+    post_events(app, [key(pygame.K_h)])
+    post_events(app, click(end.center))
     assert play.phase == "locked" or play.snap.tick == 1
 
 

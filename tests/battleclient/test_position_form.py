@@ -1,6 +1,7 @@
 """The in-game menu's "Save this position as a scenario", as a person uses it: one tick played,
 Esc, the menu's button, Team B and a horizon of 4 typed, Save. The new file loads as a
-scenario with exactly the position on screen, on a scenario-arena copy of the map, and the
+scenario with exactly the position on screen, on a scenario-arena copy of the map, in the
+user's scenario folder (not the shipped one), its brief naming a replay that exists, and the
 Scenarios screen's list shows it; while the form is up Space does not end the turn."""
 
 import numpy as np
@@ -8,8 +9,12 @@ import pygame
 import pytest
 
 from battleclient.scenario_screen import list_scenarios
+from battleclient.settings import replay_dir
 from evaluation import scenarios as S
+from evaluation.replay import read_replay
 from tests.battleclient.driver import click, frame, key, orders_ready, setup, wait_for
+from ui.panels import short_path
+from ui.paths import scenario_dir
 
 pytestmark = pytest.mark.slow  # the save re-simulates the game (evaluation.scenario_save)
 
@@ -53,5 +58,14 @@ def test_save_this_position_as_a_scenario_from_the_menu(apps, tmp_path, monkeypa
             np.asarray(getattr(scenario.start, field)), play.snap.state[field], err_msg=field
         )
     assert [item.label for item in list_scenarios()] == [f"{scenario.id}. {scenario.title}"]
+    mine = scenario_dir()  # the user's folder, not the shipped one
+    assert play.saved_position.parent == mine and list((tmp_path / "scenarios").iterdir()) == []
+    assert form.line == f"Saved as a scenario: {short_path(play.saved_position)}"
+    pygame.image.save(frame(app), str(tmp_path / "position_saved.png"))
+    # the brief names the game so far, kept as a replay in the replays folder (not a temporary
+    # file): it opens in the Replay Viewer
+    kept = list(replay_dir().glob("*.mbgr"))
+    assert len(kept) == 1 and scenario.brief.startswith(f"Saved from {kept[0].name} at tick 1:")
+    assert read_replay(kept[0]).ticks == 1
     _post(app, [key(pygame.K_ESCAPE)])  # Esc closes the form, the menu stays
     assert play.form is None and play.show_menu and "position" in play.card_buttons

@@ -68,7 +68,7 @@ def test_a_bad_user_file_is_listed_with_its_error_and_cannot_start(apps, folder)
 def test_the_end_card_buttons_and_the_position_form_fit_their_cards():
     for rects, card in (
         ([r for _, r in OVER_BUTTONS.values()], L.OVER_CARD),
-        ([*F.TEAM_BUTTONS.values(), F.HORIZON, F.SAVE, F.CANCEL], L.CARD),
+        ([*F.TEAM_BUTTONS.values(), F.HORIZON, F.MESSAGE, F.SAVE, F.CANCEL], F.FORM),
     ):
         rects = [pygame.Rect(r) for r in rects]
         assert all(pygame.Rect(card).contains(r) for r in rects), card

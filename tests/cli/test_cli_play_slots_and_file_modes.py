@@ -21,12 +21,15 @@ def never_plays(monkeypatch):
     monkeypatch.setattr("cli.play._play", fail)
 
 
-def test_play_refuses_human_slots_in_one_line(capsys, never_plays):
-    assert main(["play", "--map", "47", "--slots", "A*=human,B*=random"]) == 2
+@pytest.mark.parametrize("headless", [[], ["--headless"]])
+def test_play_refuses_human_slots_in_one_line(capsys, never_plays, headless):
+    argv = ["play", "--map", "47", "--slots", "A0=human,A1-A4=scripted:kiter,B*=random"]
+    assert main(argv + headless) == 2
     err = capsys.readouterr().err
     assert err == (
-        "mbg play: error: human slots need a window: mbg play is headless; "
-        "use battleclient for human play\n"
+        "mbg play: error: A0: human slots need a window and mbg play has none (even with "
+        '--headless); play them in the BattleClient: battleclient --map 47 --slots "A0=human,'
+        'A1-A4=scripted:kiter,B*=random"\n'
     )
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from cli import train as cli_train
 from cli.main import main
+from cli.train import ALGORITHMS
 from training.runs import rounding_note
 
 
@@ -67,10 +68,16 @@ def test_resume_uses_the_runs_saved_config(fake_run, tmp_path, capsys):
     )
 
 
-def test_negative_steps_are_refused(fake_run, tmp_path, capsys):
-    assert main(["train", "ippo", "--out", str(tmp_path / "r"), "--steps", "-1"]) == 2
-    assert "--steps -1: must be 0 or more" in capsys.readouterr().err
-    assert fake_run == []
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@pytest.mark.parametrize("steps", ["0", "-1"])
+def test_steps_under_one_are_refused_for_every_learner(algorithm, steps, tmp_path, capsys):
+    out = tmp_path / "r"
+    assert main(["train", algorithm, "--out", str(out), "--steps", steps]) == 2
+    assert capsys.readouterr().err == (
+        f"mbg train: error: --steps {steps}: train at least 1 env-step (ticks x games); "
+        "leave --steps out for the config's total_steps\n"
+    )
+    assert not out.exists()  # nothing written: no untrained run
 
 
 def test_an_existing_run_is_refused_before_any_note_on_steps(fake_run, tmp_path, capsys):

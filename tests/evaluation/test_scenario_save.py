@@ -10,7 +10,7 @@ from engine import maps as map_files
 from evaluation import scenarios as S
 from evaluation.replay import read_replay
 from evaluation.replay_states import state_at_tick
-from evaluation.scenario_save import main, save_position
+from evaluation.scenario_save import free_scenario_id, main, save_position
 
 REPLAYS = Path(__file__).resolve().parents[1] / "fixtures" / "replays"
 GAME = REPLAYS / "v1_real_2v2_no_metrics.mbgr"
@@ -18,7 +18,8 @@ GAME = REPLAYS / "v1_real_2v2_no_metrics.mbgr"
 
 def test_a_saved_position_loads_with_the_exact_start_state(tmp_path):
     path = save_position(GAME, 6, "B", 7, tmp_path)
-    assert path.name == "001_v1_real_2v2_no_metrics_at_tick_6.json"
+    first = free_scenario_id(S.SCENARIOS_DIR)  # ids stay unique beside the shipped scenarios
+    assert first > 1 and path.name == f"{first:03d}_v1_real_2v2_no_metrics_at_tick_6.json"
     scenario = S.load_scenario_file(path)
     state = state_at_tick(read_replay(GAME), 6)
     for name, value in vars(state).items():  # the arena copy has its own id, all else equal
@@ -33,7 +34,7 @@ def test_a_saved_position_loads_with_the_exact_start_state(tmp_path):
     assert "copy of map" in scenario.arena.name
     # the next save takes the next free ids, never a file already there
     again = S.load_scenario_file(save_position(GAME, 6, "A", 5, tmp_path))
-    assert again.id == 2 and again.arena.id not in shipped | {scenario.arena.id}
+    assert again.id == first + 1 and again.arena.id not in shipped | {scenario.arena.id}
     assert again.start_hash != scenario.start_hash  # a horizon of 5, not 7
 
 

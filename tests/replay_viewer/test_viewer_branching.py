@@ -115,10 +115,14 @@ def test_the_button_on_the_bar_opens_the_same_window(app):
 @pytest.mark.slow
 def test_x_saves_the_position_as_a_scenario_file(display, tmp_path, monkeypatch):
     """The whole path: x, focal team B, horizon 6 typed, Save; the child program writes a
-    scenario file (and loads it back, evaluation.scenario_save) into the scenarios folder."""
+    scenario file (and loads it back, evaluation.scenario_save) into the user's scenario folder
+    (ui.paths.scenario_dir), never into the shipped one, and the status line says where."""
     from replay_viewer.app import App
 
-    monkeypatch.setenv("MBG_SCENARIOS_DIR", str(tmp_path))
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    monkeypatch.setenv("MBG_SCENARIOS_DIR", str(shipped))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     app = App(L.SIZE)
     assert app.open_path(REPLAYS / "v1_real_2v2_no_metrics.mbgr")
     pygame.event.clear()
@@ -130,12 +134,16 @@ def test_x_saves_the_position_as_a_scenario_file(display, tmp_path, monkeypatch)
     post(app, *press(window.horizon.rect.center))
     post(app, *key(pygame.K_BACKSPACE, ""), *key(pygame.K_BACKSPACE, ""), *key(pygame.K_6, "6"))
     post(app, *press(window.go.rect.center))
-    assert app.last_command[-6:] == ["--tick", "4", "--focal", "B", "--horizon", "6"]
+    mine = tmp_path / "data" / "marl-battlegrounds" / "scenarios"
+    assert app.last_command[-8:] == [
+        "--tick", "4", "--focal", "B", "--horizon", "6", "--folder", str(mine),
+    ]  # fmt: skip
     deadline = time.monotonic() + 120
     while app.children.running and time.monotonic() < deadline:
         time.sleep(0.2)
         frame(app)
-    saved = tmp_path / "001_v1_real_2v2_no_metrics_at_tick_4.json"
+    saved = mine / "001_v1_real_2v2_no_metrics_at_tick_4.json"
+    assert list(shipped.iterdir()) == []
     assert not app.message_is_error and str(saved) in app.message, app.message
     doc = json.loads(saved.read_text())
     assert (doc["focal_team"], doc["horizon"], doc["start"]["tick"]) == ("B", 6, 4)

@@ -174,7 +174,10 @@ def test_tick_outside_the_replay_is_refused(tmp_path, capsys, display, tick):
     out = tmp_path / "x.png"
     assert main([str(path), "--tick", str(tick), "--screenshot", str(out)]) == 2
     error = capsys.readouterr().err.strip()
-    assert error == f"replay-viewer: --tick {tick}: g40.mbgr has ticks 0 to 40"
+    assert error == (
+        f"replay-viewer: --tick {tick}: g40.mbgr has ticks 0 to 40 (40 is the end, after the "
+        "last tick played, tick 39)"
+    )  # the end card of the same game says "after 40 ticks (last: tick 39)"
     assert not out.exists()
     assert main([str(path), "--tick", "40", "--screenshot", str(out)]) == 0  # the last tick
 
