@@ -116,7 +116,7 @@ def _focus(v: sv.View, style: Style) -> jax.Array:
     """One-hot (10,) of the team's shared focus: every teammate ranks the same known enemies
     the same way (distance from the team centroid, not from itself), so they agree."""
     team = sv.centroid(v, v.ally, v.me)
-    gap = jnp.sqrt(jnp.sum((v.pos - team) ** 2, axis=1))
+    gap = nav.length(v.pos - team)
     score = -v.hp / v.aura_in - 8.0 * gap + jnp.asarray(style.prio)[v.row_cls] + 10.0 * v.in_red
     score = jnp.where(v.enemy, score, -jnp.inf)
     return (jnp.arange(C.NUM_SLOTS) == jnp.argmax(score)) & v.enemy
@@ -125,7 +125,7 @@ def _focus(v: sv.View, style: Style) -> jax.Array:
 def _threat(v: sv.View) -> jax.Array:
     """(10,) bool: known enemies within 2.5 of one of our known Priests or Mages."""
     soft = v.ally & ((v.row_cls == P) | (v.row_cls == M))
-    gap = jnp.sqrt(jnp.sum((v.pos[:, None] - v.pos[None, :]) ** 2, axis=-1))  # [enemy, ally]
+    gap = nav.length(v.pos[:, None] - v.pos[None, :])  # [enemy, ally]
     return v.enemy & jnp.any((gap < 2.5) & soft[None, :], axis=1)
 
 
@@ -182,9 +182,9 @@ def _goal(v: sv.View, style: Style, focus) -> tuple[jax.Array, jax.Array]:
     goal = sv.at_range(v, v.pos[chosen], keep)
     # Melee does not chase a target far from the rest of its team: it waits a step ahead.
     mates_at = sv.centroid(v, v.ally & ~v.is_self, v.me)
-    far = jnp.sqrt(jnp.sum((v.pos[chosen] - mates_at) ** 2)) > style.leash
+    far = nav.length(v.pos[chosen] - mates_at) > style.leash
     step = v.pos[chosen] - mates_at
-    ahead = mates_at + step / jnp.maximum(jnp.sqrt(jnp.sum(step**2)), 1e-6)
+    ahead = mates_at + step / jnp.maximum(nav.length(step), 1e-6)
     melee_me = (v.cls == W) | (v.cls == R)
     goal = jnp.where(melee_me & far & jnp.any(v.ally & ~v.is_self), ahead, goal)
     goal = jnp.where(jnp.any(v.enemy), goal, idle)
