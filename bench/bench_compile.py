@@ -16,6 +16,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 
 WORKER = r"""
 import json, sys, time
@@ -80,6 +81,7 @@ def main() -> None:
         for r in runs
     ]
     print(f"{'reset + step, s':24s} median {statistics.median(total):9.2f}  (target < 10 s)")
+    del time
 
 
 if __name__ == "__main__":

@@ -49,13 +49,7 @@ def grid_links(obstacles: jax.Array) -> jax.Array:
     """Walkable links of every node in the 8 STEPS directions: (8, 10, 20) bool, for one
     frame's obstacle table (32, 8)."""
     radius = jnp.full((ROWS * COLS,), NODE_RADIUS)
-    # One obstacle row at a time, OR-ed: the same per-pair test as any_overlap over the whole
-    # table, but XLA fuses the 32 tests into one vectorised loop over the nodes, where the
-    # (200, 32) test reduced over its short last axis ran as scalar code.
-    hit = jnp.zeros(ROWS * COLS, bool)
-    for k in range(obstacles.shape[0]):
-        hit = hit | geometry.any_overlap(NODES, obstacles[k : k + 1], radius)
-    free = ~hit.reshape(ROWS, COLS)
+    free = ~geometry.any_overlap(NODES, obstacles, radius).reshape(ROWS, COLS)
     links = []
     for drow, dcol in STEPS:
         ok = free & _shift(free, drow, dcol, False)
@@ -138,13 +132,7 @@ def distance_field(goal: jax.Array, links: jax.Array, shapes, warm=None) -> jax.
         seed = jnp.minimum(seed, jnp.where(usable & (old < INF), old + moved, INF))
         seed = jnp.where(jnp.any(links, axis=0), seed, INF)
         sweeps = WARM_SWEEPS
-    if sweeps > WARM_SWEEPS:
-        return jax.lax.fori_loop(0, sweeps, lambda _, f: _sweep(f, links), seed)
-    # Written out, the few warm sweeps fuse with the seeding and each other (a loop would run
-    # every small step of a sweep as its own kernel); the same operations, so the same bits.
-    for _ in range(sweeps):
-        seed = _sweep(seed, links)
-    return seed
+    return jax.lax.fori_loop(0, sweeps, lambda _, f: _sweep(f, links), seed)
 
 
 def walking_distance(points: jax.Array, goal: jax.Array, field: jax.Array, shapes) -> jax.Array:
