@@ -16,7 +16,6 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 
 WORKER = r"""
 import json, sys, time
@@ -81,7 +80,6 @@ def main() -> None:
         for r in runs
     ]
     print(f"{'reset + step, s':24s} median {statistics.median(total):9.2f}  (target < 10 s)")
-    del time
 
 
 if __name__ == "__main__":
