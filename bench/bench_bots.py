@@ -12,10 +12,13 @@ path-finding Memory warm from the tick before, as in a match). Printed: microsec
 game, and each bot's ratio to the engine step as the median of the per-round ratios with its
 interquartile range. `--parts` also times the pieces of a decision (the walking grid, the
 distance field, the landing points and move choice, the combat choice) jitted alone.
-Prints figures; asserts nothing.
+`--before PKG` times an earlier copy of the bots beside
+the current ones, e.g. made with `git show COMMIT:policies/scripted.py` into PKG/ (renaming
+its `policies.scripted_*` imports). Prints figures; asserts nothing.
 """
 
 import argparse
+import importlib
 
 import jax
 
@@ -33,16 +36,17 @@ except ImportError:
 TEAM = (0, 1, 2, 3, 4)
 
 
-def bot_program(name: str, obs):
-    """jit(vmap) of bot `name` deciding for TEAM, and its warm Memory for `obs` (batched)."""
-    style = scripted.STYLES[name]
+def bot_program(name: str, obs, bots=scripted):
+    """jit(vmap) of bot `name` (of the module `bots`) deciding for TEAM, run on `obs`
+    (batched) from the Memory of a first decision on the same map (the warm path)."""
+    style = bots.STYLES[name]
 
     def decide(obs, memory):
-        return scripted.styled_policy(style, obs, obs.mask, memory, TEAM)
+        return bots.styled_policy(style, obs, obs.mask, memory, TEAM)
 
     jitted = jax.jit(jax.vmap(decide))
     batch = obs.units.shape[0]
-    fresh = jax.vmap(lambda _: scripted.fresh_memory(len(TEAM)))(jax.numpy.arange(batch))
+    fresh = jax.vmap(lambda _: bots.fresh_memory(len(TEAM)))(jax.numpy.arange(batch))
     _, memory = jitted(obs, fresh)  # a second decision on the same map: the warm path
     return lambda: jax.block_until_ready(jitted(obs, memory))
 
@@ -95,7 +99,7 @@ def part_programs(obs):
     return programs
 
 
-def measure(env: Env, batch: int, rounds: int, parts: bool, warm: int) -> None:
+def measure(env: Env, batch: int, rounds: int, parts: bool, warm: int, before=None) -> None:
     obs, state, actions = warm_games(env, batch, warm)
     keys = jax.random.split(jax.random.PRNGKey(1), batch)
     step = jax.jit(jax.vmap(env.step))
@@ -103,6 +107,8 @@ def measure(env: Env, batch: int, rounds: int, parts: bool, warm: int) -> None:
     runs = {"engine step (Env.step)": lambda: jax.block_until_ready(step(keys, state, actions))}
     for name in scripted.BOTS:
         runs[f"{name} decision (one team)"] = bot_program(name, obs)
+        if before is not None:
+            runs[f"{name} decision, before (one team)"] = bot_program(name, obs, before)
     if parts:
         runs.update(part_programs(obs))
     programs = {}
@@ -125,10 +131,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--warm", type=int, default=40, help="ticks played before timing")
     parser.add_argument("--parts", action="store_true", help="also time a decision's pieces")
+    parser.add_argument(
+        "--before",
+        default=None,
+        help="a package holding an earlier copy of policies/scripted*.py (its own imports "
+        "renamed), timed beside the current bots",
+    )
     args = parser.parse_args()
+    before = None if args.before is None else importlib.import_module(f"{args.before}.scripted")
     env = Env(Config(), maps.make_pool(maps="train", rosters=("MWHRP/MWHRP",)), keep_last_obs=False)
     for batch in args.batches:
-        measure(env, batch, args.rounds, args.parts, args.warm)
+        measure(env, batch, args.rounds, args.parts, args.warm, before)
 
 
 if __name__ == "__main__":
