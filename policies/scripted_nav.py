@@ -73,19 +73,6 @@ def clear(points: jax.Array, goal: jax.Array, shapes) -> jax.Array:
     return ~geometry.segments_blocked(points, jnp.broadcast_to(goal, points.shape), shapes)
 
 
-def _running_min(x: jax.Array) -> jax.Array:
-    """Running minimum along axis 1 of a (rows, n) array, left to right: out[:, c] = min of
-    x[:, :c + 1]. log2(n) shifted minima (Hillis-Steele); a minimum is exact, so this equals
-    `lax.cummin` bit for bit, whose CPU lowering (an associative scan of slices, pads and
-    concatenations) compiles to many more kernels."""
-    shift = 1
-    while shift < x.shape[1]:
-        earlier = jnp.pad(x[:, :-shift], ((0, 0), (shift, 0)), constant_values=jnp.inf)
-        x = jnp.minimum(x, earlier)
-        shift *= 2
-    return x
-
-
 def _line_min(field: jax.Array, linked: jax.Array) -> jax.Array:
     """One pass along each row (left to right): field[c] = min(field[c], field[c'] + c - c')
     over the c' < c joined to c by a run of open links. linked[r, c]: the link from c - 1 to c
@@ -94,7 +81,7 @@ def _line_min(field: jax.Array, linked: jax.Array) -> jax.Array:
     cols = jnp.arange(field.shape[1], dtype=jnp.float32)
     run = jnp.cumsum(~linked, axis=1).astype(jnp.float32)
     lifted = field - cols - BIG * run
-    best = _running_min(lifted) + BIG * run + cols
+    best = jax.lax.cummin(lifted, axis=1) + BIG * run + cols
     return jnp.minimum(field, jnp.minimum(best, INF))
 
 
