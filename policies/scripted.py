@@ -145,7 +145,9 @@ def _attack_scores(v: sv.View, style: Style, focus, threat) -> jax.Array:
     conditions = jnp.stack(
         [ult_dmg >= v.hp, v.row_frac < 0.5, threat, focus & (v.dist > 2.5), v.row_cls == P], 1
     )
-    worth = (conditions.astype(jnp.float32) @ ULT_WORTH[v.cls]) > 0
+    # Any condition the class counts (a 0/1 table): a batched matrix product of 0/1 values
+    # gives the same yes/no, but XLA:CPU runs it as a library call per observer.
+    worth = jnp.any(conditions & (ULT_WORTH[v.cls] > 0), axis=1)
     fire = (style.ult_always > 0) | worth
     ult = jnp.where(fire, base + style.w_kill * (ult_dmg >= v.hp) + 50.0, -1e3)
     scores = jnp.stack([basic, ult], 1)
