@@ -116,7 +116,7 @@ def _focus(v: sv.View, style: Style) -> jax.Array:
     """One-hot (10,) of the team's shared focus: every teammate ranks the same known enemies
     the same way (distance from the team centroid, not from itself), so they agree."""
     team = sv.centroid(v, v.ally, v.me)
-    gap = nav.length(v.pos - team)
+    gap = jnp.sqrt(jnp.sum((v.pos - team) ** 2, axis=1))
     score = -v.hp / v.aura_in - 8.0 * gap + jnp.asarray(style.prio)[v.row_cls] + 10.0 * v.in_red
     score = jnp.where(v.enemy, score, -jnp.inf)
     return (jnp.arange(C.NUM_SLOTS) == jnp.argmax(score)) & v.enemy
@@ -125,7 +125,7 @@ def _focus(v: sv.View, style: Style) -> jax.Array:
 def _threat(v: sv.View) -> jax.Array:
     """(10,) bool: known enemies within 2.5 of one of our known Priests or Mages."""
     soft = v.ally & ((v.row_cls == P) | (v.row_cls == M))
-    gap = nav.length(v.pos[:, None] - v.pos[None, :])  # [enemy, ally]
+    gap = jnp.sqrt(jnp.sum((v.pos[:, None] - v.pos[None, :]) ** 2, axis=-1))  # [enemy, ally]
     return v.enemy & jnp.any((gap < 2.5) & soft[None, :], axis=1)
 
 
@@ -145,9 +145,7 @@ def _attack_scores(v: sv.View, style: Style, focus, threat) -> jax.Array:
     conditions = jnp.stack(
         [ult_dmg >= v.hp, v.row_frac < 0.5, threat, focus & (v.dist > 2.5), v.row_cls == P], 1
     )
-    # Any condition the class counts (a 0/1 table): a batched matrix product of 0/1 values
-    # gives the same yes/no, but XLA:CPU runs it as a library call per observer.
-    worth = jnp.any(conditions & (ULT_WORTH[v.cls] > 0), axis=1)
+    worth = (conditions.astype(jnp.float32) @ ULT_WORTH[v.cls]) > 0
     fire = (style.ult_always > 0) | worth
     ult = jnp.where(fire, base + style.w_kill * (ult_dmg >= v.hp) + 50.0, -1e3)
     scores = jnp.stack([basic, ult], 1)
@@ -184,9 +182,9 @@ def _goal(v: sv.View, style: Style, focus) -> tuple[jax.Array, jax.Array]:
     goal = sv.at_range(v, v.pos[chosen], keep)
     # Melee does not chase a target far from the rest of its team: it waits a step ahead.
     mates_at = sv.centroid(v, v.ally & ~v.is_self, v.me)
-    far = nav.length(v.pos[chosen] - mates_at) > style.leash
+    far = jnp.sqrt(jnp.sum((v.pos[chosen] - mates_at) ** 2)) > style.leash
     step = v.pos[chosen] - mates_at
-    ahead = mates_at + step / jnp.maximum(nav.length(step), 1e-6)
+    ahead = mates_at + step / jnp.maximum(jnp.sqrt(jnp.sum(step**2)), 1e-6)
     melee_me = (v.cls == W) | (v.cls == R)
     goal = jnp.where(melee_me & far & jnp.any(v.ally & ~v.is_self), ahead, goal)
     goal = jnp.where(jnp.any(v.enemy), goal, idle)

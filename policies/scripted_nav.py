@@ -29,16 +29,6 @@ INF = 1000.0  # "no route known"; every real route is far shorter
 BIG = 2048.0  # > INF + the grid width: separates runs in _line_min
 
 
-def length(vectors: jax.Array) -> jax.Array:
-    """Euclidean length of 2-vectors (..., 2) -> (...), map units.
-
-    The two squares are added as one add (geometry.small_sum) rather than by `jnp.sum`, which
-    XLA:CPU hands to a library reduction call that breaks the surrounding fusion; a sum of two
-    terms has one rounding either way, so the result is the same bit for bit.
-    """
-    return jnp.sqrt(geometry.small_sum(vectors * vectors, -1))
-
-
 def _shift(grid: jax.Array, drow: int, dcol: int, fill) -> jax.Array:
     """out[r, c] = grid[r + drow, c + dcol], `fill` outside the grid."""
     padded = jnp.pad(grid, 1, constant_values=fill)
@@ -121,13 +111,13 @@ def distance_field(goal: jax.Array, links: jax.Array, shapes, warm=None) -> jax.
     free = jnp.any(links, axis=0)
     rows, cols = _block(goal, 4)
     nodes = jnp.stack([cols + 0.5, rows + 0.5], -1).astype(jnp.float32)
-    straight = length(nodes - goal)
+    straight = jnp.sqrt(jnp.sum((nodes - goal) ** 2, axis=1))
     start = jnp.where(free[rows, cols] & clear(nodes, goal, shapes), straight, INF)
     seed = jnp.full((ROWS, COLS), INF).at[rows, cols].min(start)
     sweeps = SWEEPS
     if warm is not None:
         old, old_goal, valid = warm
-        moved = length(goal - old_goal)
+        moved = jnp.sqrt(jnp.sum((goal - old_goal) ** 2))
         usable = valid & clear(old_goal[None], goal, shapes)[0]
         seed = jnp.minimum(seed, jnp.where(usable & (old < INF), old + moved, INF))
         seed = jnp.where(jnp.any(links, axis=0), seed, INF)
@@ -146,9 +136,9 @@ def walking_distance(points: jax.Array, goal: jax.Array, field: jax.Array, shape
             col = jnp.clip(base[:, 0] + dc, 0, COLS - 1)
             row = jnp.clip(base[:, 1] + dr, 0, ROWS - 1)
             node = jnp.stack([col + 0.5, row + 0.5], -1)
-            leg = length(points - node)
+            leg = jnp.sqrt(jnp.sum((points - node) ** 2, axis=1))
             best = jnp.minimum(best, field[row, col] + leg)
-    straight = length(points - goal)
+    straight = jnp.sqrt(jnp.sum((points - goal) ** 2, axis=1))
     unknown = jnp.all(best >= INF - 1.0)  # no route from any candidate: walk straight
     near = (straight <= SEED_RADIUS) & clear(points, goal, shapes)
     return jnp.where(near | unknown, jnp.minimum(straight, best), best)

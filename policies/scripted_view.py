@@ -73,7 +73,7 @@ def read_view(units, visible, relayed, context, obstacles, self_index, move_mask
         burst=me_row[ROW["status_burst"]] > 0,
         aura_out=jnp.maximum(me_row[ROW["aura_out"]], 1.0),
         pos=pos,
-        dist=nav.length(pos - me),
+        dist=jnp.sqrt(jnp.sum((pos - me) ** 2, axis=1)),
         ally=known & (rows < TEAM),
         enemy=known & (rows >= TEAM),
         is_self=rows == self_index,
@@ -114,7 +114,7 @@ def nearest(v: View, who: jax.Array) -> tuple[jax.Array, jax.Array]:
 def at_range(v: View, target: jax.Array, keep: jax.Array) -> jax.Array:
     """The point `keep` map units from `target` (2,) on the line towards me (kiting spot)."""
     away = v.me - target
-    norm = nav.length(away)
+    norm = jnp.sqrt(jnp.sum(away**2))
     unit = jnp.where(norm > 1e-6, away / jnp.maximum(norm, 1e-6), jnp.array([-1.0, 0.0]))
     return target + keep * unit
 
@@ -145,10 +145,10 @@ def choose_move(v: View, goal, avoid, home_penalty, field=None) -> jax.Array:
     """
     land = landing(v)
     if field is None:
-        score = -nav.length(land - goal)
+        score = -jnp.sqrt(jnp.sum((land - goal) ** 2, axis=1))
     else:
         score = -nav.walking_distance(land, goal, field, geometry.shapes(v.obstacles))
-    gap = nav.length(land[:, None, :] - v.pos[None, :, :])  # (9, 10)
+    gap = jnp.sqrt(jnp.sum((land[:, None, :] - v.pos[None, :, :]) ** 2, axis=-1))  # (9, 10)
     score -= 3.0 * jnp.sum(jnp.maximum(avoid[None, :] - gap, 0.0), axis=1)
     score -= home_penalty * (land[:, 0] < HOME_EDGE + C.BODY_RADIUS)
     score = jnp.where(v.move_mask, score, -jnp.inf)
