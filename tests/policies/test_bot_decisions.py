@@ -30,8 +30,16 @@ def _recorded() -> dict:
         return {name: data[name] for name in data.files}
 
 
-def _sides() -> list[str]:
-    return sorted({name.split("/")[0] for name in _recorded()})
+# Each bot once, on both slot blocks (west team's slots 0-4 and east team's 5-9), in the quick
+# run; the other three recorded sides (each bot again, on its other block) only with the slow
+# tests, as every side compiles its own decision program.
+QUICK = ("0_0", "0_1", "1_1")
+
+
+def _sides() -> list:
+    names = sorted({name.split("/")[0] for name in _recorded()})
+    slow = pytest.mark.slow
+    return [side if side in QUICK else pytest.param(side, marks=slow) for side in names]
 
 
 @functools.cache
