@@ -158,32 +158,40 @@ def warm_games(env, games: int, ticks: int):
     return jax.jit(jax.vmap(play))(jax.random.split(jax.random.PRNGKey(1), games))
 
 
-def programs(env, games: int, ticks: int) -> dict:
-    """name -> a warm callable that blocks until done, core and adapter for every reading."""
+def program_names(readings) -> list[str]:
+    """The core and adapter programs the readings compare, each named once, core first."""
+    names = [f"{side}_{CORE_OF.get(r, r) if side == 'core' else r}" for r in readings
+             for side in ("core", "adapter")]  # fmt: skip
+    return list(dict.fromkeys(names))
+
+
+def programs(env, games: int, ticks: int, readings=READINGS) -> dict:
+    """name -> a callable that blocks until done, core and adapter for each reading."""
     keys = jax.random.split(jax.random.PRNGKey(0), games)
-    state, flat = warm_games(env, games, 20)
-    heads = arrays.to_actions(flat, "flat")
-    named = {a: flat[:, i] for i, a in enumerate(env.agents)}
-    calls = {
-        "core_step": (core_step(env), (keys, state.game, heads)),
-        "adapter_step": (adapter_step(env), (keys, state, named)),
-    }
+    calls = {}
+    if "step" in readings:
+        state, flat = warm_games(env, games, 20)
+        heads = arrays.to_actions(flat, "flat")
+        named = {a: flat[:, i] for i, a in enumerate(env.agents)}
+        calls["core_step"] = (core_step(env), (keys, state.game, heads))
+        calls["adapter_step"] = (adapter_step(env), (keys, state, named))
     for reading in ("carried", "trajectory"):
         trajectory = reading == "trajectory"
         calls[f"core_{reading}"] = (core_rollout(env, ticks, trajectory), (keys,))
         calls[f"adapter_{reading}"] = (adapter_rollout(env, ticks, trajectory), (keys,))
     calls["adapter_stacked"] = (adapter_stacked_rollout(env, ticks), (keys,))
-    return {
-        name: (lambda fn=fn, args=args: jax.block_until_ready(fn(*args)))
-        for name, (fn, args) in calls.items()
+    return {  # jax.jit compiles on the first call: the programs no reading needs never do
+        name: (lambda fn=calls[name][0], args=calls[name][1]: jax.block_until_ready(fn(*args)))
+        for name in program_names(readings)
     }
 
 
-def run(games: int, ticks: int, rounds: int) -> dict:
-    """Compile and warm the seven programs, then time them in `rounds` ABBA rounds: env-steps/s
-    (games x ticks, or games for one step) and the adapter / core ratios per reading."""
+def run(games: int, ticks: int, rounds: int, readings=READINGS) -> dict:
+    """Compile and warm the readings' programs (seven for all four), then time them in
+    `rounds` ABBA rounds: env-steps/s (games x ticks, or games for one step) and the adapter /
+    core ratios per reading."""
     env = adapters.make("TeamDeathmatch", maps="train", rosters=["MWHRP/MWHRP"])
-    runs = programs(env, games, ticks)
+    runs = programs(env, games, ticks, readings)
     compile_s = {}
     for name, fn in runs.items():
         compile_s[name] = interleaved.time_calls(fn, 1)
@@ -199,7 +207,7 @@ def run(games: int, ticks: int, rounds: int) -> dict:
         reading: interleaved.ratio_summary(
             seconds[f"adapter_{reading}"], seconds[f"core_{CORE_OF.get(reading, reading)}"]
         )
-        for reading in READINGS
+        for reading in readings
     }
     return {
         "jax": jax.__version__,
@@ -219,9 +227,10 @@ def main(argv=None) -> dict:
     parser.add_argument("--games", type=int, default=1024)
     parser.add_argument("--ticks", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--readings", nargs="+", choices=READINGS, default=list(READINGS))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    figures = run(args.games, args.ticks, args.rounds)
+    figures = run(args.games, args.ticks, args.rounds, args.readings)
     if args.json:
         print(json.dumps(figures, indent=2))
         return figures
