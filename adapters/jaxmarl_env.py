@@ -142,10 +142,18 @@ class TeamDeathmatch:
         (num_agents,) bool (the game's done, RULES 4.3-4.4), infos as `step`'s.
 
         actions: (num_agents,) flat indices or (num_agents, 3) heads, any int dtype; illegal
-        values play the no-op (RULES 3.6). The observation block is built once and handed over
-        whole: a learner's `jnp.stack` of the dict's ten rows copies every row again each tick.
+        values play the no-op (RULES 3.6); ValueError names another shape. The observation
+        block is built once and handed over whole: a learner's `jnp.stack` of the dict's rows
+        copies every row again each tick.
         """
-        obs, nxt, reward, done, info = self._step(key, state, jnp.asarray(actions), reset_state)
+        values = jnp.asarray(actions)
+        expected = (self.num_agents,) if self.action_type == "flat" else (self.num_agents, 3)
+        if values.shape != expected:
+            raise ValueError(
+                f"actions: shape {values.shape}; expected {expected} ({self.action_type} actions "
+                f"of {', '.join(self.agents)})"
+            )
+        obs, nxt, reward, done, info = self._step(key, state, values, reset_state)
         dones = jnp.broadcast_to(done, (self.num_agents,))
         return (
             self._rows(arrays.flatten_obs(obs)),

@@ -298,3 +298,12 @@ def test_stacked_path_is_the_batchified_dicts(name, kwargs):
     np.testing.assert_array_max_ulp(np.asarray(stacked[0]), np.asarray(dicts[0]), maxulp=2)
     assert_trees_equal(stacked[1:], dicts[1:])
     assert np.asarray(done).sum() == 2  # each game crossed its auto-reset at tick 5
+
+
+def test_step_stacked_names_a_wrong_action_shape():
+    env = adapters.make("HeuristicEnemyTeamDeathmatch", maps=[8], opponent="random")
+    state = jax.eval_shape(env.reset, jax.random.PRNGKey(0))[1]  # shapes only: nothing compiles
+    with pytest.raises(
+        ValueError, match=r"shape \(10,\); expected \(5,\) \(flat actions of ally_0"
+    ):
+        env.step_stacked(jax.random.PRNGKey(1), state, jnp.zeros(10, jnp.int32))
