@@ -143,8 +143,8 @@ class TeamDeathmatch:
 
         actions: (num_agents,) flat indices or (num_agents, 3) heads, any int dtype; illegal
         values play the no-op (RULES 3.6); ValueError names another shape. The observation
-        block is built once and handed over whole: a learner's `jnp.stack` of the dict's rows
-        copies every row again each tick.
+        block is built once and handed over whole, where the dict path builds one buffer a row
+        and a learner's `jnp.stack` gathers the rows back each tick.
         """
         values = jnp.asarray(actions)
         expected = (self.num_agents,) if self.action_type == "flat" else (self.num_agents, 3)
