@@ -251,7 +251,7 @@ def test_agent_vectors_are_the_flat_rows():
     assert block[7, 678] == np.asarray(obs.class_id)[7] and block[7, 679] == 2  # self_index
 
 
-@pytest.mark.slow  # compiles both paths' steps in one scan: 30-60 s a case on a loaded CPU
+@pytest.mark.slow  # compiles both paths' steps in one scan: 10-60 s a case on the shared CPU
 @pytest.mark.parametrize(
     "name, kwargs",
     [
