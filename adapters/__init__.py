@@ -5,7 +5,8 @@
     penv = adapters.parallel_env(maps=[0], rosters=["MWHRP/MWHRP"], render_mode="rgb_array")
 
 - `adapters.jaxmarl_env`: pure JAX, dicts keyed by "ally_0" .. "enemy_4", `get_avail_actions`,
-  `world_state`; jit, vmap and scan work.
+  `world_state`; jit, vmap and scan work. `reset_stacked`, `step_stacked` and `avail_stacked`
+  hand over the same values as (num_agents, ...) arrays, what `batchify` makes of the dicts.
 - `adapters.pettingzoo_env`: a PettingZoo `ParallelEnv` of one game on the host (needs the
   `pettingzoo` extra).
 - `adapters.spaces`: Gymnasium spaces of observations and actions, and the flat layout.
@@ -29,3 +30,13 @@ def parallel_env(**kwargs):
     from adapters.pettingzoo_env import TeamDeathmatchParallelEnv
 
     return TeamDeathmatchParallelEnv(**kwargs)
+
+
+def __getattr__(name: str):
+    """`adapters.batchify` (`adapters.arrays.batchify`), imported when first asked for, as the
+    environments are: `import adapters` stays free of JAX."""
+    if name == "batchify":
+        from adapters.arrays import batchify
+
+        return batchify
+    raise AttributeError(f"module 'adapters' has no attribute {name!r}")

@@ -18,6 +18,13 @@ AGENT_NAMES = tuple(f"ally_{i}" for i in range(C.TEAM_SIZE)) + tuple(
 SLOT_OF = {name: slot for slot, name in enumerate(AGENT_NAMES)}
 
 
+def batchify(tree: dict, agents) -> jnp.ndarray:
+    """{agent: (...)} -> (num_agents, ...), the agents' entries stacked in `agents` order: the
+    helper JaxMARL's baselines call on every dict a step returns (`step_stacked` hands over the
+    same arrays without the copy)."""
+    return jnp.stack([tree[a] for a in agents])
+
+
 def _flat_parts(obs: Obs) -> list[jnp.ndarray]:
     """The `spaces.FLAT_LAYOUT` fields of an Obs (..., 10): (..., 10, k) float32 each."""
     lead = obs.class_id.shape

@@ -15,6 +15,13 @@ learn); `HeuristicEnemyTeamDeathmatch` exposes Team A only and plays Team B with
 by a slot-spec kind ("scripted:tactician", "random", "checkpoint:PATH"), the way JaxMARL's
 HeuristicEnemySMAX hides its enemies. A game with fewer than five agents a team keeps all the
 names; its unused slots see nothing and have only the no-op (RULES 2.1).
+
+The stacked path gives the same values as one array per kind, agents in `env.agents` order, what
+`batchify` (JaxMARL's helper) makes of the dicts, for a learner that keeps a rollout buffer:
+
+    obs, state = env.reset_stacked(key)            # (num_agents, 680) float32
+    avail = env.avail_stacked(state)               # (num_agents, 198) bool
+    obs, state, rewards, dones, infos = env.step_stacked(key, state, actions)  # (num_agents,)
 """
 
 import jax
@@ -96,16 +103,15 @@ class TeamDeathmatch:
     # --- the JaxMARL interface ---------------------------------------------------------------
     def reset(self, key: jax.Array) -> tuple[dict, AdapterState]:
         """Draw a game from the pool (RULES 4.4): ({agent: (680,) float32}, state)."""
-        k_game, k_opponent = jax.random.split(key)
-        obs, game = self.core.reset(k_game)
-        carries = tuple(system.initial_carry() for system in self.lineup.systems)
-        return self._wrap(k_opponent, obs, game, carries)
+        obs, state = self._reset(key)
+        return self._obs_dict(obs), state
 
     def from_game(self, key: jax.Array, game: State) -> tuple[dict, AdapterState]:
         """Start from any engine State (an authored scenario, `engine.initial_state`): (obs,
         state) as `reset` gives them; key is the hidden team's (unused by scripted bots)."""
         carries = tuple(system.initial_carry() for system in self.lineup.systems)
-        return self._wrap(key, self.core.observe(game), game, carries)
+        obs, state = self._wrap(key, self.core.observe(game), game, carries)
+        return self._obs_dict(obs), state
 
     def step(self, key, state: AdapterState, actions: dict, reset_state=None):
         """One tick with auto-reset: (obs, state, rewards, dones, infos), see the module doc.
@@ -114,8 +120,77 @@ class TeamDeathmatch:
         one); illegal values play the no-op (RULES 3.6). reset_state: an AdapterState to restart
         a finished game from instead of drawing one from the pool.
         """
-        k_game, k_opponent = jax.random.split(key)
         values = jnp.stack([jnp.asarray(actions[a]) for a in self.agents])
+        obs, nxt, reward, done, info = self._step(key, state, values, reset_state)
+        rewards = {a: reward[s] for a, s in zip(self.agents, self.agent_slots, strict=True)}
+        dones = {a: done for a in self.agents} | {"__all__": done}
+        return self._obs_dict(obs), nxt, rewards, dones, self._infos(info)
+
+    def get_avail_actions(self, state: AdapterState) -> dict:
+        """{agent: (198,) or (22,) bool}: the legal actions of the current state (RULES 3.5)."""
+        return {a: state.avail[s] for a, s in zip(self.agents, self.agent_slots, strict=True)}
+
+    # --- the stacked path: the same values, one array each, agents in `self.agents` order ----
+    def reset_stacked(self, key: jax.Array) -> tuple[jnp.ndarray, AdapterState]:
+        """`reset` with the observations stacked: ((num_agents, 680) float32, state)."""
+        obs, state = self._reset(key)
+        return self._rows(arrays.flatten_obs(obs)), state
+
+    def step_stacked(self, key, state: AdapterState, actions: jnp.ndarray, reset_state=None):
+        """`step` with every output stacked over the agents, as `batchify` stacks the dicts:
+        obs (num_agents, 680) float32, state, rewards (num_agents,) float32, dones
+        (num_agents,) bool (the game's done, RULES 4.3-4.4), infos as `step`'s.
+
+        actions: (num_agents,) flat indices or (num_agents, 3) heads, any int dtype; illegal
+        values play the no-op (RULES 3.6); ValueError names another shape. The observation
+        block is built once and handed over whole, where the dict path builds one buffer a row
+        and a learner's `jnp.stack` gathers the rows back each tick.
+        """
+        values = jnp.asarray(actions)
+        expected = (self.num_agents,) if self.action_type == "flat" else (self.num_agents, 3)
+        if values.shape != expected:
+            raise ValueError(
+                f"actions: shape {values.shape}; expected {expected} ({self.action_type} actions "
+                f"of {', '.join(self.agents)})"
+            )
+        obs, nxt, reward, done, info = self._step(key, state, values, reset_state)
+        dones = jnp.broadcast_to(done, (self.num_agents,))
+        return (
+            self._rows(arrays.flatten_obs(obs)),
+            nxt,
+            self._rows(reward),
+            dones,
+            self._infos(info),
+        )
+
+    def avail_stacked(self, state: AdapterState) -> jnp.ndarray:
+        """`get_avail_actions` stacked: (num_agents, 198) or (num_agents, 22) bool."""
+        return self._rows(state.avail)
+
+    def world_state(self, state: AdapterState) -> jnp.ndarray:
+        """Critic world state (RULES 5.9): (num_agents, 342) float32, one row per agent."""
+        return self.core.world_state(state.game)[self._index]
+
+    # --- helpers -----------------------------------------------------------------------------
+    def _rows(self, per_slot: jnp.ndarray) -> jnp.ndarray:
+        """(10, ...) -> (num_agents, ...): the agents' rows (their slots are consecutive), cut as
+        a slice so that XLA reads them in place."""
+        return per_slot[self.agent_slots[0] : self.agent_slots[-1] + 1]
+
+    def _obs_dict(self, obs: Obs) -> dict:
+        """{agent: (680,) float32}, each row concatenated from the observation's fields."""
+        return dict(zip(self.agents, arrays.agent_vectors(obs, self.agent_slots), strict=True))
+
+    def _reset(self, key: jax.Array) -> tuple[Obs, AdapterState]:
+        k_game, k_opponent = jax.random.split(key)
+        obs, game = self.core.reset(k_game)
+        carries = tuple(system.initial_carry() for system in self.lineup.systems)
+        return self._wrap(k_opponent, obs, game, carries)
+
+    def _step(self, key, state: AdapterState, values: jnp.ndarray, reset_state):
+        """One engine tick from the agents' stacked actions: (Obs, next state, reward (10,),
+        done (), the engine's info)."""
+        k_game, k_opponent = jax.random.split(key)
         mine = arrays.to_actions(values, self.action_type)
         joint = jax.tree.map(
             lambda own, other: other.at[self._index].set(own.astype(jnp.int32)),
@@ -129,21 +204,10 @@ class TeamDeathmatch:
             tuple(system.initial_carry() for system in self.lineup.systems),
             state.carries,
         )
-        obs_dict, nxt = self._wrap(k_opponent, obs, game, carries)
-        rewards = {a: reward[s] for a, s in zip(self.agents, self.agent_slots, strict=True)}
-        dones = {a: done for a in self.agents} | {"__all__": done}
-        return obs_dict, nxt, rewards, dones, self._infos(info)
+        obs, nxt = self._wrap(k_opponent, obs, game, carries)
+        return obs, nxt, reward, done, info
 
-    def get_avail_actions(self, state: AdapterState) -> dict:
-        """{agent: (198,) or (22,) bool}: the legal actions of the current state (RULES 3.5)."""
-        return {a: state.avail[s] for a, s in zip(self.agents, self.agent_slots, strict=True)}
-
-    def world_state(self, state: AdapterState) -> jnp.ndarray:
-        """Critic world state (RULES 5.9): (num_agents, 342) float32, one row per agent."""
-        return self.core.world_state(state.game)[self._index]
-
-    # --- helpers -----------------------------------------------------------------------------
-    def _wrap(self, key, obs: Obs, game: State, carries: tuple) -> tuple[dict, AdapterState]:
+    def _wrap(self, key, obs: Obs, game: State, carries: tuple) -> tuple[Obs, AdapterState]:
         opponent, carries = self._opponent(key, obs, carries)
         state = AdapterState(
             game=game,
@@ -153,8 +217,7 @@ class TeamDeathmatch:
             carries=carries,
             action_type=self.action_type,
         )
-        vectors = arrays.agent_vectors(obs, self.agent_slots)
-        return dict(zip(self.agents, vectors, strict=True)), state
+        return obs, state
 
     def _opponent(self, key, obs: Obs, carries: tuple) -> tuple[Actions, tuple]:
         """The hidden team's decision on this observation (no-ops when nobody is hidden)."""

@@ -13,11 +13,14 @@ batch as a JaxMARL learner does. Three ways a learner takes them:
 - carried: `lax.scan` over ticks, the observation and mask read at the start of the next tick,
   where a learner acts on them;
 - trajectory: `lax.scan` whose per-tick outputs are (observation, mask, reward, done), the
-  rollout buffer a purejaxrl learner keeps.
+  rollout buffer a purejaxrl learner keeps;
+- stacked: the trajectory reading through the adapter's stacked path (`step_stacked`,
+  `avail_stacked`: the arrays `batchify` would make, without stacking the dicts), against the
+  same core trajectory.
 
 Each reading makes both programs build every observation. (Summing the observation right after
 the step, in the same tick, does not: XLA fuses the sum into the core's observation code and
-never builds `Obs`, which no learner feeding a network can do.) The six programs are timed in
+never builds `Obs`, which no learner feeding a network can do.) The seven programs are timed in
 alternating ABBA rounds in one process (`evaluation.interleaved`); each ratio is the median of
 the per-round adapter / core ratios, with its interquartile range.
 """
@@ -37,12 +40,9 @@ from adapters import arrays  # noqa: E402
 from engine.sampling import pick_legal  # noqa: E402
 from evaluation import interleaved  # noqa: E402
 
-READINGS = ("step", "carried", "trajectory")
-
-
-def batchify(tree: dict, agents) -> jax.Array:
-    """{agent: (...)} -> (num_agents, ...), the stacking JaxMARL learners do."""
-    return jnp.stack([tree[a] for a in agents])
+READINGS = ("step", "carried", "trajectory", "stacked")
+CORE_OF = {"stacked": "trajectory"}  # the core program each adapter reading is compared with
+batchify = arrays.batchify
 
 
 def _draw(key, avail):
@@ -122,6 +122,24 @@ def adapter_rollout(env, ticks: int, trajectory: bool):
     return jax.jit(jax.vmap(game))
 
 
+def adapter_stacked_rollout(env, ticks: int):
+    """The trajectory reading through the stacked path: every tick's (obs (10, 680), avail
+    (10, 198), rewards (10,), done ()) as the scan's outputs, nothing stacked by the learner."""
+
+    def game(key):
+        def tick(carry, k):
+            obs, state, seen = carry
+            avail = env.avail_stacked(state)
+            k_act, k_step = jax.random.split(k)
+            nxt, state, reward, dones, _ = env.step_stacked(k_step, state, _draw(k_act, avail))
+            return (nxt, state, seen + reward.sum() + dones[0]), (obs, avail, reward, dones[0])
+
+        obs, state = env.reset_stacked(key)
+        return jax.lax.scan(tick, (obs, state, jnp.float32(0)), jax.random.split(key, ticks))
+
+    return jax.jit(jax.vmap(game))
+
+
 def warm_games(env, games: int, ticks: int):
     """(adapter state, flat actions (games, 10)) after `ticks` ticks of random legal actions, so
     that the timed step sees bodies spread over the map, fighting and sometimes dead."""
@@ -140,31 +158,40 @@ def warm_games(env, games: int, ticks: int):
     return jax.jit(jax.vmap(play))(jax.random.split(jax.random.PRNGKey(1), games))
 
 
-def programs(env, games: int, ticks: int) -> dict:
-    """name -> a warm callable that blocks until done, core and adapter for every reading."""
+def program_names(readings) -> list[str]:
+    """The core and adapter programs the readings compare, each named once, core first."""
+    names = [f"{side}_{CORE_OF.get(r, r) if side == 'core' else r}" for r in readings
+             for side in ("core", "adapter")]  # fmt: skip
+    return list(dict.fromkeys(names))
+
+
+def programs(env, games: int, ticks: int, readings=READINGS) -> dict:
+    """name -> a callable that blocks until done, core and adapter for each reading."""
     keys = jax.random.split(jax.random.PRNGKey(0), games)
-    state, flat = warm_games(env, games, 20)
-    heads = arrays.to_actions(flat, "flat")
-    named = {a: flat[:, i] for i, a in enumerate(env.agents)}
-    calls = {
-        "core_step": (core_step(env), (keys, state.game, heads)),
-        "adapter_step": (adapter_step(env), (keys, state, named)),
-    }
+    calls = {}
+    if "step" in readings:
+        state, flat = warm_games(env, games, 20)
+        heads = arrays.to_actions(flat, "flat")
+        named = {a: flat[:, i] for i, a in enumerate(env.agents)}
+        calls["core_step"] = (core_step(env), (keys, state.game, heads))
+        calls["adapter_step"] = (adapter_step(env), (keys, state, named))
     for reading in ("carried", "trajectory"):
         trajectory = reading == "trajectory"
         calls[f"core_{reading}"] = (core_rollout(env, ticks, trajectory), (keys,))
         calls[f"adapter_{reading}"] = (adapter_rollout(env, ticks, trajectory), (keys,))
-    return {
-        name: (lambda fn=fn, args=args: jax.block_until_ready(fn(*args)))
-        for name, (fn, args) in calls.items()
+    calls["adapter_stacked"] = (adapter_stacked_rollout(env, ticks), (keys,))
+    return {  # jax.jit compiles on the first call: the programs no reading needs never do
+        name: (lambda fn=calls[name][0], args=calls[name][1]: jax.block_until_ready(fn(*args)))
+        for name in program_names(readings)
     }
 
 
-def run(games: int, ticks: int, rounds: int) -> dict:
-    """Compile and warm the six programs, then time them in `rounds` ABBA rounds: env-steps/s
-    (games x ticks, or games for one step) and the adapter / core ratios per reading."""
+def run(games: int, ticks: int, rounds: int, readings=READINGS) -> dict:
+    """Compile and warm the readings' programs (seven for all four), then time them in
+    `rounds` ABBA rounds: env-steps/s (games x ticks, or games for one step) and the adapter /
+    core ratios per reading."""
     env = adapters.make("TeamDeathmatch", maps="train", rosters=["MWHRP/MWHRP"])
-    runs = programs(env, games, ticks)
+    runs = programs(env, games, ticks, readings)
     compile_s = {}
     for name, fn in runs.items():
         compile_s[name] = interleaved.time_calls(fn, 1)
@@ -178,9 +205,9 @@ def run(games: int, ticks: int, rounds: int) -> dict:
     median = {name: sorted(s)[len(s) // 2] for name, s in seconds.items()}
     ratios = {
         reading: interleaved.ratio_summary(
-            seconds[f"adapter_{reading}"], seconds[f"core_{reading}"]
+            seconds[f"adapter_{reading}"], seconds[f"core_{CORE_OF.get(reading, reading)}"]
         )
-        for reading in READINGS
+        for reading in readings
     }
     return {
         "jax": jax.__version__,
@@ -200,9 +227,10 @@ def main(argv=None) -> dict:
     parser.add_argument("--games", type=int, default=1024)
     parser.add_argument("--ticks", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--readings", nargs="+", choices=READINGS, default=list(READINGS))
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    figures = run(args.games, args.ticks, args.rounds)
+    figures = run(args.games, args.ticks, args.rounds, args.readings)
     if args.json:
         print(json.dumps(figures, indent=2))
         return figures

@@ -148,6 +148,39 @@ def make_train(env, num_envs=16, num_steps=64, updates=20, epochs=4, minibatches
     return train
 
 
+def checked_env(parser: argparse.ArgumentParser, args: argparse.Namespace, minibatches=4):
+    """The environment the options name; a bad value exits through `parser.error` (status 2)
+    naming the option, the value and what is valid, as the `mbg` commands do."""
+    import adapters
+    from cli.maps import map_specs
+
+    for option in ("num_envs", "num_steps", "updates"):
+        if getattr(args, option) < 1:
+            parser.error(f"--{option.replace('_', '-')} {getattr(args, option)}: expected >= 1")
+    kwargs = {}
+    if args.env in adapters.ENVIRONMENTS:  # --maps and --opponent are ours only
+        try:
+            kwargs = dict(maps=map_specs(args.maps, "--maps"), rosters=["MWHRP/MWHRP"])
+        except ValueError as error:  # a bad map file: MapError names the file and the field
+            parser.error(
+                f"--maps {args.maps}: {error}" if "--maps" not in str(error) else str(error)
+            )
+        if args.env != "TeamDeathmatch":  # there all ten slots learn: nobody is hidden
+            kwargs["opponent"] = args.opponent
+    try:
+        env = make_env(args.env, **kwargs)
+    except ValueError as error:  # make_env names --env; the opponent's kind names itself
+        text = str(error)
+        parser.error(text if text.startswith("--") else f"--opponent {args.opponent}: {text}")
+    samples = args.num_envs * args.num_steps * len(env.agents)
+    if samples % minibatches:
+        parser.error(
+            f"--num-envs {args.num_envs} x --num-steps {args.num_steps} x {len(env.agents)} "
+            f"agents = {samples} samples: not a multiple of the {minibatches} minibatches"
+        )
+    return env
+
+
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--env", default="HeuristicEnemyTeamDeathmatch")
@@ -158,8 +191,7 @@ def main(argv=None) -> dict:
     parser.add_argument("--updates", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    ours = dict(maps=args.maps, rosters=["MWHRP/MWHRP"], opponent=args.opponent)
-    env = make_env(args.env, **(ours if args.env.endswith("TeamDeathmatch") else {}))
+    env = checked_env(parser, args)
     train = jax.jit(make_train(env, args.num_envs, args.num_steps, args.updates))
     start = time.perf_counter()
     _, stats = jax.block_until_ready(train(jax.random.PRNGKey(args.seed)))

@@ -43,17 +43,35 @@ def save_png(frame: np.ndarray, path: Path) -> None:
     write_new_file(path, buffer.getvalue())
 
 
+def checked_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict:
+    """The env's keyword arguments from the options; a bad value exits through `parser.error`
+    (status 2) naming the option, the value and what is valid, as the `mbg` commands do."""
+    from cli.maps import map_specs
+    from engine.types import Config
+
+    if args.games < 1:
+        parser.error(f"--games {args.games}: expected at least 1 game")
+    try:
+        Config(horizon=args.horizon)
+    except ValueError as error:
+        parser.error(f"--horizon {args.horizon}: {error}")
+    try:
+        maps = map_specs(args.maps, "--maps")  # names the option, the id and the valid ids
+    except ValueError as error:  # a bad map file: MapError names the file and the field
+        parser.error(f"--maps {args.maps}: {error}" if "--maps" not in str(error) else str(error))
+    return {"maps": maps, "horizon": args.horizon}
+
+
 def main(argv=None) -> list[dict]:
     import adapters
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
-    parser.add_argument("--maps", default="test", help="a split name or a map id")
+    parser.add_argument("--maps", default="test", help="map ids, ranges, splits or map files")
     parser.add_argument("--horizon", type=int, default=300, help="ticks a game (RULES 4.3)")
     parser.add_argument("--frames", type=Path, help="write the last frame of each game here")
     args = parser.parse_args(argv)
-    maps = int(args.maps) if args.maps.isdigit() else args.maps
-    env = adapters.parallel_env(maps=maps, horizon=args.horizon, render_mode="rgb_array")
+    env = adapters.parallel_env(render_mode="rgb_array", **checked_options(parser, args))
     results = []
     for game in range(args.games):
         frame = None if args.frames is None else args.frames / f"game_{game:03d}.png"

@@ -1,6 +1,7 @@
 """The examples run at tiny sizes, so they keep working."""
 
 import importlib.util
+import re
 from pathlib import Path
 
 import numpy as np
@@ -65,3 +66,27 @@ def test_pettingzoo_example_plays_and_saves_frames(tmp_path, capsys):
     with pytest.raises(FileExistsError, match="game_000.png"):
         example.main(["--games", "1", "--maps", "2", "--frames", str(tmp_path)])
     assert "game 0" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "name, argv, message",
+    [
+        ("pettingzoo_random", ["--maps", "99"], r"--maps 99: unknown map id 99; valid ids: 0-51"),
+        ("pettingzoo_random", ["--maps", "no.json"], r"--maps no.json: no.json: field '\(file\)'"),
+        ("pettingzoo_random", ["--horizon", "0"], r"--horizon 0: Config.horizon: 0 is out"),
+        ("pettingzoo_random", ["--games", "0"], r"--games 0: expected at least 1 game"),
+        ("ippo_jaxmarl_style", ["--maps", "7-99"], r"--maps 7-99: unknown map ids 52, 53, "),
+        ("ippo_jaxmarl_style", ["--opponent", "scripted:nobody"], r"--opponent scripted:nob"),
+        ("ippo_jaxmarl_style", ["--updates", "0"], r"--updates 0: expected >= 1"),
+        (
+            "ippo_jaxmarl_style",
+            ["--num-envs", "3", "--num-steps", "3"],
+            r"--num-envs 3 x --num-steps 3 x 5 agents = 45",
+        ),
+    ],
+)
+def test_examples_name_the_bad_option_and_what_is_valid(name, argv, message, capsys):
+    with pytest.raises(SystemExit) as exited:
+        load(name).main(argv)
+    assert exited.value.code == 2  # argparse's usage error, not a traceback
+    assert re.search(f"error: {message}", capsys.readouterr().err)

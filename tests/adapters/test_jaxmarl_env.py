@@ -249,3 +249,61 @@ def test_agent_vectors_are_the_flat_rows():
     for slot, row in zip((7, 0, 3), rows, strict=True):
         np.testing.assert_array_equal(np.asarray(row), block[slot])
     assert block[7, 678] == np.asarray(obs.class_id)[7] and block[7, 679] == 2  # self_index
+
+
+@pytest.mark.slow  # compiles both paths' steps in one scan: 10-60 s a case on the shared CPU
+@pytest.mark.parametrize(
+    "name, kwargs",
+    [
+        ("HeuristicEnemyTeamDeathmatch", dict(maps=[8], opponent="random", horizon=5)),
+        ("TeamDeathmatch", dict(maps=[0], rosters=["MWH/RP"], horizon=5, action_type="heads")),
+    ],
+)
+def test_stacked_path_is_the_batchified_dicts(name, kwargs):
+    """reset_stacked, step_stacked and avail_stacked hand over what `batchify` makes of the
+    dicts, in one vmapped scan of two games across an auto-reset (horizon 5, 7 ticks)."""
+    env = adapters.make(name, **kwargs)
+    n = env.num_agents
+
+    def game(key):
+        def tick(carry, k):
+            (obs, state), (obs_s, state_s) = carry
+            k_act, k_step = jax.random.split(k)
+            avail, avail_s = (
+                adapters.batchify(env.get_avail_actions(state), env.agents),
+                (env.avail_stacked(state_s)),
+            )
+            flat = draw_flat(
+                k_act, arrays.mask_from_heads(state.move_mask, state.pair_mask, "flat")
+            )[:n]
+            values = arrays.from_actions(arrays.to_actions(flat, "flat"), env.action_type)
+            actions = dict(zip(env.agents, values, strict=True))
+            obs, state, rewards, dones, infos = env.step(k_step, state, actions)
+            obs_s, state_s, rewards_s, dones_s, infos_s = env.step_stacked(k_step, state_s, values)
+            dicts = (adapters.batchify(obs, env.agents), avail, state, infos)
+            dicts += (adapters.batchify(rewards, env.agents), adapters.batchify(dones, env.agents))
+            stacked = (obs_s, avail_s, state_s, infos_s, rewards_s, dones_s)
+            return ((obs, state), (obs_s, state_s)), (dicts, stacked, dones["__all__"])
+
+        start = (env.reset(key), env.reset_stacked(key))
+        first = (adapters.batchify(start[0][0], env.agents), start[1][0])
+        return first, jax.lax.scan(tick, start, jax.random.split(key, 7))[1]
+
+    (first, first_s), (dicts, stacked, done) = jax.jit(jax.vmap(game))(
+        jax.random.split(jax.random.PRNGKey(3), 2)
+    )
+    assert first_s.shape == (2, n, 680) and stacked[0].shape == (2, 7, n, 680)
+    assert stacked[4].shape == stacked[5].shape == (2, 7, n)
+    np.testing.assert_array_max_ulp(np.asarray(first_s), np.asarray(first), maxulp=2)
+    np.testing.assert_array_max_ulp(np.asarray(stacked[0]), np.asarray(dicts[0]), maxulp=2)
+    assert_trees_equal(stacked[1:], dicts[1:])
+    assert np.asarray(done).sum() == 2  # each game crossed its auto-reset at tick 5
+
+
+def test_step_stacked_names_a_wrong_action_shape():
+    env = adapters.make("HeuristicEnemyTeamDeathmatch", maps=[8], opponent="random")
+    state = jax.eval_shape(env.reset, jax.random.PRNGKey(0))[1]  # shapes only: nothing compiles
+    with pytest.raises(
+        ValueError, match=r"shape \(10,\); expected \(5,\) \(flat actions of ally_0"
+    ):
+        env.step_stacked(jax.random.PRNGKey(1), state, jnp.zeros(10, jnp.int32))
