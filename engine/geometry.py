@@ -286,8 +286,8 @@ def _gather(index: ObstacleIndex, slots: jnp.ndarray) -> Shapes:
 
 
 def _near_pushes(pos, radius, index: ObstacleIndex, slots, total_x, total_y):
-    """Add the pushes of the obstacles `slots` (n, k) to the running totals (n,), one add at a
-    time in slot order, so the totals are the same left-to-right chain `_project` adds."""
+    """Add the pushes of the obstacles `slots` (n, k) to the running totals (n,) (None: start
+    a new chain), one add at a time in slot order: the left-to-right chain `_project` adds."""
     hit, tx, ty = _contacts(pos, radius, _gather(index, slots))
     push_x = jnp.where(hit, tx - pos[:, 0:1], 0.0)
     push_y = jnp.where(hit, ty - pos[:, 1:2], 0.0)
@@ -297,47 +297,57 @@ def _near_pushes(pos, radius, index: ObstacleIndex, slots, total_x, total_y):
             total_x, total_y = push_x[:, j], push_y[:, j]
         else:
             total_x, total_y = total_x + push_x[:, j], total_y + push_y[:, j]
-    return total_x, total_y, jnp.any(hit, axis=1)
+    return total_x, total_y
 
 
-def _scan_near(pos, radius, index: ObstacleIndex):
-    """(push x, push y, overlap) of each disc over every obstacle whose reach box holds it.
-
-    The first C.NEAR_OBSTACLES candidates of each disc are tested straight away; a loop takes
-    any further ones, C.NEAR_OBSTACLES at a time, and runs no round at all unless some disc
-    has more candidates (none does on the shipped maps), so any table is tested exactly.
-    """
-    slots, rest = take_slots(near_bits(index, pos), C.NEAR_OBSTACLES)
-    first = _near_pushes(pos, radius, index, slots, None, None)
-
-    def more(carry):
-        return jnp.any(carry[0] != 0)
-
-    def next_slots(carry):
-        rest, total_x, total_y, hit = carry
-        slots, rest = take_slots(rest, C.NEAR_OBSTACLES)
-        total_x, total_y, more_hit = _near_pushes(pos, radius, index, slots, total_x, total_y)
-        return rest, total_x, total_y, hit | more_hit
-
-    _, total_x, total_y, hit = jax.lax.while_loop(more, next_slots, (rest, *first))
-    return total_x, total_y, hit
+def _more(carry) -> jnp.ndarray:
+    return jnp.any(carry[0] != 0)  # some disc has candidates left
 
 
 def project_near(pos: jnp.ndarray, index: ObstacleIndex, radius: jnp.ndarray) -> jnp.ndarray:
     """`project_all` for discs (n, 2) of radii (n,) <= BODY_RADIUS, testing only the obstacles
-    whose reach box holds each centre: bit for bit the same result for a fraction of the work.
+    whose reach box holds each centre (`near_bits`); their pushes are added in slot order.
 
-    Why the same bits: `_project` adds 32 pushes left to right in slot order, and the obstacles
-    left out all push by +0.0; no push is -0.0, so no partial sum is, and adding +0.0 to a
-    float that is not -0.0 leaves it unchanged. The listed pushes are added in the same order.
+    The first C.NEAR_OBSTACLES candidates of each disc are tested straight away; a loop takes
+    any further ones, C.NEAR_OBSTACLES at a time, and runs no round at all unless some disc
+    has more candidates (none does on the shipped maps), so any table is tested whole.
+
+    Why the sum is `project_all`'s: `_project` adds the 32 pushes left to right in slot order,
+    and the obstacles left out here all push by +0.0; a push of -0.0 needs a centre at x = 0
+    or y = 0, off the clipped map, so no partial sum is -0.0, and adding +0.0 to a float that
+    is not -0.0 leaves it unchanged. (Each push itself is the
+    same formula; XLA:CPU may fuse a multiply and an add into one rounding in one program and
+    not the other, so the two agree to a few ulps, `tests/engine/test_engine_cells.py`.)
     """
-    total_x, total_y, _ = _scan_near(pos, radius, index)
+    slots, rest = take_slots(near_bits(index, pos), C.NEAR_OBSTACLES)
+    first = _near_pushes(pos, radius, index, slots, None, None)
+
+    def next_slots(carry):
+        rest, total_x, total_y = carry
+        slots, rest = take_slots(rest, C.NEAR_OBSTACLES)
+        return rest, *_near_pushes(pos, radius, index, slots, total_x, total_y)
+
+    _, total_x, total_y = jax.lax.while_loop(_more, next_slots, (rest, *first))
     return pos + jnp.stack([total_x, total_y], axis=1)
 
 
 def overlap_near(pos: jnp.ndarray, index: ObstacleIndex, radius: jnp.ndarray) -> jnp.ndarray:
-    """`any_overlap` for discs (n, 2) of radii (n,) <= BODY_RADIUS. (n,) bool."""
-    return _scan_near(pos, radius, index)[2]
+    """`any_overlap` for discs (n, 2) of radii (n,) <= BODY_RADIUS. (n,) bool.
+
+    Only the overlap flags, without the pushes `project_near` adds up, in the same rounds.
+    """
+
+    def hits(slots):
+        return jnp.any(_contacts(pos, radius, _gather(index, slots))[0], axis=1)
+
+    slots, rest = take_slots(near_bits(index, pos), C.NEAR_OBSTACLES)
+
+    def next_slots(carry):
+        rest, hit = carry
+        slots, rest = take_slots(rest, C.NEAR_OBSTACLES)
+        return rest, hit | hits(slots)
+
+    return jax.lax.while_loop(_more, next_slots, (rest, hits(slots)))[1]
 
 
 def clip_to_bounds(pos: jnp.ndarray, radius: jnp.ndarray) -> jnp.ndarray:
