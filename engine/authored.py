@@ -2,8 +2,8 @@
 
 `authored_state` is the one public way to start a game from a mid-game position (a scenario, a
 recorded golden-trace state, a test scene): it takes the authored fields as NumPy arrays, lists
-or numbers, completes every derived field (`active` from the roster, the `cell_obstacles`
-table, who sees whom in `seen`, `has_prev`) and validates the result with
+or numbers, completes every derived field (`active` from the roster,
+who sees whom in `seen`, `has_prev`) and validates the result with
 `engine.validation.check_state`, so the first tick is judged on the right view.
 `state_fields` is its inverse: plain Python values that JSON writes and reads back to the same
 float32 bits, so a start state round-trips through a file exactly.
@@ -143,7 +143,7 @@ def authored_state(
     (10, 3) last accepted (move in the world frame, target, ult) or None for no history, map_id.
     Lists, NumPy arrays and JAX arrays all work.
 
-    Derived and filled in: `active`, `cell_obstacles`, `seen` (`legality.visibility`),
+    Derived and filled in: `active`, `seen` (`legality.visibility`),
     `has_prev`, `outcome` (ongoing). Checked: every field's shape, dtype and range
     (`validation.check_state`, `validation.check_layout`), no living body out of bounds or
     overlapping an obstacle by more than `overlap_tolerance` map units, dead and empty slots
@@ -190,7 +190,6 @@ def authored_state(
     _check_counters(config, f)
     state = State(
         **{name: jnp.asarray(value) for name, value in f.items()},
-        cell_obstacles=jnp.asarray(validation.cell_obstacles(f["obstacles"]), jnp.int8),
         active=jnp.asarray(active),
         outcome=jnp.int32(C.ONGOING),
         has_prev=jnp.bool_(has_prev),

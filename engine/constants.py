@@ -54,19 +54,12 @@ ULT_COOLDOWN = 30  # ticks
 RED_ZONE_DEPTH = 4.0  # map units from a team's back edge (RULES 1.6)
 RED_ZONE_POINTS = 2  # points for a death that starts the tick in the victim's own Red Zone
 MAX_OBSTACLES = 32
-# Collision tests look only at the obstacles near a body's 1 x 1 cell (RULES 1.3): for each of
-# the 20 x 10 cells, the obstacle slots a body anywhere in it could touch; maps are checked
-# to need at most CELL_OBSTACLES of them (the shipped maps need 4).
-GRID_COLS, GRID_ROWS = 20, 10  # 1 x 1 map-unit cells, row-major from the south-west corner
-NUM_CELLS = GRID_COLS * GRID_ROWS
-CELL_OBSTACLES = 8
-CELL_CENTRES = np.stack(
-    np.meshgrid(np.arange(GRID_COLS) + 0.5, np.arange(GRID_ROWS) + 0.5, indexing="xy"), -1
-).reshape(NUM_CELLS, 2)
-# A body of radius <= BODY_RADIUS anywhere in a cell is within half the cell's diagonal of its
-# centre, and the gap to an obstacle changes no faster than the body moves, so an obstacle the
-# body can touch overlaps a disc of this radius at the centre (1e-3 spare for rounding).
-CELL_REACH = BODY_RADIUS + float(np.sqrt(0.5)) + 1e-3
+# Collision tests look only at the obstacles near a body (RULES 1.3): those whose bounding box,
+# grown by NEAR_REACH, holds the body's centre. A body of radius <= BODY_RADIUS touches nothing
+# outside (1e-3 spare for the rounding of a rotated wall's local frame). NEAR_OBSTACLES of them
+# are tested at once, and more rounds run only when a body has more (never on shipped maps).
+NEAR_REACH = BODY_RADIUS + 1e-3
+NEAR_OBSTACLES = 4
 MAX_POOL = 64  # maps and rosters auto-reset draws from; fixed so a new pool never recompiles
 MAX_SCORE_OVERSHOOT = 9  # a tick can add at most 2 x 5 points; the score stays < K + 10
 

@@ -21,23 +21,15 @@ def initial_state(
     spawn_end,
     map_id,
     sighted: bool = True,
-    cell_obstacles=None,
 ) -> State:
     """A game at tick 0 (RULES 4.4): everyone on its pad at full health, Ultimates ready.
 
     obstacles (32, 8), pads (10, 2) each slot's own pad, red_zones (2, 4) by team,
-    roster (10,) int32 class ids (0 = empty slot), spawn_end () int32 (0 = Team A west);
-    cell_obstacles (200, 8) int8 when already computed (a `Pool` holds them), else computed
-    here from `obstacles` (`geometry.cell_obstacles`). Concrete (untraced) inputs are checked
-    first: ValueError names the field, slot and value.
+    roster (10,) int32 class ids (0 = empty slot), spawn_end () int32 (0 = Team A west).
+    Concrete (untraced) inputs are checked first: ValueError names the field, slot and value.
     """
-    concrete = validation.is_concrete(obstacles, pads, red_zones, roster, spawn_end)
-    if concrete:
+    if validation.is_concrete(obstacles, pads, red_zones, roster, spawn_end):
         validation.check_layout(obstacles, pads, red_zones, roster, spawn_end)
-    if cell_obstacles is None and concrete:  # on the host: checked and jitted, not op by op
-        cell_obstacles = validation.cell_obstacles(obstacles)
-    elif cell_obstacles is None:
-        cell_obstacles = geometry.cell_obstacles(jnp.asarray(obstacles, jnp.float32))[0]
     obstacles = jnp.asarray(obstacles, jnp.float32)
     roster = jnp.asarray(roster, jnp.int32)
     active = roster > 0
@@ -45,7 +37,6 @@ def initial_state(
     state = State(
         map_id=jnp.asarray(map_id, jnp.int32),
         obstacles=obstacles,
-        cell_obstacles=jnp.asarray(cell_obstacles, jnp.int8),
         pads=jnp.asarray(pads, jnp.float32),
         red_zones=jnp.asarray(red_zones, jnp.float32),
         spawn_end=jnp.asarray(spawn_end, jnp.int32),
@@ -89,7 +80,6 @@ def draw_state(config: Config, pool: Pool, key: jax.Array, sighted: bool = True)
         spawn_end,
         pool.map_ids[m],
         sighted,
-        cell_obstacles=pool.cell_obstacles[m],
     )
 
 
@@ -103,12 +93,12 @@ def _move(config: Config, state: State, accepted, lane, recipient):
         state.status, state.shield, state.class_id, live, config.shield_speed, config.move_scale
     )
     charging = (lane == combat.LANE_ULT) & (state.class_id == C.WARRIOR)
-    grid = geometry.obstacle_grid(state.obstacles, state.cell_obstacles)
+    near = geometry.obstacle_index(state.obstacles)
     charged = movement.charge_phase(
-        state.pos, charging, recipient, live, live & (state.shield == 0), grid, radius
+        state.pos, charging, recipient, live, live & (state.shield == 0), near, radius
     )
     pos = movement.ordinary_move(
-        charged, MOVE_VECTORS[world_move], spd, live, state.shield, grid, radius
+        charged, MOVE_VECTORS[world_move], spd, live, state.shield, near, radius
     )
     return pos, charged - state.pos, pos - charged, world_move
 

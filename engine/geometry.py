@@ -4,8 +4,9 @@ Obstacles are rows of the (32, 8) table: [type, x, y, radius, width, height, the
 Pillars are discs; walls are rectangles of `width` x `height` rotated by `theta` (radians,
 counter-clockwise) about their centre. Contacts are written as broadcasting over discs x
 obstacles and line of sight as one test per obstacle slot, so XLA fuses each into one
-vectorised loop. Movement tests each body only against the few obstacles of its 1 x 1 cell
-(`ObstacleGrid`), which gives the same result as testing all 32 at a quarter of the cost.
+vectorised loop. Movement tests each body only against the obstacles whose reach box holds its
+centre (`ObstacleIndex`, derived each tick from the table): the same result, bit for bit, as
+testing all 32.
 """
 
 from typing import NamedTuple
@@ -220,58 +221,133 @@ def any_overlap(pos: jnp.ndarray, obstacles: jnp.ndarray, radius: jnp.ndarray) -
 # --- The same tests, looking only at the obstacles near each body ---------------------------
 
 
-class ObstacleGrid(NamedTuple):
-    """Obstacles sorted by cell, for collision tests that look only near each body."""
+class ObstacleIndex(NamedTuple):
+    """An obstacle table ready for collision tests that look only near each body (RULES 1.3).
+
+    Derived from the (32, 8) table once a tick (`obstacle_index`); nothing of it is stored.
+    """
 
     rows: jnp.ndarray  # (33, 10) float32 the `Shapes` columns of each slot, then an empty row
-    cells: jnp.ndarray  # (200, 8) int8 slots a body in each cell can touch, padded with 32
+    reach: jnp.ndarray  # (4, 32) float32 x low, x high, y low, y high of each slot's reach box
 
 
-def cell_obstacles(obstacles: jnp.ndarray) -> tuple[jnp.ndarray, jnp.ndarray]:
-    """For each 1 x 1 cell, the obstacle slots a body in it can touch (RULES 1.3).
+def obstacle_index(obstacles: jnp.ndarray) -> ObstacleIndex:
+    """Pack a (32, 8) table for `project_near` and `overlap_near`.
 
-    obstacles (32, 8) -> (cells (200, 8) int8, counts (200,) int32). Cells are row-major from
-    the south-west corner (cell = 20 y + x); a slot is listed when a disc of C.CELL_REACH at
-    the cell's centre overlaps it, which every obstacle a body in the cell can touch does. Each
-    row lists its slots in ascending order, then 32 (no obstacle). A cell whose count exceeds 8
-    keeps only its first 8 slots: callers with concrete tables check the counts
-    (`engine.validation.cell_obstacles`, used by `initial_state`, `check_state` and the pool).
+    The reach box of an active obstacle is its axis-aligned bounding box (a rotated wall's
+    corners, a pillar's disc) grown by C.NEAR_REACH: a body of radius <= BODY_RADIUS whose
+    centre is outside it cannot touch the obstacle. Slots that are not active get an empty
+    box (low +inf, high -inf), which no centre is inside.
     """
-    radius = jnp.full(C.NUM_CELLS, C.CELL_REACH, jnp.float32)
-    hit = _contacts(jnp.asarray(C.CELL_CENTRES, jnp.float32), radius, shapes(obstacles))[0]
-    order = jnp.argsort(~hit, axis=1, stable=True)[:, : C.CELL_OBSTACLES]
-    near = jnp.take_along_axis(hit, order, axis=1)
-    cells = jnp.where(near, order, C.MAX_OBSTACLES).astype(jnp.int8)  # small: copied every tick
-    return cells, jnp.sum(hit, axis=1, dtype=jnp.int32)
-
-
-def obstacle_grid(obstacles: jnp.ndarray, cells: jnp.ndarray) -> ObstacleGrid:
-    """Pack a (32, 8) table and its (200, 8) `cell_obstacles` for `project_near`."""
-    columns = [jnp.asarray(c, jnp.float32) for c in shapes(obstacles)]
+    s = shapes(obstacles)
+    columns = [jnp.asarray(c, jnp.float32) for c in s]
     rows = jnp.stack(columns, axis=1)
     empty = jnp.zeros((1, rows.shape[1]), jnp.float32)  # pillar = wall = 0: never hit
-    return ObstacleGrid(jnp.concatenate([rows, empty]), cells)
+    abs_cos, abs_sin = jnp.abs(s.cos), jnp.abs(s.sin)
+    grow = s.radius + C.NEAR_REACH
+    half_x = s.half_w * abs_cos + s.half_h * abs_sin + grow
+    half_y = s.half_w * abs_sin + s.half_h * abs_cos + grow
+    used = s.pillar | s.wall
+    low_x, low_y = (jnp.where(used, c - h, jnp.inf) for c, h in ((s.x, half_x), (s.y, half_y)))
+    high_x, high_y = (jnp.where(used, c + h, -jnp.inf) for c, h in ((s.x, half_x), (s.y, half_y)))
+    reach = jnp.stack([low_x, high_x, low_y, high_y]).astype(jnp.float32)
+    return ObstacleIndex(jnp.concatenate([rows, empty]), reach)
 
 
-def nearby(grid: ObstacleGrid, pos: jnp.ndarray) -> Shapes:
-    """The obstacles near each body: positions (n, 2) inside the map -> `Shapes` of (n, 8)."""
-    col = jnp.clip(jnp.floor(pos[:, 0]).astype(jnp.int32), 0, C.GRID_COLS - 1)
-    row = jnp.clip(jnp.floor(pos[:, 1]).astype(jnp.int32), 0, C.GRID_ROWS - 1)
-    slots = grid.cells[row * C.GRID_COLS + col].astype(jnp.int32)  # (n, 8)
-    picked = grid.rows[slots]  # (n, 8, 10), one row gather
+SLOT_BITS = (np.uint32(1) << np.arange(C.MAX_OBSTACLES, dtype=np.uint32)).astype(np.uint32)
+
+
+def near_bits(index: ObstacleIndex, pos: jnp.ndarray) -> jnp.ndarray:
+    """The slots whose reach box holds each centre: positions (n, 2) -> (n,) uint32, bit i set
+    for slot i. A superset of the obstacles a body of radius <= BODY_RADIUS there touches."""
+    x, y = pos[:, 0:1], pos[:, 1:2]
+    low_x, high_x, low_y, high_y = index.reach
+    inside = (x >= low_x) & (x <= high_x) & (y >= low_y) & (y <= high_y)  # (n, 32)
+    bits = jnp.where(inside, jnp.asarray(SLOT_BITS), jnp.uint32(0))
+    # Distinct bits, so adding them is or-ing them; integer sums are exact in any order.
+    return jnp.sum(bits, axis=1, dtype=jnp.uint32)
+
+
+def take_slots(bits: jnp.ndarray, count: int) -> tuple[jnp.ndarray, jnp.ndarray]:
+    """The `count` lowest set bits of each mask, in ascending order, padded with 32 (the empty
+    row): (n,) uint32 -> (slots (n, count) int32, the mask with those bits cleared)."""
+    slots = []
+    for _ in range(count):
+        lowest = bits & (~bits + jnp.uint32(1))  # two's complement: the lowest set bit alone
+        slots.append(jax.lax.population_count(lowest - jnp.uint32(1)).astype(jnp.int32))
+        bits = bits & ~lowest
+    return jnp.stack(slots, axis=1), bits
+
+
+def _gather(index: ObstacleIndex, slots: jnp.ndarray) -> Shapes:
+    picked = index.rows[slots]  # (n, k, 10), one row gather
     fields = [picked[..., k] for k in range(len(Shapes._fields))]
     return Shapes(*fields[:-2], fields[-2] > 0.5, fields[-1] > 0.5)
 
 
-def project_near(pos: jnp.ndarray, grid: ObstacleGrid, radius: jnp.ndarray) -> jnp.ndarray:
-    """`project_all` for discs (n, 2) inside the map of radii (n,) <= BODY_RADIUS, testing
-    only the obstacles of each disc's cell: the same result for a quarter of the work."""
-    return _project(pos, nearby(grid, pos), radius)
+def _near_pushes(pos, radius, index: ObstacleIndex, slots, total_x, total_y):
+    """Add the pushes of the obstacles `slots` (n, k) to the running totals (n,) (None: start
+    a new chain), one add at a time in slot order: the left-to-right chain `_project` adds."""
+    hit, tx, ty = _contacts(pos, radius, _gather(index, slots))
+    push_x = jnp.where(hit, tx - pos[:, 0:1], 0.0)
+    push_y = jnp.where(hit, ty - pos[:, 1:2], 0.0)
+    push_x, push_y = jax.lax.optimization_barrier((push_x, push_y))  # see `_project`
+    for j in range(slots.shape[1]):
+        if total_x is None:  # the chain starts with the first push, as `small_sum`'s does
+            total_x, total_y = push_x[:, j], push_y[:, j]
+        else:
+            total_x, total_y = total_x + push_x[:, j], total_y + push_y[:, j]
+    return total_x, total_y
 
 
-def overlap_near(pos: jnp.ndarray, grid: ObstacleGrid, radius: jnp.ndarray) -> jnp.ndarray:
-    """`any_overlap` for discs (n, 2) inside the map of radii (n,) <= BODY_RADIUS. (n,) bool."""
-    return jnp.any(_contacts(pos, radius, nearby(grid, pos))[0], axis=1)
+def _more(carry) -> jnp.ndarray:
+    return jnp.any(carry[0] != 0)  # some disc has candidates left
+
+
+def project_near(pos: jnp.ndarray, index: ObstacleIndex, radius: jnp.ndarray) -> jnp.ndarray:
+    """`project_all` for discs (n, 2) of radii (n,) <= BODY_RADIUS, testing only the obstacles
+    whose reach box holds each centre (`near_bits`); their pushes are added in slot order.
+
+    The first C.NEAR_OBSTACLES candidates of each disc are tested straight away; a loop takes
+    any further ones, C.NEAR_OBSTACLES at a time, and runs no round at all unless some disc
+    has more candidates (none does on the shipped maps), so any table is tested whole.
+
+    Why the sum is `project_all`'s: `_project` adds the 32 pushes left to right in slot order,
+    and the obstacles left out here all push by +0.0; a push of -0.0 needs a centre at x = 0
+    or y = 0, off the clipped map, so no partial sum is -0.0, and adding +0.0 to a float that
+    is not -0.0 leaves it unchanged. (Each push itself is the
+    same formula; XLA:CPU may fuse a multiply and an add into one rounding in one program and
+    not the other, so the two agree to a few ulps, `tests/engine/test_engine_cells.py`.)
+    """
+    slots, rest = take_slots(near_bits(index, pos), C.NEAR_OBSTACLES)
+    first = _near_pushes(pos, radius, index, slots, None, None)
+
+    def next_slots(carry):
+        rest, total_x, total_y = carry
+        slots, rest = take_slots(rest, C.NEAR_OBSTACLES)
+        return rest, *_near_pushes(pos, radius, index, slots, total_x, total_y)
+
+    _, total_x, total_y = jax.lax.while_loop(_more, next_slots, (rest, *first))
+    return pos + jnp.stack([total_x, total_y], axis=1)
+
+
+def overlap_near(pos: jnp.ndarray, index: ObstacleIndex, radius: jnp.ndarray) -> jnp.ndarray:
+    """`any_overlap` for discs (n, 2) of radii (n,) <= BODY_RADIUS. (n,) bool.
+
+    Only the overlap flags, without the pushes `project_near` adds up, in the same rounds.
+    """
+
+    def hits(slots):
+        return jnp.any(_contacts(pos, radius, _gather(index, slots))[0], axis=1)
+
+    slots, rest = take_slots(near_bits(index, pos), C.NEAR_OBSTACLES)
+
+    def next_slots(carry):
+        rest, hit = carry
+        slots, rest = take_slots(rest, C.NEAR_OBSTACLES)
+        return rest, hit | hits(slots)
+
+    return jax.lax.while_loop(_more, next_slots, (rest, hits(slots)))[1]
 
 
 def clip_to_bounds(pos: jnp.ndarray, radius: jnp.ndarray) -> jnp.ndarray:

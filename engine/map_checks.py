@@ -1,6 +1,6 @@
 """Map documents: the checks of one map JSON object, field by field (RULES_BRIEF A3-A4).
 
-Types and keys of every field, obstacle rows (RULES 1.2) and their bounds, crowding and mirror
+Types and keys of every field, obstacle rows (RULES 1.2) and their bounds and mirror
 symmetry, pads (inside the map, clear of obstacles and of each other, reachable) and the Red
 Zone. Every failure is a `MapError` naming the file, the field and the reason. The ids and splits
 of a map, and the loading of files, are engine.maps's (which re-exports `MapError` and
@@ -186,21 +186,6 @@ def check_obstacles(src, rows: np.ndarray, names: list[str]) -> None:
 
 def _xy(xy) -> str:
     return f"({xy[0]:.3g}, {xy[1]:.3g})"
-
-
-def check_crowding(src, rows: np.ndarray) -> None:
-    """No 1 x 1 cell has more obstacles within a body's reach than collisions test (RULES 1.3)."""
-    x, y = C.CELL_CENTRES[:, 0], C.CELL_CENTRES[:, 1]
-    counts = disc_overlaps(rows, x, y, C.CELL_REACH).sum(axis=0)
-    worst = int(np.argmax(counts)) if len(counts) else 0
-    if len(rows) and counts[worst] > C.CELL_OBSTACLES:
-        col, row = worst % C.GRID_COLS, worst // C.GRID_COLS
-        raise MapError(
-            src,
-            "obstacles",
-            f"{int(counts[worst])} obstacles come within a body's reach of the cell "
-            f"[{col}, {col + 1}] x [{row}, {row + 1}]; at most {C.CELL_OBSTACLES} may",
-        )
 
 
 def check_symmetry(src, rows: np.ndarray, names: list[str]) -> None:

@@ -31,7 +31,6 @@ from engine import constants as C
 from engine.map_checks import (  # noqa: F401  (MapError, FORMAT_VERSION re-exported)
     FORMAT_VERSION,
     MapError,
-    check_crowding,
     check_obstacles,
     check_pads,
     check_reachable,
@@ -138,7 +137,6 @@ def map_from_dict(doc, source: object = "<map>") -> MapSpec:
     else:
         names = [f"obstacles[{i}]" for i in range(len(rows))]
     check_obstacles(src, rows, names)
-    check_crowding(src, rows)
     if not doc["mirror"]:  # mirrored files are symmetric by construction
         check_symmetry(src, rows, names)
     pads, zones = end_arrays(src, doc)

@@ -162,16 +162,10 @@ def pack_pool(
         raise ValueError(f"pool: p_east {p_east!r} is not a probability")
     import jax.numpy as jnp  # only here: the map tools use this module without JAX
 
-    from engine import validation
     from engine.types import Pool
 
-    padded = _pad_rows(tables, "maps")
-    cells = np.stack(
-        [validation.cell_obstacles(t, f"pool: map {m}") for t, m in zip(tables, ids, strict=True)]
-    )
     return Pool(
-        obstacles=jnp.asarray(padded),
-        cell_obstacles=jnp.asarray(_pad_rows(cells, "maps")),
+        obstacles=jnp.asarray(_pad_rows(tables, "maps")),
         pads=jnp.asarray(_pad_rows(pads_arr.astype(np.float32), "pads")),
         red_zones=jnp.asarray(_pad_rows(zones_arr.astype(np.float32), "red_zones")),
         map_ids=jnp.asarray(_pad_rows(ids, "map_ids")),

@@ -67,7 +67,6 @@ class State:
     # layout
     map_id: jnp.ndarray  # () int32, index into the pool
     obstacles: jnp.ndarray  # (32, 8) float32, RULES 1.2 columns
-    cell_obstacles: jnp.ndarray  # (200, 8) int8 obstacle slots near each 1 x 1 cell (RULES 1.3)
     pads: jnp.ndarray  # (10, 2) float32, each slot's own spawn pad
     red_zones: jnp.ndarray  # (2, 4) float32, each team's Red Zone [x0, y0, x1, y1]
     spawn_end: jnp.ndarray  # () int32, 0 = Team A spawns west, 1 = east
@@ -170,7 +169,6 @@ class Pool:
     """What auto-reset draws from (A10). Padded to MAX_POOL rows; counts say how many are real."""
 
     obstacles: jnp.ndarray  # (64, 32, 8) float32
-    cell_obstacles: jnp.ndarray  # (64, 200, 8) int8 geometry.cell_obstacles of each map
     pads: jnp.ndarray  # (64, 2, 5, 2) float32 pads by end (0 west, 1 east), pad, xy
     red_zones: jnp.ndarray  # (64, 2, 4) float32 Red Zone by end (0 west, 1 east)
     map_ids: jnp.ndarray  # (64,) int32 the map file id of each row

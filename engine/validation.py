@@ -4,8 +4,6 @@ Inside `jit` the engine trusts its inputs; these checks catch a bad authored sta
 ValueError that names the field, the slot and the value.
 """
 
-import functools
-
 import numpy as np
 
 from engine import constants as C
@@ -23,29 +21,6 @@ def is_concrete(*values) -> bool:
 def _fail(field: str, slot, value, why: str):
     where = f"{field}[{slot}]" if slot is not None else field
     raise ValueError(f"{where} = {value!r}: {why}")
-
-
-@functools.cache
-def _cell_obstacles():
-    import jax
-
-    from engine import geometry
-
-    return jax.jit(geometry.cell_obstacles)
-
-
-def cell_obstacles(obstacles, where: str = "obstacles") -> np.ndarray:
-    """`geometry.cell_obstacles` of a concrete (32, 8) table: (200, 8) int8. Raises ValueError
-    naming `where` and the cell when more than 8 obstacles come within reach of one cell."""
-    cells, counts = (np.asarray(a) for a in _cell_obstacles()(np.asarray(obstacles, np.float32)))
-    worst = int(np.argmax(counts))
-    if counts[worst] > C.CELL_OBSTACLES:
-        col, row = worst % C.GRID_COLS, worst // C.GRID_COLS
-        raise ValueError(
-            f"{where}: {int(counts[worst])} obstacles come within a body's reach of the cell "
-            f"[{col}, {col + 1}] x [{row}, {row + 1}]; at most {C.CELL_OBSTACLES} may (RULES 1.3)"
-        )
-    return cells
 
 
 def check_layout(obstacles, pads, red_zones, roster, spawn_end) -> None:
@@ -115,10 +90,6 @@ def check_state(config: Config, state: State, overlap_tolerance: float = C.STUCK
     """
     s = {name: np.asarray(getattr(state, name)) for name in State.__dataclass_fields__}
     check_layout(s["obstacles"], s["pads"], s["red_zones"], s["class_id"], s["spawn_end"])
-    if not np.array_equal(s["cell_obstacles"], cell_obstacles(s["obstacles"])):
-        _fail(
-            "cell_obstacles", None, "(200, 8) table", "does not match obstacles (use initial_state)"
-        )
     max_health = C.MAX_HEALTH[s["class_id"]]
     for slot in range(C.NUM_SLOTS):
         alive, health = bool(s["alive"][slot]), float(s["health"][slot])

@@ -176,8 +176,6 @@ def state_at(replay: Replay, index: int) -> State:
         return initial_state(replay)
     import jax.numpy as jnp
 
-    from engine import validation
-
     values = {}
     for field in dataclasses.fields(State):
         if field.name in DERIVED_STATE_FIELDS:
@@ -185,8 +183,7 @@ def state_at(replay: Replay, index: int) -> State:
         if field.name not in replay.states:
             raise ValueError(f"replay: states.{field.name} is missing")
         values[field.name] = jnp.asarray(np.asarray(replay.states[field.name][index]))
-    cells = validation.cell_obstacles(values["obstacles"], "replay: states.obstacles")
-    return State(**values, cell_obstacles=jnp.asarray(cells))
+    return State(**values)
 
 
 def first_difference(replay: Replay) -> tuple[int, str] | None:

@@ -43,8 +43,8 @@ STATE_FIELDS = {
 }
 # Fixed for the whole game (RULES 4.4): stored once in the file, broadcast over time on read.
 LAYOUT_FIELDS = ("map_id", "obstacles", "pads", "red_zones", "spawn_end", "class_id", "active")
-# State fields computed from the layout (engine.geometry.cell_obstacles): never stored, rebuilt
-# when a replay is re-simulated.
+# Names that replays written before the engine derived its collision lists itself may carry
+# (a per-cell obstacle table, RULES 1.3): accepted and ignored on read, never written.
 DERIVED_STATE_FIELDS = ("cell_obstacles",)
 
 _PAIR = ((10, 10), F32)

@@ -36,7 +36,6 @@ def test_defaults_and_derived_fields():
     assert np.asarray(s.health).tolist() == [80, 200, 100, 0, 0, 100, 100, 0, 0, 0]
     assert np.asarray(s.wave_clock).tolist() == [CONFIG.wave_period - 1] * 2  # the reset value
     assert not bool(s.has_prev) and int(s.outcome) == C.ONGOING
-    np.testing.assert_array_equal(s.cell_obstacles, validation.cell_obstacles(s.obstacles))
     seen = np.asarray(s.seen)
     np.testing.assert_array_equal(seen, np.asarray(legality.visibility(s)))
     # The pillar of radius 1 at (10, 5) blocks A0 (8, 5) -> B5 (12, 5); A1 (8, 8) sees B5
