@@ -23,7 +23,8 @@ from battleclient.game_setup import ClientSetup, roster_text
 from battleclient.session import GameSession
 from engine import constants as C
 from evaluation import scenario_lines
-from evaluation.match import jit_step, start
+from evaluation.match import host_game, jit_step, result_row, start
+from evaluation.record import build_replay
 from evaluation.replay import Replay
 from evaluation.scenarios import Scenario, slot_name
 from policies.slotspec import parse_slots, resolve_slots
@@ -155,12 +156,24 @@ def save_winning_line(folder: Path, scenario: Scenario, index: int = 0) -> Path:
 def winning_line_replay(scenario: Scenario, index: int = 0) -> Replay:
     """Verified line `index` of the scenario played out against its controller, as a Replay
     (header["scenario"] included). Raises IndexError when the scenario has no such line and
-    ValueError when the line no longer wins (the rules changed: `mbg scenarios verify`)."""
-    name, _ = scenario.lines[index]
-    played = dict(scenario_lines.verify(scenario, record=True))[name]
-    if not scenario_lines.line_holds(scenario, name, played):
+    ValueError when the line no longer wins (the rules changed: `mbg scenarios verify`).
+
+    Stepped from the host with the process-wide jitted step of the scenario's Config
+    (`match.host_game`), the one its playtest already compiled, instead of `verify`'s batched
+    scan (a fresh compile of a minute on a loaded machine); the line is open-loop and the
+    controller deterministic, so the game is the same tick for tick (tested against `verify`)."""
+    name, table = scenario.lines[index]
+    lineup = scenario_lines.scenario_lineup(scenario)
+    first = scenario_lines.start_rollout(scenario, lineup, 0, table)
+    final, trace, _ = host_game(scenario.config, lineup, None, record=True, game=first)
+    final = jax.device_get(final)
+    played, outcome = int(final.tick) - int(scenario.start.tick), int(final.outcome)
+    if outcome != scenario.win_code or played > len(table):  # scenario_lines.line_holds
         raise ValueError(f"scenario {scenario.id}: line {name!r} no longer wins")
-    return played.replay
+    game = scenario_lines.setup(scenario)
+    replay = build_replay(scenario.config, game, lineup.specs, result_row(game, final), trace)
+    replay.header["scenario"] = scenario_lines.scenario_header(scenario, outcome, played)
+    return replay
 
 
 def focal_slot_names(scenario: Scenario) -> list[str]:
