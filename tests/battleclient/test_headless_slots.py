@@ -1,4 +1,4 @@
-"""`battleclient --headless` refuses a human slot from the slot spec alone, before any game is built."""
+"""`battleclient --headless` refuses a human slot from the slot spec alone, before building."""
 
 import pytest
 
