@@ -10,6 +10,14 @@ from battleclient.settings import new_replay_path, replay_dir
 from ui.rules import C
 
 
+def human_slots(slots: str) -> list[int]:
+    """The global slots a slot spec gives to `human` (policies.slotspec grammar), read from the
+    text alone (no System is built). Raises ValueError for a spec that does not parse."""
+    from policies.slotspec import parse_slots
+
+    return [slot for slot, spec in enumerate(parse_slots(slots)) if spec.split(":")[0] == "human"]
+
+
 def run_headless(setup: ClientSetup, replay_out=None, out=None) -> int:
     """Play `setup` to the end, save the replay, print one result line and the replay path to
     `out` (default: sys.stdout at the time of the call, not of the import).
@@ -18,22 +26,27 @@ def run_headless(setup: ClientSetup, replay_out=None, out=None) -> int:
     System that cannot be built), with the reason on stderr.
     """
     out = out or sys.stdout
-    configure_jax()
-    from battleclient.session import GameSession
-
     started = time.perf_counter()
-    try:
-        game = GameSession(setup, maps_by_split(read_catalog()))
-    except Exception as error:
+    configure_jax()  # before the first import of JAX (JAX_PLATFORMS, the compile cache)
+    try:  # the slots first: a human slot is refused before seconds of building the game
+        humans = human_slots(setup.slots)
+    except ValueError as error:
         print(f"battleclient: cannot start the game: {error}", file=sys.stderr)
         return 2
-    if game.human_slots:
-        names = ", ".join(C.slot_label(s) for s in game.human_slots)
+    if humans:
+        names = ", ".join(C.slot_label(s) for s in humans)
         print(
             f"battleclient: --headless plays machine slots only; {names} is human "
             '(give every slot a machine spec, e.g. --slots "A*=scripted:kiter,B*=random")',
             file=sys.stderr,
         )
+        return 2
+    from battleclient.session import GameSession
+
+    try:
+        game = GameSession(setup, maps_by_split(read_catalog()))
+    except Exception as error:
+        print(f"battleclient: cannot start the game: {error}", file=sys.stderr)
         return 2
     while not game.snapshot.over:
         snap = game.resolve({})

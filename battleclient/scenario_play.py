@@ -207,8 +207,8 @@ class ScenarioPlay(PlayScreen):
             return self._on_line(index, True, self.line_paths[index])
         from battleclient.scenario_session import save_winning_line
 
-        self.line_note = f"Playing out line {index + 1} (the first time compiles it)..."
-        job = (save_winning_line, replay_dir(), self.scenario, index)
+        self.line_note = f"Playing out line {index + 1}..."
+        job = (save_winning_line, replay_dir(), self.scenario, index, self.session.controller)
         self.app.submit(*job, done=lambda ok, value: self._on_line(index, ok, value))
 
     def _on_line(self, index: int, ok, value) -> None:

@@ -23,10 +23,12 @@ from battleclient.game_setup import ClientSetup, roster_text
 from battleclient.session import GameSession
 from engine import constants as C
 from evaluation import scenario_lines
-from evaluation.match import jit_step, start
+from evaluation.match import host_game, jit_step, result_row, start
+from evaluation.record import build_replay
 from evaluation.replay import Replay
 from evaluation.scenarios import Scenario, slot_name
 from policies.slotspec import parse_slots, resolve_slots
+from policies.system import lineup_from_mapping
 
 
 def slot_spec(scenario: Scenario, human_slots, others: str = "") -> str:
@@ -108,6 +110,14 @@ class ScenarioSession(GameSession):
         self._restart()
 
     @property
+    def controller(self):
+        """The System playing the other team's slots (the scenario's controller), already
+        compiled by this game's first decision (`winning_line_replay` reuses it)."""
+        other = list(C.TEAM_SLOTS[1 - self.scenario.focal_team])
+        plays = np.asarray(self.lineup.owners, bool)[:, other].any(axis=1)
+        return self.lineup.systems[int(np.flatnonzero(plays)[0])]
+
+    @property
     def ticks_left(self) -> int:
         """Ticks the focal team still has (0 once the horizon is reached)."""
         return max(0, int(self.config.horizon) - self.snapshot.tick)
@@ -142,25 +152,47 @@ def _new_path(folder: Path, scenario: Scenario, what: str) -> Path:
     return unused_path(Path(folder), f"{stem}_{timestamp()}.mbgr")
 
 
-def save_winning_line(folder: Path, scenario: Scenario, index: int = 0) -> Path:
+def save_winning_line(folder: Path, scenario: Scenario, index: int = 0, controller=None) -> Path:
     """Verified line `index` as a new replay file in `folder` (named by the scenario, its
     start hash and the line), for the Replay Viewer; raises what `winning_line_replay` raises."""
     from evaluation.replay import write_replay
 
     path = _new_path(folder, scenario, f"line{index + 1}")
     path.parent.mkdir(parents=True, exist_ok=True)
-    return write_replay(path, winning_line_replay(scenario, index))
+    return write_replay(path, winning_line_replay(scenario, index, controller))
 
 
-def winning_line_replay(scenario: Scenario, index: int = 0) -> Replay:
+def winning_line_replay(scenario: Scenario, index: int = 0, controller=None) -> Replay:
     """Verified line `index` of the scenario played out against its controller, as a Replay
     (header["scenario"] included). Raises IndexError when the scenario has no such line and
-    ValueError when the line no longer wins (the rules changed: `mbg scenarios verify`)."""
-    name, _ = scenario.lines[index]
-    played = dict(scenario_lines.verify(scenario, record=True))[name]
-    if not scenario_lines.line_holds(scenario, name, played):
+    ValueError when the line no longer wins (the rules changed: `mbg scenarios verify`).
+
+    controller: the System object to play the other team (default: the scenario's controller
+    built for that team's block); a playtest passes its own (`ScenarioSession.controller`),
+    whose jitted act has already run, so nothing compiles. The game is stepped from the host
+    with the process-wide jitted step of the scenario's Config (`match.host_game`), which the
+    playtest compiled too, not `verify`'s batched scan (a fresh compile of a minute on a
+    loaded machine); the line is open-loop and the controller deterministic and per agent
+    (policies/scripted.py), so the game is the same tick for tick (tested against `verify`)."""
+    name, table = scenario.lines[index]
+    if controller is None:
+        lineup = scenario_lines.scenario_lineup(scenario)
+    else:
+        focal, other = (C.TEAM_SLOTS[t] for t in (scenario.focal_team, 1 - scenario.focal_team))
+        mapping = {s: scenario_lines.line_system() for s in focal} | dict.fromkeys(
+            other, controller
+        )
+        lineup = lineup_from_mapping(mapping)
+    first = scenario_lines.start_rollout(scenario, lineup, 0, table)
+    final, trace, _ = host_game(scenario.config, lineup, None, record=True, game=first)
+    final = jax.device_get(final)
+    played, outcome = int(final.tick) - int(scenario.start.tick), int(final.outcome)
+    if outcome != scenario.win_code or played > len(table):  # scenario_lines.line_holds
         raise ValueError(f"scenario {scenario.id}: line {name!r} no longer wins")
-    return played.replay
+    game = scenario_lines.setup(scenario)
+    replay = build_replay(scenario.config, game, lineup.specs, result_row(game, final), trace)
+    replay.header["scenario"] = scenario_lines.scenario_header(scenario, outcome, played)
+    return replay
 
 
 def focal_slot_names(scenario: Scenario) -> list[str]:

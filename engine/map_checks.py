@@ -27,11 +27,13 @@ FORMAT_VERSION = 1
 
 
 class MapError(ValueError):
-    """A map file that cannot be used; the message names the file, the field and the reason."""
+    """A map file that cannot be used; the message names the file, the field and the reason
+    (field None: the file as a whole, which cannot be read or is not JSON)."""
 
-    def __init__(self, source: object, field: str, reason: str):
+    def __init__(self, source: object, field: str | None, reason: str):
         self.source, self.field, self.reason = str(source), field, reason
-        super().__init__(f"{source}: field '{field}': {reason}")
+        where = "" if field is None else f"field '{field}': "
+        super().__init__(f"{source}: {where}{reason}")
 
 
 # --- Parsing ---------------------------------------------------------------------------------

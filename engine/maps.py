@@ -163,12 +163,12 @@ def load_map_file(path: str | os.PathLike) -> MapSpec:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise MapError(path, "(file)", f"cannot read it: {error.strerror or error}") from None
+        raise MapError(path, None, f"cannot read the file: {error.strerror or error}") from None
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as error:
         reason = f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
-        raise MapError(path, "(file)", reason) from None
+        raise MapError(path, None, reason) from None
     return map_from_dict(doc, path)
 
 

@@ -319,11 +319,12 @@ def host_step(config: Config, lineup: Lineup, game: Rollout, parts, carries):
     return Rollout(state, obs, tuple(carries), game.key), events
 
 
-def host_game(config: Config, lineup: Lineup, setup: GameSetup, record: bool = False):
+def host_game(config: Config, lineup: Lineup, setup: GameSetup, record: bool = False, game=None):
     """Play one game stepping from the host (`decide_systems`, `host_step`): (final State,
     trace dict or None, result columns of `report_columns`). With record, a System's decision
-    records (System.report) are in trace["decisions"]."""
-    game = start(config, lineup, setup)
+    records (System.report) are in trace["decisions"]. game: the Rollout to start from
+    (default `start(config, lineup, setup)`; e.g. a scenario's start with its carries)."""
+    game = start(config, lineup, setup) if game is None else game
     first, traces = game, []
     while int(game.state.outcome) == C.ONGOING:
         game, events = host_step(config, lineup, game, *decide_systems(lineup, game))

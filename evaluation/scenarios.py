@@ -385,9 +385,9 @@ def read_document(path) -> dict:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise ScenarioError(path, [f"(file): cannot read it: {error.strerror or error}"]) from None
+        raise ScenarioError(path, [f"cannot read the file: {error.strerror or error}"]) from None
     except json.JSONDecodeError as e:
-        raise ScenarioError(path, [f"(file): not JSON: {e.msg} (line {e.lineno})"]) from None
+        raise ScenarioError(path, [f"not JSON: {e.msg} (line {e.lineno})"]) from None
 
 
 def load_scenario_file(path) -> Scenario:

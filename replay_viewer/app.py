@@ -4,14 +4,12 @@ An `App` with `handle_events(events)`, `update(dt)` and `draw(surface)`; it draw
 surface, so tests render it offscreen (SDL_VIDEODRIVER=dummy). Never imports JAX.
 """
 
-import html
 import sys
 from pathlib import Path
 
 import pygame
 import pygame_gui
 from pygame_gui.elements import UISelectionList
-from pygame_gui.windows import UIMessageWindow
 
 from evaluation.replay import ReplayError, read_replay
 from replay_viewer import layout as L
@@ -23,6 +21,7 @@ from replay_viewer.metrics_table import MetricsTable, display_frame
 from replay_viewer.model import ViewerModel
 from replay_viewer.panels import draw_help, draw_lines, draw_tooltip, info_lines, tooltip_lines
 from replay_viewer.playback import SmoothArena, VideoRunner
+from replay_viewer.problem import close_problem, show_problem
 from replay_viewer.shortcuts import action_for
 from replay_viewer.side_panel import SidePanel
 from replay_viewer.story import kill_feed
@@ -98,7 +97,7 @@ class App:
                 window.kill()
                 closed = True
         self.branch_window = self.dialog = None
-        return self._close_problem() or closed
+        return close_problem(self) or closed
 
     # --- opening -----------------------------------------------------------------------------
     def say(self, text: str, error: bool = False) -> None:
@@ -132,9 +131,9 @@ class App:
         try:
             replay = read_replay(path)
         except (ReplayError, OSError) as error:
-            self._cannot_open(Path(path), error)
+            show_problem(self, Path(path), error)
             return False
-        self._close_problem()
+        close_problem(self)
         self.video.cancel()
         self.model = ViewerModel(replay, Path(path).name)
         self.replay_path = Path(path)
@@ -147,28 +146,6 @@ class App:
         )
         self.say(f"Opened {Path(path).name}: {replay.ticks} ticks. ? lists the keys.")
         return True
-
-    def _cannot_open(self, path: Path, error: Exception) -> None:
-        """A short status line and a message window with the whole reason and the full path."""
-        reason = open_problem(error)
-        self.problem = f"Cannot open {path}: {reason}"
-        self.say(f"Cannot open {path.name}: {reason}", error=True)
-        self._close_problem()
-        text = (
-            f"<b>{html.escape(str(path))}</b><br><br>{html.escape(reason)}<br><br>"
-            "Pick another file with Open (Ctrl+O); Esc closes this message."
-        )
-        self.problem_window = UIMessageWindow(
-            pygame.Rect(L.PROBLEM), text, self.manager, window_title=f"Cannot open {path.name}"
-        )
-
-    def _close_problem(self) -> bool:
-        """Closes the problem window; True if one was open."""
-        window, self.problem_window = self.problem_window, None
-        if window is not None and window.alive():
-            window.kill()
-            return True
-        return False
 
     def _show_list(self) -> None:
         self._hide_list()
@@ -387,15 +364,6 @@ def wrap_tooltip(lines, font, width: int = 380) -> list[str]:
     for line in lines:
         out += fit_lines(line, (font,), width, 10_000)[1]
     return out
-
-
-def open_problem(error: Exception) -> str:
-    """Why a replay did not open, in one line without the path (shown next to it)."""
-    if isinstance(error, ReplayError):
-        return f"{error.field}: {error.problem}"
-    if isinstance(error, OSError) and error.strerror:
-        return error.strerror
-    return str(error)
 
 
 def main(argv=None) -> int:

@@ -71,7 +71,7 @@ def test_map_option_checks_the_file_now(my_map, tmp_path):
     edited.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(ValueError, match=r"^--map: .*edited\.json: field 'id': 47 is the id of"):
         map_option(str(edited))
-    with pytest.raises(ValueError, match=r"^--map: .*gone\.json: field '\(file\)': cannot read"):
+    with pytest.raises(ValueError, match=r"^--map: .*gone\.json: cannot read the file: No such"):
         map_option(str(tmp_path / "gone.json"))
 
 
@@ -79,8 +79,8 @@ def test_bad_map_file_is_one_line_and_exit_2(tmp_path, capsys):
     missing = tmp_path / "none.json"
     assert main(["--headless", "--map", str(missing)]) == 2
     err = capsys.readouterr().err
-    reason = "cannot read it: No such file or directory"
-    assert err == f"battleclient: --map: {missing}: field '(file)': {reason}\n"
+    reason = "cannot read the file: No such file or directory"
+    assert err == f"battleclient: --map: {missing}: {reason}\n"
 
 
 def _args(**values) -> argparse.Namespace:

@@ -104,9 +104,11 @@ def playtest(display, tmp_path_factory):
         _space_until_over(app)  # attempt 1: every order the no-op
         seen["first"] = (play.session.solved, play.drawing.heading(), play.replay_path)
         wait_for(app, lambda: not play.record_line.startswith("being"))
+        began = time.perf_counter()
         _press(app, play.card_buttons["line"])
         wait_for(app, lambda: play.line_path is not None and not app.jobs, seconds=900)
-        seen["line_path"] = play.line_path
+        seen["line_path"], seen["line_s"] = play.line_path, time.perf_counter() - began
+        print(f"Show a winning line: handed to the viewer in {seen['line_s']:.2f} s (loaded)")
         _key(app, pygame.K_w)  # W again: scenario 1's second line
         wait_for(app, lambda: play.line_path != seen["line_path"] and not app.jobs, seconds=300)
         seen["line2_path"], seen["launched"] = play.line_path, list(app.launch.commands)
@@ -187,6 +189,8 @@ def test_the_line_played_by_keys_solves_it_and_the_record_counts_both(playtest):
 def test_show_a_winning_line_opens_the_verified_line_in_the_viewer(playtest):
     seen, _, scenario = playtest
     path = seen["line_path"]
+    # nothing compiles for it (the playtest's step and controller): seconds, not minutes
+    assert seen["line_s"] < 20, seen["line_s"]
     assert path.name.startswith(f"scenario01_{scenario.start_hash[:8]}_line1_")
     assert [command[-1] for command in seen["launched"]] == [str(path), str(seen["line2_path"])]
     assert seen["line2_path"].name.startswith(f"scenario01_{scenario.start_hash[:8]}_line2_")

@@ -63,13 +63,35 @@ def test_the_line_wins_waiting_loses_and_try_again_is_the_exact_start(patient_hu
     assert session.replay().header["scenario"]["solved"] is False
 
 
-@pytest.mark.slow  # compiles the engine (110-240 s at a load average of 40)
-def test_the_winning_line_as_a_replay(patient_hunter):
-    replay = winning_line_replay(patient_hunter)
+@pytest.mark.slow  # compiles the engine and verify's batched scan (~200 s on a loaded machine)
+def test_the_winning_line_as_a_replay_is_verifys_game_and_compiles_nothing(patient_hunter):
+    from evaluation import scenario_lines
+
+    s = patient_hunter
+    session = ScenarioSession(s, [0])
+    session.compile_step()
+    session.decide(ask_hosts=False)  # as the play screen's build job does
+    session.resolve({0: (0, 0, 0)})  # one tick played and the next orders screen's decision,
+    session.decide()  # as on the end card: the controller has run on a later tick's carry too
+    began = time.perf_counter()
+    replay = winning_line_replay(s, 0, session.controller)
+    seconds = time.perf_counter() - began
+    assert seconds < 10, seconds  # the playtest's compiled step and controller: nothing compiles
     assert replay.header["scenario"]["solved"] and replay.header["scenario"]["ticks_played"] == 2
     assert int(replay.states["tick"][-1]) == 296 and int(replay.states["outcome"][-1]) == C.A_WINS
+    verified = dict(scenario_lines.verify(s, record=True))[s.lines[0][0]].replay
+    for field in ("systems", "scenario", "map", "roster"):
+        assert replay.header.get(field) == verified.header.get(field), field
+    for part in ("states", "events", "visible", "relayed"):
+        ours, theirs = getattr(replay, part), getattr(verified, part)
+        if isinstance(theirs, dict):
+            assert ours.keys() == theirs.keys(), part
+            for key in theirs:
+                np.testing.assert_array_equal(ours[key], theirs[key], err_msg=f"{part}.{key}")
+        else:
+            np.testing.assert_array_equal(ours, theirs, err_msg=part)
     with pytest.raises(IndexError):
-        winning_line_replay(patient_hunter, 1)
+        winning_line_replay(s, 1, session.controller)
 
 
 def test_the_record_counts_attempts_and_solves_and_keeps_a_bad_file(patient_hunter, tmp_path):

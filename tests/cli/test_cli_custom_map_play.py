@@ -55,7 +55,7 @@ def test_eval_names_a_missing_map_file_before_loading_anything(tmp_path, capsys)
     missing = tmp_path / "nope.json"
     assert main(["eval", "no_such.msgpack", "--vs", "random", "--maps", str(missing)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"mbg eval: error: {missing}: field '(file)': cannot read it")
+    assert err.startswith(f"mbg eval: error: {missing}: cannot read the file: No such")
 
 
 def test_unknown_ids_are_named_before_any_file_is_read(tmp_path, capsys, never_plays):

@@ -49,7 +49,8 @@ def fails(tmp_path, doc, field, reason):
     assert isinstance(error, ValueError)
     assert error.source == str(path) and error.field == field
     assert reason in error.reason
-    assert str(error) == f"{path}: field '{field}': {error.reason}"
+    where = "" if field is None else f"field '{field}': "
+    assert str(error) == f"{path}: {where}{error.reason}"
     return error
 
 
@@ -231,12 +232,15 @@ def test_not_json_and_not_a_file(tmp_path):
     fails(
         tmp_path,
         '{"id": 3,',
-        "(file)",
+        None,
         "not valid JSON: Expecting property name enclosed in double quotes (line 1, column 10)",
     )
     fails(tmp_path, "[1, 2]", "(top level)", "expected a JSON object")
-    with pytest.raises(M.MapError, match="cannot read it"):
-        M.load_map_file(tmp_path / "absent.json")
+    absent = tmp_path / "absent.json"
+    with pytest.raises(M.MapError) as caught:
+        M.load_map_file(absent)
+    assert str(caught.value) == f"{absent}: cannot read the file: No such file or directory"
+    assert caught.value.field is None
 
 
 def test_file_name_and_id_must_agree(tmp_path, monkeypatch):
