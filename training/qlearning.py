@@ -21,6 +21,7 @@ agent's shaped reward (training.common), times config.reward_scale (x10 by defau
 paper's search found reward scaling by 10 helped both Q methods, seed 000 S6.1).
 """
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -33,6 +34,7 @@ from engine.types import Obs, State
 from policies import networks as nets
 from policies.checkpoints import Q_NETWORK_KIND
 from training import common
+from training.ppo import psum
 
 # ================================ CONFIG ================================
 
@@ -69,20 +71,31 @@ class QConfig(common.GameFields):
     layer_norm: bool = True
     # run
     seed: int = 0
-    devices: int = 1  # the Q learners run on one device (mbg train refuses more)
+    # Host devices the games are split over, each playing num_envs / devices of them, the
+    # gradients averaged across devices (training.parallel); `mbg train` asks XLA for them.
+    devices: int = 1
     updates_per_log: int = 5
     logs_per_checkpoint: int = 4
 
     def check(self, name: str, positive: tuple = ()) -> None:
         """Raise ValueError naming `name`.field for a value out of range."""
-        fields = ("num_envs", "updates_per_log", "logs_per_checkpoint", "embed", "torso", "hidden")
+        fields = ("num_envs", "updates_per_log", "logs_per_checkpoint", "embed", "torso", "hidden",
+                  "devices")  # fmt: skip
         for field in fields + positive:
             if getattr(self, field) < 1:
                 raise ValueError(f"{name}.{field}: {getattr(self, field)!r} must be >= 1")
         if self.total_steps < 0:
             raise ValueError(f"{name}.total_steps: {self.total_steps!r} must be >= 0")
-        if self.devices != 1:
-            raise ValueError(f"{name}.devices: {self.devices!r}; the Q learners run on 1 device")
+        if self.num_envs % self.devices:
+            raise ValueError(
+                f"{name}.devices: {self.devices} must divide num_envs ({self.num_envs})"
+            )
+        if any(kind == "pool" for kind, _ in self.opponents):
+            raise ValueError(
+                f"{name}.opponents: 'pool' (ghost self-play, training.selfplay) is IPPO's, "
+                "IPPO-FF's and MAPPO's; the Q learners (qmix, pqn-vdn) take 'self', 'random', "
+                "'scripted:NAME' and 'checkpoint:PATH'"
+            )
         for field in ("eps_start", "eps_end", "gamma"):
             if not 0.0 <= getattr(self, field) <= 1.0:
                 raise ValueError(f"{name}.{field}: {getattr(self, field)!r} must be in [0, 1]")
@@ -93,6 +106,19 @@ class QConfig(common.GameFields):
         """Learner teams per batch of num_envs games (two in a self-play game, else one)."""
         groups = common.opponent_groups(self.opponents, self.num_envs)
         return int(common.learner_slots(groups, self.num_envs).sum()) // C.TEAM_SIZE
+
+    @property
+    def local_teams(self) -> int:
+        """Learner teams of one device's num_envs / devices games (all when devices is 1)."""
+        games = self.num_envs // self.devices
+        groups = common.opponent_groups(self.opponents, games)
+        return int(common.learner_slots(groups, games).sum()) // C.TEAM_SIZE
+
+    def local_config(self, **divided):
+        """One device's config (training.parallel): num_envs / devices games, devices 1, and
+        each field named in `divided` (its value unused) divided by devices too."""
+        parts = {name: getattr(self, name) // self.devices for name in divided}
+        return dataclasses.replace(self, num_envs=self.num_envs // self.devices, devices=1, **parts)
 
     @property
     def network(self) -> nets.NetworkConfig:
@@ -110,7 +136,8 @@ class QConfig(common.GameFields):
 
 
 def epsilon(config: QConfig, env_steps) -> jax.Array:
-    """Exploration rate after `env_steps` env-steps: linear from eps_start to eps_end."""
+    """Exploration rate after `env_steps` env-steps (of all devices): linear from eps_start
+    to eps_end."""
     frac = jnp.clip(env_steps / max(config.eps_decay_steps, 1), 0.0, 1.0)
     return config.eps_start + frac * (config.eps_end - config.eps_start)
 
@@ -273,11 +300,12 @@ def make_actor(config: QConfig, env, with_world: bool = False) -> Actor:
     return Actor(env, network, groups, n, init, tick, learners)
 
 
-def update_metrics(stats: dict, losses: dict) -> dict:
-    """The per-update metrics training.runs.chunk_scalars reads, from stacked tick stats."""
+def update_metrics(stats: dict, losses: dict, axis_name=None) -> dict:
+    """The per-update metrics training.runs.chunk_scalars reads, from stacked tick stats
+    (counts summed over the devices of `axis_name` when given; `losses` as they come)."""
     return {
         "loss": losses,
-        "terms": stats["terms"].sum(0),
-        "agent_steps": stats["agent_steps"].sum(),
-        "results": stats["results"].sum(0),
+        "terms": psum(stats["terms"].sum(0), axis_name),
+        "agent_steps": psum(stats["agent_steps"].sum(), axis_name),
+        "results": psum(stats["results"].sum(0), axis_name),
     }
