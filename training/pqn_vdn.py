@@ -27,7 +27,7 @@ import optax
 
 from engine import constants as C
 from policies import networks as nets
-from training import ippo, parallel, qlearning, runs
+from training import ghosts, ippo, parallel, qlearning, runs, selfplay
 from training.selfplay import device_count
 
 # ================================ CONFIG ================================
@@ -140,7 +140,8 @@ def _swap(tree):
 def runner_spec(same, split) -> RunnerState:
     """Where each RunnerState field lives on a device mesh (training.parallel): the games in
     flight and their recurrent state with their device, the rest the same on all."""
-    return RunnerState(params=same, opt_state=same, acting=split, rng=same, update=same)
+    acting = qlearning.acting_spec(same, split, with_ghosts=True)
+    return RunnerState(params=same, opt_state=same, acting=acting, rng=same, update=same)
 
 
 def make_train(config: PQNConfig, axis_name: str | None = None) -> Trainer:
@@ -151,14 +152,15 @@ def make_train(config: PQNConfig, axis_name: str | None = None) -> Trainer:
     as each device holds the same number of teams)."""
     if config.devices > 1 and axis_name is None:
         return parallel.make_parallel_train(config, make_train, runner_spec, config.local_config())
-    actor = qlearning.make_actor(config, ippo.make_env(config))
+    actor = qlearning.make_actor(config, ippo.make_env(config), axis_name=axis_name)
     network, tx, n = actor.network, make_optimizer(config), actor.n
     teams = n // C.TEAM_SIZE
 
     def init(rng) -> RunnerState:
         rng, k_env, k_net = jax.random.split(rng, 3)
-        acting = actor.init(parallel.device_key(k_env, axis_name))
-        params = nets.init_params(config.network, k_net, actor.learners(acting.obs))
+        obs = actor.learners(actor.init(k_env).obs)
+        params = nets.init_params(config.network, k_net, obs)
+        acting = actor.init(k_env, params)  # with the ghost pool of the first parameters
         return RunnerState(params, tx.init(params), acting, rng, jnp.int32(0))
 
     def collect(runner: RunnerState):
@@ -232,7 +234,11 @@ def make_train(config: PQNConfig, axis_name: str | None = None) -> Trainer:
         runner, batch, hidden0, stats = collect(runner)
         runner, losses = learn(runner, batch, hidden0)
         losses = dict(losses, epsilon=stats.pop("eps"))
-        return runner, qlearning.update_metrics(stats, losses, axis_name)
+        metrics = qlearning.update_metrics(stats, losses, axis_name)
+        trainer_steps = metrics["agent_steps"].astype(jnp.int32)
+        ghost = selfplay.after_update(runner.acting.ghost, runner.params, trainer_steps,
+                                      config.ghost)  # fmt: skip
+        return runner._replace(acting=runner.acting._replace(ghost=ghost)), metrics
 
     return Trainer(config, actor, actor.groups, init, update, collect, learn)
 
@@ -243,4 +249,17 @@ def make_train(config: PQNConfig, axis_name: str | None = None) -> Trainer:
 def run(config: PQNConfig | None, out, resume=False, steps=None, show=True):
     """Train (or resume, exactly) a run in directory `out` (training.runs.run_learner);
     returns (final RunnerState, path of the exported policy checkpoint)."""
-    return runs.run_learner("pqn-vdn", PQNConfig, make_train, config, out, resume, steps, show)
+    return runs.run_learner("pqn-vdn", PQNConfig, make_train, config, out, resume, steps, show,
+                            hook=ghost_logger)  # fmt: skip
+
+
+def ghost_logger(trainer: Trainer, config: PQNConfig):
+    """The run's after_chunk (training.runs.train_loop): the Elo and pool scalars of
+    training.selfplay.ghost_scalars into each chunk's log."""
+    fixed_names = ghosts.ghost_layout(trainer.groups, config.num_envs).fixed_names
+
+    def after_chunk(runner: RunnerState, values: dict, started: int) -> RunnerState:
+        values.update(selfplay.ghost_scalars(runner.acting.ghost, fixed_names))
+        return runner
+
+    return after_chunk

@@ -33,17 +33,18 @@ from engine import constants as C
 from engine.types import Obs, State
 from policies import networks as nets
 from policies.checkpoints import Q_NETWORK_KIND
-from training import common
+from training import common, ghosts, parallel, selfplay
 from training.ppo import psum
 
 # ================================ CONFIG ================================
 
 
 @dataclass(frozen=True)
-class QConfig(common.GameFields):
+class QConfig(common.GameFields, selfplay.GhostFields):
     """Fields every Q learner has; a JSON/TOML file may set any field (`common.load_config`)."""
 
     # games: common.GameFields (maps, rosters, p_east, score_threshold, horizon, opponents)
+    # ghost pool (opponent kind "pool", PQN-VDN only): selfplay.GhostFields
     num_envs: int = 64
     total_steps: int = 2_000_000
     # optimisation
@@ -90,12 +91,7 @@ class QConfig(common.GameFields):
             raise ValueError(
                 f"{name}.devices: {self.devices} must divide num_envs ({self.num_envs})"
             )
-        if any(kind == "pool" for kind, _ in self.opponents):
-            raise ValueError(
-                f"{name}.opponents: 'pool' (ghost self-play, training.selfplay) is IPPO's, "
-                "IPPO-FF's and MAPPO's; the Q learners (qmix, pqn-vdn) take 'self', 'random', "
-                "'scripted:NAME' and 'checkpoint:PATH'"
-            )
+        self.ghost  # noqa: B018  (GhostConfig checks its fields)
         for field in ("eps_start", "eps_end", "gamma"):
             if not 0.0 <= getattr(self, field) <= 1.0:
                 raise ValueError(f"{name}.{field}: {getattr(self, field)!r} must be in [0, 1]")
@@ -206,6 +202,14 @@ class Acting(NamedTuple):
     hidden: jax.Array  # (n learner agents, H) recurrent state
     reset: jax.Array  # (num_envs,) bool: obs is the first of a new game
     opponents: tuple  # per opponent group, its Systems' carries
+    ghost: Any = ()  # selfplay.GhostState with ghosts (`with_ghosts`), else ()
+
+
+def acting_spec(same, split, with_ghosts: bool) -> Acting:
+    """Where each Acting field lives on a device mesh (training.parallel): the games, their
+    recurrent state and carries with their device; the ghost pool as selfplay.ghost_spec."""
+    ghost = selfplay.ghost_spec(same, split) if with_ghosts else same
+    return Acting(split, split, split, split, split, ghost)
 
 
 class Tick(NamedTuple):
@@ -222,9 +226,10 @@ class Tick(NamedTuple):
 
 
 class Actor(NamedTuple):
-    """The rollout pieces of a learner: init(key) -> Acting; tick(params, acting, eps, key,
-    live=None) -> (acting, (Tick, stats)), stats counting only the games where `live`
-    (num_envs,) bool is true (all when None); learners(tree) (num_envs, 10, ...) -> (n, ...)."""
+    """The rollout pieces of a learner: init(key, params=None) -> Acting (with the ghost pool
+    of `params` when given); tick(params, acting, eps, key, live=None) -> (acting, (Tick,
+    stats)), stats counting only the games where `live` (num_envs,) bool is true (all when
+    None); learners(tree) (num_envs, 10, ...) -> (n, ...); layout: ghosts.GhostLayout."""
 
     env: Any
     network: nets.ActorCritic
@@ -233,6 +238,14 @@ class Actor(NamedTuple):
     init: Any
     tick: Any
     learners: Any
+    layout: ghosts.GhostLayout
+
+
+def greedy_ghost(key, heads: nets.Heads, obs: Obs) -> tuple[jax.Array, jax.Array]:
+    """A ghost's action (ghosts.ghost_actions' `choose`): the greedy legal joint action, as
+    the exported Q policy plays (`key` unused)."""
+    del key
+    return greedy_actions(heads, obs.mask)
 
 
 def _game_results(groups, done, outcome):
@@ -242,10 +255,12 @@ def _game_results(groups, done, outcome):
     return jnp.stack([res[g.lo : g.hi].sum(0) for g in groups])
 
 
-def make_actor(config: QConfig, env, with_world: bool = False) -> Actor:
+def make_actor(config: QConfig, env, with_world: bool = False, axis_name=None) -> Actor:
     """The lock-step rollout of config.num_envs games (engine auto-reset), the learner's agents
-    acting epsilon-greedily, Team B of each game played by its opponent group (training.common).
-    with_world: also record each learner team's world state (engine.Env.world_state, A9)."""
+    acting epsilon-greedily, Team B of each game played by its opponent group (training.common;
+    "pool" games by greedy ghosts, training.ghosts, with Elo for every entrant, when init is
+    given the parameters). with_world: also record each learner team's world state
+    (engine.Env.world_state, A9). axis_name: the device axis the pool is replicated over."""
     network = nets.ActorCritic(config.network)
     groups = common.opponent_groups(config.opponents, config.num_envs)
     systems = common.opponent_systems(groups)
@@ -253,15 +268,22 @@ def make_actor(config: QConfig, env, with_world: bool = False) -> Actor:
     team_idx = learn_idx[:: C.TEAM_SIZE]  # first slot of each learner team (team frame row)
     weights = jnp.asarray(config.weights)
     b, n = config.num_envs, len(learn_idx)
+    layout, ghost_config = ghosts.ghost_layout(groups, b), config.ghost
 
     def learners(tree):
         return jax.tree.map(lambda x: x.reshape((b * C.NUM_SLOTS,) + x.shape[2:])[learn_idx], tree)
 
-    def init(key) -> Acting:
-        obs, state = jax.vmap(env.reset)(jax.random.split(key, b))
+    def init(key, params=None) -> Acting:
+        obs, state = jax.vmap(env.reset)(jax.random.split(parallel.device_key(key, axis_name), b))
         hidden = nets.initial_hidden(config.network, n)
         carries = common.initial_carries(groups, systems)
-        return Acting(state, obs, hidden, jnp.ones(b, bool), carries)
+        ghost = ()
+        if params is not None:  # the sampler's key: the same on every device
+            k_ghost = jax.random.fold_in(key, 1)
+            ghost = ghosts.init_state(
+                ghost_config, config.network, params, layout, k_ghost, axis_name
+            )
+        return Acting(state, obs, hidden, jnp.ones(b, bool), carries, ghost)
 
     def tick(params, acting: Acting, eps, key, live=None):
         k_act, k_opp, k_env = jax.random.split(key, 3)
@@ -276,12 +298,24 @@ def make_actor(config: QConfig, env, with_world: bool = False) -> Actor:
         joint, carries = common.opponent_actions(
             groups, systems, acting.obs, joint, acting.opponents, acting.reset, k_opp
         )
+        ghost = acting.ghost
+        with_ghosts = isinstance(ghost, selfplay.GhostState)
+        if with_ghosts:
+            ghost_key, k_ghost = jax.random.split(ghost.key)
+            joint, ghost = ghosts.ghost_actions(
+                network, layout, ghost._replace(key=ghost_key), params, acting.obs,
+                acting.reset, joint, k_ghost, axis_name, choose=greedy_ghost,
+            )  # fmt: skip
         world = ()
         if with_world:
             world = jax.vmap(env.world_state)(acting.env_state)
             world = world.reshape((b * C.NUM_SLOTS, -1))[team_idx]
         keys = jax.random.split(k_env, b)
         obs2, state, reward, done, info = jax.vmap(env.step)(keys, acting.env_state, joint)
+        if with_ghosts:
+            ghost = ghosts.after_tick(
+                ghost_config, layout, ghost, acting.env_state, done, info["outcome"], axis_name
+            )
         terms = learners(jnp.moveaxis(jax.vmap(common.reward_terms)(info["events"], reward), 1, 2))
         active = learners(acting.env_state.active)
         live = jnp.ones(b, bool) if live is None else live
@@ -295,9 +329,9 @@ def make_actor(config: QConfig, env, with_world: bool = False) -> Actor:
             "agent_steps": counted.sum().astype(jnp.float32),
             "results": _game_results(groups, done & live, info["outcome"]),
         }
-        return Acting(state, obs2, hidden, done, carries), (step, stats)
+        return Acting(state, obs2, hidden, done, carries, ghost), (step, stats)
 
-    return Actor(env, network, groups, n, init, tick, learners)
+    return Actor(env, network, groups, n, init, tick, learners, layout)
 
 
 def update_metrics(stats: dict, losses: dict, axis_name=None) -> dict:

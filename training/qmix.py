@@ -54,6 +54,13 @@ class QMIXConfig(qlearning.QConfig):
     def __post_init__(self):
         fields = ("buffer_games", "batch_games", "gradient_steps", "target_every")
         self.check("QMIXConfig", fields + ("mixer_embed", "hyper_hidden"))
+        if any(kind == "pool" for kind, _ in self.opponents):
+            raise ValueError(
+                "QMIXConfig.opponents: 'pool' (ghost self-play) is not available for qmix: its "
+                "updates play whole fresh games, which carry no ghost pool; use 'self', "
+                "'random', 'scripted:NAME' or 'checkpoint:PATH' (pqn-vdn, ippo, ippo-ff and "
+                "mappo take 'pool')"
+            )
         for field in ("buffer_games", "batch_games"):  # each device holds its share
             if getattr(self, field) % self.devices:
                 raise ValueError(

@@ -34,8 +34,8 @@ MODULES = {"pqn-vdn": pqn_vdn, "qmix": qmix}
 
 
 def largest_gap(a, b) -> float:
-    return float(max(np.max(np.abs(np.asarray(x) - np.asarray(y)))
-                     for x, y in zip(jax.tree.leaves(a), jax.tree.leaves(b), strict=True)))  # fmt: skip
+    pairs = zip(jax.tree.leaves(a), jax.tree.leaves(b), strict=True)
+    return float(max(np.max(np.abs(np.asarray(x) - np.asarray(y))) for x, y in pairs))
 
 
 def leaves_same_on_devices(tree) -> bool:
