@@ -19,14 +19,18 @@ from jax.sharding import PartitionSpec as P  # noqa: E402
 
 from cli.main import main as cli_main  # noqa: E402
 from training import common, parallel, pqn_vdn, qmix  # noqa: E402
+from training.selfplay import PER_GAME_FIELDS  # noqa: E402
 
 SMALL = dict(maps=("0-3",), embed=8, torso=16, hidden=8, updates_per_log=1,
              logs_per_checkpoint=1)  # fmt: skip
-# Two games a device: one self-play (two learner teams), one against random.
+# Per device: one self-play game (two learner teams), one against random (and for PQN-VDN
+# one against the ghost pool: 4 learner teams x 5 agents x 4 ticks = 80 trainer steps a
+# device, 160 an update, a snapshot each update into the window of 2).
 MIX = (("self", 1.0), ("random", 1.0))
 CONFIGS = {
-    "pqn-vdn": pqn_vdn.PQNConfig(**SMALL, num_envs=4, rollout=4, minibatches=1, epochs=2,
-                                 opponents=MIX),
+    "pqn-vdn": pqn_vdn.PQNConfig(**SMALL, num_envs=6, rollout=4, minibatches=1, epochs=2,
+                                 opponents=(*MIX, ("pool", 1.0)), save_steps=160, window=2,
+                                 swap_steps=1),
     "qmix": qmix.QMIXConfig(**SMALL, num_envs=4, horizon=12, buffer_games=12, batch_games=4,
                             gradient_steps=1, target_every=2, opponents=MIX),
 }  # fmt: skip
@@ -58,7 +62,9 @@ def pqn_learn_gap(config) -> dict:
     runner = jax.jit(one.init)(jax.random.PRNGKey(0))
     _, batch, hidden0, _ = jax.jit(one.collect)(runner)
     want, _ = jax.jit(one.learn)(runner, batch, hidden0)
-    local = pqn_vdn.make_train(dataclasses.replace(config, num_envs=2), parallel.AXIS)
+    local = pqn_vdn.make_train(
+        dataclasses.replace(config, num_envs=config.num_envs // 2), parallel.AXIS
+    )
     spec = pqn_vdn.runner_spec(P(), P(parallel.AXIS))
     split_time_major = P(None, parallel.AXIS)  # (T, n) agents / (T, teams)
     learn = on_two(local.learn, (spec, split_time_major, P(parallel.AXIS)), (spec, P()))
@@ -124,6 +130,20 @@ def resume_report(name, config, root) -> dict:
         "agent_steps_per_update": step,
         "finished_games": sum(json.loads(r)["games/random/finished"] for r in rows),
         "buffer_count": int(whole.buffer.count) if name == "qmix" else None,
+        **(pool_figures(whole.acting.ghost, rows) if name == "pqn-vdn" else {}),
+    }
+
+
+def pool_figures(ghost, rows) -> dict:
+    """PQN-VDN's ghost pool on two devices: its replicated part the same on both, its
+    counters, the pool size and the learner's Elo logged after each update."""
+    replicated = [getattr(ghost, f) for f in ghost._fields if f not in PER_GAME_FIELDS]
+    return {
+        "pool_same_on_devices": leaves_same_on_devices(replicated),
+        "pool_trainer_steps": int(ghost.trainer_steps),
+        "pool_games": int(ghost.choice.shape[0]),
+        "pool_sizes": [json.loads(r)["pool/size"] for r in rows],
+        "elo_logged": all("elo/learner" in json.loads(r) for r in rows),
     }
 
 

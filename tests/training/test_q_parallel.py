@@ -20,7 +20,7 @@ def report(tmp_path_factory):
     script = Path(__file__).with_name("q_parallel_check.py")
     root = tmp_path_factory.mktemp("q_parallel")
     done = subprocess.run(
-        [sys.executable, str(script), str(root)], capture_output=True, text=True, timeout=1200
+        [sys.executable, str(script), str(root)], capture_output=True, text=True, timeout=2400
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -29,7 +29,7 @@ def report(tmp_path_factory):
 def test_pqn_two_devices_learn_as_one_device_on_the_same_rollout(report):
     pqn = report["pqn-vdn"]
     assert pqn["learn_moved"] > 1e-4  # two gradient steps moved the parameters
-    # each minibatch gradient the mean of the two halves' (three teams each): float rounding
+    # each minibatch gradient the mean of the two halves' (four teams each): float rounding
     assert pqn["learn_gap"] < 1e-6
 
 
@@ -47,6 +47,15 @@ def test_a_two_device_q_run_resumes_bit_for_bit(report, name):
     assert got["same_params"] and got["devices"] == 2  # parameters, optimiser state, rng
     step = got["agent_steps_per_update"]  # env-steps of both devices' games
     assert got["env_steps"] == [step, 2 * step, 3 * step]
+
+
+def test_pqn_ghost_pool_is_one_pool_on_two_devices(report):
+    pqn = report["pqn-vdn"]
+    assert pqn["pool_same_on_devices"] and pqn["pool_games"] == 2  # one pool game a device
+    # 160 trainer steps an update summed over both devices (= save_steps): the window of 2
+    # full after the first update's snapshot
+    assert pqn["pool_trainer_steps"] == 3 * 160
+    assert pqn["pool_sizes"] == [2.0, 2.0, 2.0] and pqn["elo_logged"]
 
 
 def test_qmix_stores_each_devices_games_in_its_share_of_the_buffer(report):
