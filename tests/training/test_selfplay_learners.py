@@ -80,8 +80,8 @@ def test_mappo_ghosts_are_snapshots_of_the_actor(runs):
 def test_mappo_pool_games_swap_opponents_only_at_their_ends():
     # One tick a collect: after each, a pool game's ghost-step count restarts (its opponent
     # redrawn) only if its game ended on that tick.
-    config = mappo.MAPPOConfig(**dict(POOL, rollout=1, minibatches=1, partners=""),
-                               maps=("0-3",), horizon=6, swap_steps=1)  # fmt: skip
+    tiny = dict(POOL, rollout=1, minibatches=1, partners="", swap_steps=1)
+    config = mappo.MAPPOConfig(**tiny, maps=("0-3",), horizon=6)
     trainer = mappo.make_train(config)
     collect = jax.jit(trainer.collect)
     runner = jax.jit(trainer.init)(jax.random.PRNGKey(0))
