@@ -62,7 +62,7 @@ def register(subparsers) -> None:
     train.add_argument(
         "--devices",
         type=int,
-        help="CPU cores to split the games and PPO epochs over (fresh runs; default: the "
+        help="CPU cores to split the games and updates over (fresh runs; default: the "
         "config's devices, 1): 2 trains about 1.3x faster on two cores, as a different run",
     )
     train.set_defaults(func=run_train)

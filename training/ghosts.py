@@ -1,6 +1,6 @@
 """Ghost opponents and Elo inside a learner's rollout, for learners whose policy is the
-recurrent actor-critic of policies.networks (IPPO now; any learner with the same acting
-network can reuse it). The pool's rules are training.selfplay's; this module wires them into
+actor-critic of policies.networks (IPPO, IPPO-FF, MAPPO's actor; PQN-VDN's Q-network, whose
+ghosts act greedily). The pool's rules are training.selfplay's; this module wires them into
 batched games: which games are pool games, where their ghosts sit, and one tick of acting,
 rating and swapping.
 
@@ -57,14 +57,17 @@ def init_state(config: selfplay.GhostConfig, network_config, params, layout, key
 
 
 def ghost_actions(
-    network, layout: GhostLayout, ghost, params, obs, reset, joint, key, axis_name=None
-):
+    network, layout: GhostLayout, ghost, params, obs, reset, joint, key, axis_name=None,
+    choose=None,
+):  # fmt: skip
     """Team B's heads in every pool game from its opponent's parameters.
 
     obs: batched Obs (B, 10, ...); reset (B,) bool (the ghost's carry restarts with the game);
     joint: heads (B, 10) to fill; key: the same on every device of `axis_name`, each device
-    sampling with its games' block of the keys (selfplay.device_block). Returns (joint, ghost
-    with the new carry)."""
+    sampling with its games' block of the keys (selfplay.device_block); choose(key, heads,
+    obs) -> (move, pair) int32: the ghost's action from its network's heads (default
+    policies.networks.sample_actions; the Q learners' greedy legal argmax). Returns (joint,
+    ghost with the new carry)."""
     g = len(layout.pool_games)
     if g == 0:
         return joint, ghost
@@ -73,10 +76,11 @@ def ghost_actions(
                         flat)  # fmt: skip
     fresh = jnp.broadcast_to(reset[layout.pool_games][:, None], (g, C.TEAM_SIZE))
     opponent = selfplay.opponent_params(ghost, params)
+    choose = choose or nets.sample_actions
 
     def act(p, hidden, o, new, k):
         hidden, heads = network.apply(p, hidden, o, new)
-        return hidden, nets.sample_actions(k, heads, o)
+        return hidden, choose(k, heads, o)
 
     keys = selfplay.device_block(
         jax.random.split(key, g * selfplay.device_count(axis_name)), axis_name

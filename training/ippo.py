@@ -20,7 +20,6 @@ Reward per agent: sum_k w_k * term_k over training.common.SHAPING_TERMS: the eng
 outcome plus optional shaping from Events; each term is logged separately.
 """
 
-import dataclasses
 import functools
 import math
 from pathlib import Path
@@ -36,7 +35,7 @@ from engine import constants as C
 from engine.maps import make_pool
 from engine.types import Config, Obs, State
 from policies import networks as nets
-from training import common, curriculum_runner, ghosts, run_schedule, runs, selfplay
+from training import common, curriculum_runner, ghosts, run_schedule, selfplay
 from training.ippo_config import IPPOConfig
 from training.ppo import (  # noqa: F401  (the PPO half, re-exported for tests and benches)
     Batch,
@@ -279,19 +278,6 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
 # ================================ RUN ================================
 
 
-@functools.cache
-def _compiled(config: IPPOConfig):
-    """(trainer, jitted init, jitted chunk of updates_per_log updates), one per config
-    (total_steps aside; one per stage score threshold), so resuming in the same process and
-    returning to a stage do not recompile."""
-    trainer = make_train(config)
-
-    def chunk(runner):
-        return jax.lax.scan(lambda r, _: trainer.update(r), runner, None, config.updates_per_log)
-
-    return trainer, jax.jit(trainer.init), jax.jit(chunk)
-
-
 def run(
     config: IPPOConfig | None,
     out: str | Path,
@@ -305,20 +291,5 @@ def run(
 
     Returns (final RunnerState, path of the exported policy checkpoint).
     """
-    out = Path(out)
-    config = runs.run_config(out, IPPOConfig, config, resume, steps)
-    base = dataclasses.replace(config, total_steps=0)
-    schedule = config.schedule
-
-    def stage_chunk(runner):  # the compiled chunk of the runner's stage (its score threshold)
-        threshold = schedule.stage(runner.curriculum).score_threshold
-        return _compiled(dataclasses.replace(base, score_threshold=threshold))[2](runner)
-
-    first = schedule.stages[0].score_threshold
-    trainer, init, _ = _compiled(dataclasses.replace(base, score_threshold=first))
-    layout = ghosts.ghost_layout(trainer.groups, config.num_envs)
-    hook = run_schedule.RunSchedule(out, config, "ippo", trainer.groups, layout.fixed_names,
-                                    schedule)  # fmt: skip
-    return runs.train_loop(
-        out, config, trainer, init, stage_chunk, resume, show, "ippo", after_chunk=hook
-    )
+    return run_schedule.run_scheduled(make_train, IPPOConfig, "ippo", config, out, resume,
+                                      steps, show)  # fmt: skip

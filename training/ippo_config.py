@@ -11,7 +11,7 @@ from training import common, curriculum_runner, selfplay
 
 
 @dataclass(frozen=True)
-class IPPOConfig(common.GameFields):
+class IPPOConfig(common.GameFields, selfplay.GhostFields):
     """Everything a run needs; a JSON/TOML file may set any field (`common.load_config`)."""
 
     # games: common.GameFields (maps, rosters, p_east, score_threshold, horizon, opponents)
@@ -57,15 +57,8 @@ class IPPOConfig(common.GameFields):
     devices: int = 1
     updates_per_log: int = 5  # updates per jitted chunk (one progress/log line)
     logs_per_checkpoint: int = 4  # chunks between Orbax checkpoints
-    # self-play with ghost opponents (the "pool" opponent kind), seed 001's meanings:
-    # training.selfplay.GhostConfig (trainer steps = learner agent-steps, ghost steps =
-    # opponent agent-steps in pool games)
-    save_steps: int = 20_000
-    team_change: int = 100_000
-    swap_steps: int = 10_000
-    play_against_latest_model_ratio: float = 0.5
-    window: int = 10
-    elo_k: float = 16.0
+    # self-play with ghost opponents (the "pool" opponent kind): selfplay.GhostFields
+    # (save_steps, team_change, swap_steps, play_against_latest_model_ratio, window, elo_k)
     # curriculum (training.curriculum_runner): "" (maps, rosters, score_threshold above),
     # "builtin" (maps 0-11, 1v1 to 5v5) or a stages file; a stage advances at advance_win_rate
     # over advance_games games against its opponents, or after stage_budget env-steps (0: none)
@@ -113,15 +106,6 @@ class IPPOConfig(common.GameFields):
     def network(self) -> nets.NetworkConfig:
         sizes = {"embed": self.embed, "torso": self.torso, "hidden": self.hidden}
         return nets.NetworkConfig(**sizes, recurrent=self.recurrent)
-
-    @property
-    def ghost(self) -> selfplay.GhostConfig:
-        names = ("save_steps", "team_change", "swap_steps", "play_against_latest_model_ratio")
-        fields = {n: getattr(self, n) for n in (*names, "window", "elo_k")}
-        try:
-            return selfplay.GhostConfig(**fields)
-        except ValueError as error:
-            raise ValueError(f"IPPOConfig.{error}") from None
 
     @property
     def stages(self) -> tuple:

@@ -8,11 +8,10 @@ training.ippo apply as they are). `mbg train ippo-ff` runs it; its policy files 
 network kind "ff_actor_critic" and load by slot spec `checkpoint:PATH` like any other.
 """
 
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from training import ippo, runs
+from training import ippo, run_schedule
 
 ALGORITHM = "ippo-ff"
 
@@ -30,9 +29,9 @@ def make_train(config: IPPOFFConfig, axis_name: str | None = None) -> ippo.Train
 
 
 def run(config, out: str | Path, resume: bool = False, steps: int | None = None, show=True):
-    """Train or resume a feed-forward IPPO run in `out` (see training.ippo.run).
+    """Train or resume a feed-forward IPPO run in `out` as training.ippo.run does: the same
+    ghost pool, curriculum, validation checks and devices (training.run_schedule).
     Returns (final RunnerState, path of the exported policy checkpoint)."""
-    out = Path(out)
-    config = runs.run_config(out, IPPOFFConfig, config, resume, steps)
-    trainer, init, chunk = ippo._compiled(dataclasses.replace(config, total_steps=0))
-    return runs.train_loop(out, config, trainer, init, chunk, resume, show, ALGORITHM)
+    return run_schedule.run_scheduled(
+        make_train, IPPOFFConfig, ALGORITHM, config, out, resume, steps, show
+    )

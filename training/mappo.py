@@ -30,7 +30,7 @@ import numpy as np
 from engine import constants as C
 from engine.types import ROW_DIM, Obs
 from policies import networks as nets
-from training import common, ippo, runs
+from training import common, curriculum_runner, ghosts, ippo, run_schedule, selfplay
 
 # ================================ CONFIG ================================
 
@@ -172,9 +172,12 @@ def make_train(config: MAPPOConfig, axis_name: str | None = None) -> ippo.Traine
     tx = ippo.make_optimizer(config)
     groups = common.opponent_groups(config.opponents, config.num_envs)
     systems = common.opponent_systems(groups)
-    learn_idx = np.flatnonzero(common.learner_slots(groups, config.num_envs))
+    learn_idx = np.flatnonzero(common.learner_slots(groups, config.num_envs, config.partners))
+    partners = common.partner_lineup(config.partners)
     weights = jnp.asarray(config.weights)
     b, n = config.num_envs, len(learn_idx)
+    layout, ghost_config = ghosts.ghost_layout(groups, b), config.ghost
+    first_pool = config.schedule.pool(curriculum_runner.initial_state())
 
     def learners(tree):  # (b, 10, ...) -> (n, ...)
         return jax.tree.map(lambda x: x.reshape((b * C.NUM_SLOTS,) + x.shape[2:])[learn_idx], tree)
@@ -190,7 +193,7 @@ def make_train(config: MAPPOConfig, axis_name: str | None = None) -> ippo.Traine
 
     def init(rng) -> ippo.RunnerState:
         rng, k_env, k_net, k_critic = jax.random.split(rng, 4)
-        obs, state = jax.vmap(env.reset)(jax.random.split(own(k_env), b))
+        obs, state = jax.vmap(lambda k: env.reset(k, first_pool))(jax.random.split(own(k_env), b))
         mine = learners(obs)
         params = {
             "actor": nets.init_params(config.network, k_net, mine),
@@ -200,9 +203,16 @@ def make_train(config: MAPPOConfig, axis_name: str | None = None) -> ippo.Traine
         }
         hidden = nets.initial_hidden(config.network, n)
         carries = common.initial_carries(groups, systems)
+        # The ghosts are snapshots of the actor alone (the critic never plays), drawn from
+        # their own key as in training.ippo.
+        k_ghost = jax.random.fold_in(k_net, 1)
+        ghost = ghosts.init_state(
+            ghost_config, config.network, params["actor"], layout, k_ghost, axis_name
+        )
         return ippo.RunnerState(
             params, tx.init(params), state, obs, hidden, jnp.ones(b, bool), carries, rng,
-            jnp.int32(0),
+            jnp.int32(0), first_pool, ghost, curriculum_runner.initial_state(),
+            common.partner_carries(partners, b),
         )  # fmt: skip
 
     def env_step(runner: ippo.RunnerState, _):
@@ -221,8 +231,20 @@ def make_train(config: MAPPOConfig, axis_name: str | None = None) -> ippo.Traine
         joint, carries = common.opponent_actions(
             groups, systems, runner.obs, joint, runner.opponents, runner.reset, k_opp
         )
+        joint, partner_carries = common.partner_actions(
+            partners, runner.obs, joint, runner.partners, runner.reset, k_opp
+        )
+        ghost_key, k_ghost = jax.random.split(runner.ghost.key)
+        joint, ghost = ghosts.ghost_actions(
+            network.actor, layout, runner.ghost._replace(key=ghost_key),
+            runner.params["actor"], runner.obs, runner.reset, joint, k_ghost, axis_name,
+        )  # fmt: skip
         keys = jax.random.split(k_env, b)
-        obs2, state, reward, done, info = jax.vmap(env.step)(keys, runner.env_state, joint)
+        step = functools.partial(env.step, pool=runner.pool)
+        obs2, state, reward, done, info = jax.vmap(step)(keys, runner.env_state, joint)
+        ghost = ghosts.after_tick(
+            ghost_config, layout, ghost, runner.env_state, done, info["outcome"], axis_name
+        )
         terms = learners(jnp.moveaxis(jax.vmap(common.reward_terms)(info["events"], reward), 1, 2))
         active = learners(runner.env_state.active)
         tr = ippo.Transition(
@@ -235,8 +257,9 @@ def make_train(config: MAPPOConfig, axis_name: str | None = None) -> ippo.Traine
             "results": ippo._game_results(groups, done, info["outcome"]),
         }
         runner = runner._replace(
-            env_state=state, obs=obs2, hidden=hidden, reset=done, opponents=carries, rng=rng
-        )
+            env_state=state, obs=obs2, hidden=hidden, reset=done, opponents=carries, rng=rng,
+            ghost=ghost, partners=partner_carries,
+        )  # fmt: skip
         return runner, (tr, world, stats)
 
     run_epoch = ippo.make_epoch(config, network, tx, axis_name, loss=chunk_loss)
@@ -269,6 +292,11 @@ def make_train(config: MAPPOConfig, axis_name: str | None = None) -> ippo.Traine
     def update(runner: ippo.RunnerState):
         runner, batch, hidden0, stats = collect(runner)
         runner, losses = learn(runner, batch, hidden0)
+        trainer_steps = ippo.psum(stats["agent_steps"].sum(), axis_name).astype(jnp.int32)
+        ghost = selfplay.after_update(
+            runner.ghost, runner.params["actor"], trainer_steps, ghost_config
+        )
+        runner = runner._replace(ghost=ghost)
         metrics = {
             "loss": jax.tree.map(jnp.mean, losses),
             "terms": ippo.psum(stats["terms"].sum(0), axis_name),
@@ -287,28 +315,15 @@ def make_train(config: MAPPOConfig, axis_name: str | None = None) -> ippo.Traine
 # ================================ RUN ================================
 
 
-@functools.cache
-def _compiled(config: MAPPOConfig):
-    """(trainer, jitted init, jitted chunk of updates_per_log updates), one per config."""
-    trainer = make_train(config)
-
-    def chunk(runner):
-        return jax.lax.scan(lambda r, _: trainer.update(r), runner, None, config.updates_per_log)
-
-    return trainer, jax.jit(trainer.init), jax.jit(chunk)
-
-
 def run(
     config, out: str | Path, resume=False, steps: int | None = None, show=True, cls=MAPPOConfig
 ):
-    """Train or resume a MAPPO run in `out` (training.runs.train_loop); `cls` is the config
-    class a run without `config` reads or defaults to. The exported policy file holds the
-    actor only. Returns (final RunnerState, path of the exported policy checkpoint)."""
-    out = Path(out)
-    config = runs.run_config(out, cls, config, resume, steps)
-    trainer, init, chunk = _compiled(dataclasses.replace(config, total_steps=0))
-    return runs.train_loop(
-        out, config, trainer, init, chunk, resume, show, algorithm_name(config),
+    """Train or resume a MAPPO run in `out` as training.ippo.run does (ghost pool, curriculum,
+    validation checks: training.run_schedule); `cls` is the config class a run without
+    `config` reads or defaults to. The exported policy file holds the actor only. Returns
+    (final RunnerState, path of the exported policy checkpoint)."""
+    return run_schedule.run_scheduled(
+        make_train, cls, algorithm_name, config, out, resume, steps, show,
         policy_params=lambda runner: runner.params["actor"],
     )  # fmt: skip
 

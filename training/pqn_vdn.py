@@ -27,7 +27,8 @@ import optax
 
 from engine import constants as C
 from policies import networks as nets
-from training import ippo, qlearning, runs
+from training import ghosts, ippo, parallel, qlearning, runs, selfplay
+from training.selfplay import device_count
 
 # ================================ CONFIG ================================
 
@@ -45,11 +46,12 @@ class PQNConfig(qlearning.QConfig):
         self.check("PQNConfig", ("rollout", "epochs", "minibatches"))
         if not 0.0 <= self.lam <= 1.0:
             raise ValueError(f"PQNConfig.lam: {self.lam!r} must be in [0, 1]")
-        teams = self.num_teams
+        teams = self.local_teams
         if teams % self.minibatches:
+            where = f" of each of the {self.devices} devices" if self.devices > 1 else ""
             raise ValueError(
                 f"PQNConfig.minibatches: {self.minibatches} must divide the {teams} learner "
-                "teams of a rollout"
+                f"teams of a rollout{where}"
             )
 
     @property
@@ -135,27 +137,42 @@ def _swap(tree):
     return jax.tree.map(lambda x: jnp.swapaxes(x, 0, 1), tree)
 
 
-def make_train(config: PQNConfig) -> Trainer:
-    """Build the pure, jittable functions of a run (see Trainer)."""
-    actor = qlearning.make_actor(config, ippo.make_env(config))
+def runner_spec(same, split) -> RunnerState:
+    """Where each RunnerState field lives on a device mesh (training.parallel): the games in
+    flight and their recurrent state with their device, the rest the same on all."""
+    acting = qlearning.acting_spec(same, split, with_ghosts=True)
+    return RunnerState(params=same, opt_state=same, acting=acting, rng=same, update=same)
+
+
+def make_train(config: PQNConfig, axis_name: str | None = None) -> Trainer:
+    """Build the pure, jittable functions of a run (see Trainer). With config.devices > 1
+    they run on that many host devices (training.parallel); with `axis_name` (used there)
+    they are one device's part: its own games, rollout and minibatches of its own teams, each
+    gradient the mean of every device's (the one-device gradient of all the teams' minibatch,
+    as each device holds the same number of teams)."""
+    if config.devices > 1 and axis_name is None:
+        return parallel.make_parallel_train(config, make_train, runner_spec, config.local_config())
+    actor = qlearning.make_actor(config, ippo.make_env(config), axis_name=axis_name)
     network, tx, n = actor.network, make_optimizer(config), actor.n
     teams = n // C.TEAM_SIZE
 
     def init(rng) -> RunnerState:
         rng, k_env, k_net = jax.random.split(rng, 3)
-        acting = actor.init(k_env)
-        params = nets.init_params(config.network, k_net, actor.learners(acting.obs))
+        obs = actor.learners(actor.init(k_env).obs)
+        params = nets.init_params(config.network, k_net, obs)
+        acting = actor.init(k_env, params)  # with the ghost pool of the first parameters
         return RunnerState(params, tx.init(params), acting, rng, jnp.int32(0))
 
     def collect(runner: RunnerState):
-        eps = qlearning.epsilon(config, runner.update * config.steps_per_update)
+        env_steps = runner.update * config.steps_per_update * device_count(axis_name)
+        eps = qlearning.epsilon(config, env_steps)
 
         def step(carry, key):
             return actor.tick(runner.params, carry, eps, key)
 
         rng, k_roll = jax.random.split(runner.rng)
         hidden0 = runner.acting.hidden
-        keys = jax.random.split(k_roll, config.rollout)
+        keys = jax.random.split(parallel.device_key(k_roll, axis_name), config.rollout)
         acting, (traj, stats) = jax.lax.scan(step, runner.acting, keys)
         # max_a Q_tot after each tick: the network replayed over the rollout plus the next obs
         last_obs = actor.learners(acting.obs)
@@ -181,6 +198,7 @@ def make_train(config: PQNConfig) -> Trainer:
         params, opt_state = carry
         hidden0, batch = part
         (loss, aux), grads = grad_fn(params, hidden0=hidden0, batch=_swap(batch))
+        grads, aux = parallel.pmean((grads, aux), axis_name)
         updates, opt_state = tx.update(grads, opt_state, params)
         return (optax.apply_updates(params, updates), opt_state), aux
 
@@ -216,7 +234,11 @@ def make_train(config: PQNConfig) -> Trainer:
         runner, batch, hidden0, stats = collect(runner)
         runner, losses = learn(runner, batch, hidden0)
         losses = dict(losses, epsilon=stats.pop("eps"))
-        return runner, qlearning.update_metrics(stats, losses)
+        metrics = qlearning.update_metrics(stats, losses, axis_name)
+        trainer_steps = metrics["agent_steps"].astype(jnp.int32)
+        ghost = selfplay.after_update(runner.acting.ghost, runner.params, trainer_steps,
+                                      config.ghost)  # fmt: skip
+        return runner._replace(acting=runner.acting._replace(ghost=ghost)), metrics
 
     return Trainer(config, actor, actor.groups, init, update, collect, learn)
 
@@ -227,4 +249,17 @@ def make_train(config: PQNConfig) -> Trainer:
 def run(config: PQNConfig | None, out, resume=False, steps=None, show=True):
     """Train (or resume, exactly) a run in directory `out` (training.runs.run_learner);
     returns (final RunnerState, path of the exported policy checkpoint)."""
-    return runs.run_learner("pqn-vdn", PQNConfig, make_train, config, out, resume, steps, show)
+    return runs.run_learner("pqn-vdn", PQNConfig, make_train, config, out, resume, steps, show,
+                            hook=ghost_logger)  # fmt: skip
+
+
+def ghost_logger(trainer: Trainer, config: PQNConfig):
+    """The run's after_chunk (training.runs.train_loop): the Elo and pool scalars of
+    training.selfplay.ghost_scalars into each chunk's log."""
+    fixed_names = ghosts.ghost_layout(trainer.groups, config.num_envs).fixed_names
+
+    def after_chunk(runner: RunnerState, values: dict, started: int) -> RunnerState:
+        values.update(selfplay.ghost_scalars(runner.acting.ghost, fixed_names))
+        return runner
+
+    return after_chunk

@@ -21,6 +21,7 @@ agent's shaped reward (training.common), times config.reward_scale (x10 by defau
 paper's search found reward scaling by 10 helped both Q methods, seed 000 S6.1).
 """
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -32,16 +33,18 @@ from engine import constants as C
 from engine.types import Obs, State
 from policies import networks as nets
 from policies.checkpoints import Q_NETWORK_KIND
-from training import common
+from training import common, ghosts, parallel, selfplay
+from training.ppo import psum
 
 # ================================ CONFIG ================================
 
 
 @dataclass(frozen=True)
-class QConfig(common.GameFields):
+class QConfig(common.GameFields, selfplay.GhostFields):
     """Fields every Q learner has; a JSON/TOML file may set any field (`common.load_config`)."""
 
     # games: common.GameFields (maps, rosters, p_east, score_threshold, horizon, opponents)
+    # ghost pool (opponent kind "pool", PQN-VDN only): selfplay.GhostFields
     num_envs: int = 64
     total_steps: int = 2_000_000
     # optimisation
@@ -69,20 +72,26 @@ class QConfig(common.GameFields):
     layer_norm: bool = True
     # run
     seed: int = 0
-    devices: int = 1  # the Q learners run on one device (mbg train refuses more)
+    # Host devices the games are split over, each playing num_envs / devices of them, the
+    # gradients averaged across devices (training.parallel); `mbg train` asks XLA for them.
+    devices: int = 1
     updates_per_log: int = 5
     logs_per_checkpoint: int = 4
 
     def check(self, name: str, positive: tuple = ()) -> None:
         """Raise ValueError naming `name`.field for a value out of range."""
-        fields = ("num_envs", "updates_per_log", "logs_per_checkpoint", "embed", "torso", "hidden")
+        fields = ("num_envs", "updates_per_log", "logs_per_checkpoint", "embed", "torso", "hidden",
+                  "devices")  # fmt: skip
         for field in fields + positive:
             if getattr(self, field) < 1:
                 raise ValueError(f"{name}.{field}: {getattr(self, field)!r} must be >= 1")
         if self.total_steps < 0:
             raise ValueError(f"{name}.total_steps: {self.total_steps!r} must be >= 0")
-        if self.devices != 1:
-            raise ValueError(f"{name}.devices: {self.devices!r}; the Q learners run on 1 device")
+        if self.num_envs % self.devices:
+            raise ValueError(
+                f"{name}.devices: {self.devices} must divide num_envs ({self.num_envs})"
+            )
+        self.ghost  # noqa: B018  (GhostConfig checks its fields)
         for field in ("eps_start", "eps_end", "gamma"):
             if not 0.0 <= getattr(self, field) <= 1.0:
                 raise ValueError(f"{name}.{field}: {getattr(self, field)!r} must be in [0, 1]")
@@ -93,6 +102,19 @@ class QConfig(common.GameFields):
         """Learner teams per batch of num_envs games (two in a self-play game, else one)."""
         groups = common.opponent_groups(self.opponents, self.num_envs)
         return int(common.learner_slots(groups, self.num_envs).sum()) // C.TEAM_SIZE
+
+    @property
+    def local_teams(self) -> int:
+        """Learner teams of one device's num_envs / devices games (all when devices is 1)."""
+        games = self.num_envs // self.devices
+        groups = common.opponent_groups(self.opponents, games)
+        return int(common.learner_slots(groups, games).sum()) // C.TEAM_SIZE
+
+    def local_config(self, **divided):
+        """One device's config (training.parallel): num_envs / devices games, devices 1, and
+        each field named in `divided` (its value unused) divided by devices too."""
+        parts = {name: getattr(self, name) // self.devices for name in divided}
+        return dataclasses.replace(self, num_envs=self.num_envs // self.devices, devices=1, **parts)
 
     @property
     def network(self) -> nets.NetworkConfig:
@@ -110,7 +132,8 @@ class QConfig(common.GameFields):
 
 
 def epsilon(config: QConfig, env_steps) -> jax.Array:
-    """Exploration rate after `env_steps` env-steps: linear from eps_start to eps_end."""
+    """Exploration rate after `env_steps` env-steps (of all devices): linear from eps_start
+    to eps_end."""
     frac = jnp.clip(env_steps / max(config.eps_decay_steps, 1), 0.0, 1.0)
     return config.eps_start + frac * (config.eps_end - config.eps_start)
 
@@ -179,6 +202,14 @@ class Acting(NamedTuple):
     hidden: jax.Array  # (n learner agents, H) recurrent state
     reset: jax.Array  # (num_envs,) bool: obs is the first of a new game
     opponents: tuple  # per opponent group, its Systems' carries
+    ghost: Any = ()  # selfplay.GhostState with ghosts (`with_ghosts`), else ()
+
+
+def acting_spec(same, split, with_ghosts: bool) -> Acting:
+    """Where each Acting field lives on a device mesh (training.parallel): the games, their
+    recurrent state and carries with their device; the ghost pool as selfplay.ghost_spec."""
+    ghost = selfplay.ghost_spec(same, split) if with_ghosts else same
+    return Acting(split, split, split, split, split, ghost)
 
 
 class Tick(NamedTuple):
@@ -195,9 +226,10 @@ class Tick(NamedTuple):
 
 
 class Actor(NamedTuple):
-    """The rollout pieces of a learner: init(key) -> Acting; tick(params, acting, eps, key,
-    live=None) -> (acting, (Tick, stats)), stats counting only the games where `live`
-    (num_envs,) bool is true (all when None); learners(tree) (num_envs, 10, ...) -> (n, ...)."""
+    """The rollout pieces of a learner: init(key, params=None) -> Acting (with the ghost pool
+    of `params` when given); tick(params, acting, eps, key, live=None) -> (acting, (Tick,
+    stats)), stats counting only the games where `live` (num_envs,) bool is true (all when
+    None); learners(tree) (num_envs, 10, ...) -> (n, ...); layout: ghosts.GhostLayout."""
 
     env: Any
     network: nets.ActorCritic
@@ -206,6 +238,14 @@ class Actor(NamedTuple):
     init: Any
     tick: Any
     learners: Any
+    layout: ghosts.GhostLayout
+
+
+def greedy_ghost(key, heads: nets.Heads, obs: Obs) -> tuple[jax.Array, jax.Array]:
+    """A ghost's action (ghosts.ghost_actions' `choose`): the greedy legal joint action, as
+    the exported Q policy plays (`key` unused)."""
+    del key
+    return greedy_actions(heads, obs.mask)
 
 
 def _game_results(groups, done, outcome):
@@ -215,10 +255,12 @@ def _game_results(groups, done, outcome):
     return jnp.stack([res[g.lo : g.hi].sum(0) for g in groups])
 
 
-def make_actor(config: QConfig, env, with_world: bool = False) -> Actor:
+def make_actor(config: QConfig, env, with_world: bool = False, axis_name=None) -> Actor:
     """The lock-step rollout of config.num_envs games (engine auto-reset), the learner's agents
-    acting epsilon-greedily, Team B of each game played by its opponent group (training.common).
-    with_world: also record each learner team's world state (engine.Env.world_state, A9)."""
+    acting epsilon-greedily, Team B of each game played by its opponent group (training.common;
+    "pool" games by greedy ghosts, training.ghosts, with Elo for every entrant, when init is
+    given the parameters). with_world: also record each learner team's world state
+    (engine.Env.world_state, A9). axis_name: the device axis the pool is replicated over."""
     network = nets.ActorCritic(config.network)
     groups = common.opponent_groups(config.opponents, config.num_envs)
     systems = common.opponent_systems(groups)
@@ -226,15 +268,22 @@ def make_actor(config: QConfig, env, with_world: bool = False) -> Actor:
     team_idx = learn_idx[:: C.TEAM_SIZE]  # first slot of each learner team (team frame row)
     weights = jnp.asarray(config.weights)
     b, n = config.num_envs, len(learn_idx)
+    layout, ghost_config = ghosts.ghost_layout(groups, b), config.ghost
 
     def learners(tree):
         return jax.tree.map(lambda x: x.reshape((b * C.NUM_SLOTS,) + x.shape[2:])[learn_idx], tree)
 
-    def init(key) -> Acting:
-        obs, state = jax.vmap(env.reset)(jax.random.split(key, b))
+    def init(key, params=None) -> Acting:
+        obs, state = jax.vmap(env.reset)(jax.random.split(parallel.device_key(key, axis_name), b))
         hidden = nets.initial_hidden(config.network, n)
         carries = common.initial_carries(groups, systems)
-        return Acting(state, obs, hidden, jnp.ones(b, bool), carries)
+        ghost = ()
+        if params is not None:  # the sampler's key: the same on every device
+            k_ghost = jax.random.fold_in(key, 1)
+            ghost = ghosts.init_state(
+                ghost_config, config.network, params, layout, k_ghost, axis_name
+            )
+        return Acting(state, obs, hidden, jnp.ones(b, bool), carries, ghost)
 
     def tick(params, acting: Acting, eps, key, live=None):
         k_act, k_opp, k_env = jax.random.split(key, 3)
@@ -249,12 +298,24 @@ def make_actor(config: QConfig, env, with_world: bool = False) -> Actor:
         joint, carries = common.opponent_actions(
             groups, systems, acting.obs, joint, acting.opponents, acting.reset, k_opp
         )
+        ghost = acting.ghost
+        with_ghosts = isinstance(ghost, selfplay.GhostState)
+        if with_ghosts:
+            ghost_key, k_ghost = jax.random.split(ghost.key)
+            joint, ghost = ghosts.ghost_actions(
+                network, layout, ghost._replace(key=ghost_key), params, acting.obs,
+                acting.reset, joint, k_ghost, axis_name, choose=greedy_ghost,
+            )  # fmt: skip
         world = ()
         if with_world:
             world = jax.vmap(env.world_state)(acting.env_state)
             world = world.reshape((b * C.NUM_SLOTS, -1))[team_idx]
         keys = jax.random.split(k_env, b)
         obs2, state, reward, done, info = jax.vmap(env.step)(keys, acting.env_state, joint)
+        if with_ghosts:
+            ghost = ghosts.after_tick(
+                ghost_config, layout, ghost, acting.env_state, done, info["outcome"], axis_name
+            )
         terms = learners(jnp.moveaxis(jax.vmap(common.reward_terms)(info["events"], reward), 1, 2))
         active = learners(acting.env_state.active)
         live = jnp.ones(b, bool) if live is None else live
@@ -268,16 +329,17 @@ def make_actor(config: QConfig, env, with_world: bool = False) -> Actor:
             "agent_steps": counted.sum().astype(jnp.float32),
             "results": _game_results(groups, done & live, info["outcome"]),
         }
-        return Acting(state, obs2, hidden, done, carries), (step, stats)
+        return Acting(state, obs2, hidden, done, carries, ghost), (step, stats)
 
-    return Actor(env, network, groups, n, init, tick, learners)
+    return Actor(env, network, groups, n, init, tick, learners, layout)
 
 
-def update_metrics(stats: dict, losses: dict) -> dict:
-    """The per-update metrics training.runs.chunk_scalars reads, from stacked tick stats."""
+def update_metrics(stats: dict, losses: dict, axis_name=None) -> dict:
+    """The per-update metrics training.runs.chunk_scalars reads, from stacked tick stats
+    (counts summed over the devices of `axis_name` when given; `losses` as they come)."""
     return {
         "loss": losses,
-        "terms": stats["terms"].sum(0),
-        "agent_steps": stats["agent_steps"].sum(),
-        "results": stats["results"].sum(0),
+        "terms": psum(stats["terms"].sum(0), axis_name),
+        "agent_steps": psum(stats["agent_steps"].sum(), axis_name),
+        "results": psum(stats["results"].sum(0), axis_name),
     }

@@ -32,7 +32,8 @@ import optax
 
 from engine import constants as C
 from policies import networks as nets
-from training import ippo, pqn_vdn, qlearning, runs
+from training import ippo, parallel, pqn_vdn, qlearning, runs
+from training.selfplay import device_count
 
 # ================================ CONFIG ================================
 
@@ -53,6 +54,19 @@ class QMIXConfig(qlearning.QConfig):
     def __post_init__(self):
         fields = ("buffer_games", "batch_games", "gradient_steps", "target_every")
         self.check("QMIXConfig", fields + ("mixer_embed", "hyper_hidden"))
+        if any(kind == "pool" for kind, _ in self.opponents):
+            raise ValueError(
+                "QMIXConfig.opponents: 'pool' (ghost self-play) is not available for qmix: its "
+                "updates play whole fresh games, which carry no ghost pool; use 'self', "
+                "'random', 'scripted:NAME' or 'checkpoint:PATH' (pqn-vdn, ippo, ippo-ff and "
+                "mappo take 'pool')"
+            )
+        for field in ("buffer_games", "batch_games"):  # each device holds its share
+            if getattr(self, field) % self.devices:
+                raise ValueError(
+                    f"QMIXConfig.{field}: {getattr(self, field)} must be a multiple of "
+                    f"devices ({self.devices})"
+                )
         if self.num_teams > self.buffer_games:
             raise ValueError(
                 f"QMIXConfig.buffer_games: {self.buffer_games} is fewer than the "
@@ -167,12 +181,24 @@ def _time_major(games: Games):
     return (obs, reset, move, pair, active), team
 
 
-def td_loss(params, target_params, network, mixer, gamma: float, games: Games):
+def _share_of_mean(x, mask, axis_name=None):
+    """This device's part of the masked mean of x over every device of `axis_name` (its
+    masked sum over all devices' mask count), so the parts sum to the mean; the masked mean
+    itself when None."""
+    if axis_name is None:
+        return ippo.masked_mean(x, mask)
+    m = mask.astype(jnp.float32)
+    return jnp.sum(x * m) / jnp.maximum(jax.lax.psum(jnp.sum(m), axis_name), 1.0)
+
+
+def td_loss(params, target_params, network, mixer, gamma: float, games: Games, axis_name=None):
     """Masked mean squared TD error of Q_tot over the valid ticks of `games` (B, T).
 
     params, target_params: {"agent": network params, "mixer": mixer params}. The target uses
     the target network's legal maxima mixed by the target mixer (Rashid et al. 2018).
-    Returns (loss, dict of td, q_tot)."""
+    With `axis_name`, `games` is one device's part of the batch and the loss its share of the
+    mean over every device's valid ticks (the shares, and their gradients, sum to the whole
+    batch's). Returns (loss, dict of td, q_tot)."""
     (obs, reset, move, pair, active), (reward, done, valid, world) = _time_major(games)
     t, n = reset.shape
     h0 = nets.initial_hidden(network.config, n)
@@ -187,8 +213,8 @@ def td_loss(params, target_params, network, mixer, gamma: float, games: Games):
     next_tot = mixer.apply(target_params["mixer"], q_next, world)
     next_tot = jnp.concatenate([next_tot[1:], jnp.zeros_like(next_tot[:1])])
     target = jax.lax.stop_gradient(td_targets(reward, done, next_tot, gamma))
-    loss = 0.5 * ippo.masked_mean(jnp.square(q_tot - target), valid)
-    return loss, {"td": loss, "q_tot": ippo.masked_mean(q_tot, valid)}
+    loss = 0.5 * _share_of_mean(jnp.square(q_tot - target), valid, axis_name)
+    return loss, {"td": loss, "q_tot": _share_of_mean(q_tot, valid, axis_name)}
 
 
 # ============================== MAKE_TRAIN ==============================
@@ -215,8 +241,23 @@ class Trainer(NamedTuple):
     learn: Any  # learn(runner) -> (runner, losses)
 
 
-def make_train(config: QMIXConfig) -> Trainer:
-    """Build the pure, jittable functions of a run (see Trainer)."""
+def runner_spec(same, split) -> RunnerState:
+    """Where each RunnerState field lives on a device mesh (training.parallel): each device's
+    share of the buffer (its own games) with it, the rest the same on all."""
+    buffer = Buffer(games=split, count=same)  # every device adds as many games an update
+    return RunnerState(params=same, mixer=same, target=same, opt_state=same, buffer=buffer,
+                       rng=same, update=same)  # fmt: skip
+
+
+def make_train(config: QMIXConfig, axis_name: str | None = None) -> Trainer:
+    """Build the pure, jittable functions of a run (see Trainer). With config.devices > 1
+    they run on that many host devices (training.parallel); with `axis_name` (used there)
+    they are one device's part: its own games, its buffer_games / devices share of the
+    buffer and batch_games / devices of each batch drawn from it, each gradient summed over
+    the devices as the one-device gradient of the whole batch (`td_loss`)."""
+    if config.devices > 1 and axis_name is None:
+        local = config.local_config(buffer_games=True, batch_games=True)
+        return parallel.make_parallel_train(config, make_train, runner_spec, local)
     actor = qlearning.make_actor(config, ippo.make_env(config), with_world=True)
     network = actor.network
     mixer = MonotonicMixer(config.mixer_embed, config.hyper_hidden)
@@ -266,20 +307,24 @@ def make_train(config: QMIXConfig) -> Trainer:
                            Buffer(empty, jnp.int32(0)), rng, jnp.int32(0))  # fmt: skip
 
     def collect(runner: RunnerState):
-        eps = qlearning.epsilon(config, runner.update * config.steps_per_update)
+        env_steps = runner.update * config.steps_per_update * device_count(axis_name)
+        eps = qlearning.epsilon(config, env_steps)
         rng, key = jax.random.split(runner.rng)
-        games, stats = play(runner.params, key, eps)
+        games, stats = play(runner.params, parallel.device_key(key, axis_name), eps)
         runner = runner._replace(buffer=buffer_add(runner.buffer, games), rng=rng)
         return runner, games, dict(stats, eps=eps)
 
-    loss = functools.partial(td_loss, network=network, mixer=mixer, gamma=config.gamma)
+    loss = functools.partial(
+        td_loss, network=network, mixer=mixer, gamma=config.gamma, axis_name=axis_name
+    )
     grad_fn = jax.value_and_grad(loss, has_aux=True)
 
     def gradient_step(carry, key):
         params, mixer_params, opt_state, target, buffer = carry
-        batch = buffer_sample(buffer, key, config.batch_games)
+        batch = buffer_sample(buffer, parallel.device_key(key, axis_name), config.batch_games)
         both = {"agent": params, "mixer": mixer_params}
         (_, aux), grads = grad_fn(both, target_params=target, games=batch)
+        grads, aux = ippo.psum((grads, aux), axis_name)
         grads = (grads["agent"], grads["mixer"])
         updates, opt_state = tx.update(grads, opt_state, (params, mixer_params))
         params, mixer_params = optax.apply_updates((params, mixer_params), updates)
@@ -302,7 +347,7 @@ def make_train(config: QMIXConfig) -> Trainer:
         runner, _, stats = collect(runner)
         runner, losses = learn(runner)
         losses = dict(losses, epsilon=stats.pop("eps"))
-        return runner, qlearning.update_metrics(stats, losses)
+        return runner, qlearning.update_metrics(stats, losses, axis_name)
 
     return Trainer(config, actor, mixer, actor.groups, init, update, collect, learn)
 

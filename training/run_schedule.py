@@ -12,9 +12,10 @@ All of it is a function of the runner and the chunk's scalars, so a resumed run 
 exactly; validation records made after the checkpoint a run resumes from are dropped first.
 """
 
+import dataclasses
 from pathlib import Path
 
-from training import runs, selfplay, validation
+from training import ghosts, runs, selfplay, validation
 
 
 def opponent_results(values: dict, kinds) -> tuple[float, float]:
@@ -68,3 +69,36 @@ class RunSchedule:
             )  # fmt: skip
             values["validation/margin"] = record["margin"]
         return runner
+
+
+def run_scheduled(make_train, cls, algorithm, config, out, resume, steps, show,
+                  policy_params=None):  # fmt: skip
+    """Train (or resume, exactly) a run of a learner built by `make_train` (its runner an
+    training.ippo.RunnerState with the curriculum, pool and ghost fields) in `out` until
+    config.total_steps env-steps (`steps` overrides it), with a `RunSchedule` between chunks:
+    the curriculum's stages (each score threshold its own compiled chunk), Elo logs and
+    validation checks. algorithm: the learner's name, or a function of the run's config that
+    gives it (MAPPO's, recurrent or not); cls: the config class a run without `config` reads
+    or defaults to; policy_params(runner): the exported policy's parameters (MAPPO's actor).
+    Returns (final runner, path of the exported policy checkpoint); raises as
+    training.runs.run_config."""
+    out = Path(out)
+    config = runs.run_config(out, cls, config, resume, steps)
+    algorithm = algorithm(config) if callable(algorithm) else algorithm
+    base = dataclasses.replace(config, total_steps=0)
+    schedule = config.schedule
+
+    def compiled(threshold):  # one per stage score threshold (a static engine Config field)
+        stage_config = dataclasses.replace(base, score_threshold=threshold)
+        return runs.compiled_chunk(make_train, stage_config)
+
+    def stage_chunk(runner):
+        return compiled(schedule.stage(runner.curriculum).score_threshold)[2](runner)
+
+    trainer, init, _ = compiled(schedule.stages[0].score_threshold)
+    layout = ghosts.ghost_layout(trainer.groups, config.num_envs)
+    hook = RunSchedule(out, config, algorithm, trainer.groups, layout.fixed_names, schedule)
+    return runs.train_loop(
+        out, config, trainer, init, stage_chunk, resume, show, algorithm,
+        policy_params=policy_params, after_chunk=hook,
+    )  # fmt: skip

@@ -64,6 +64,28 @@ class GhostConfig:
             raise ValueError(f"elo_k: {self.elo_k!r} must be > 0")
 
 
+@dataclass(frozen=True)
+class GhostFields:
+    """The self-play fields of a learner's config (GhostConfig's, Elo's start aside), with the
+    seed's meanings (module docstring); `ghost` builds the GhostConfig."""
+
+    save_steps: int = 20_000
+    team_change: int = 100_000
+    swap_steps: int = 10_000
+    play_against_latest_model_ratio: float = 0.5
+    window: int = 10
+    elo_k: float = 16.0
+
+    @property
+    def ghost(self) -> GhostConfig:
+        """GhostConfig of these fields; raises ValueError naming the config class and field."""
+        fields = {f: getattr(self, f) for f in GhostFields.__dataclass_fields__}
+        try:
+            return GhostConfig(**fields)
+        except ValueError as error:
+            raise ValueError(f"{type(self).__name__}.{error}") from None
+
+
 class GhostState(NamedTuple):
     """The pool and each pool game's opponent. W = window, G = pool games, F = fixed entrants."""
 

@@ -4,7 +4,6 @@ Q network, loads by slot spec and plays legal games in `mbg eval`."""
 
 import importlib
 import json
-import os
 
 import jax
 import numpy as np
@@ -97,8 +96,10 @@ def test_mbg_eval_plays_the_exported_q_policy(runs, capsys):
     assert out["games"] == 2 and out["by_side"]["B"]["games"] == 1
 
 
-def test_mbg_train_refuses_devices_for_the_q_learners(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("XLA_FLAGS", os.environ.get("XLA_FLAGS", ""))  # mbg train sets it
-    args = ["train", "qmix", "--devices", "2", "--steps", "10", "--out", str(tmp_path / "q")]
+def test_mbg_train_refuses_the_ghost_pool_for_qmix(tmp_path, capsys):
+    config = tmp_path / "pool.json"
+    config.write_text(json.dumps({"opponents": [["pool", 1.0]]}))
+    args = ["train", "qmix", "--config", str(config), "--steps", "10", "--out", str(tmp_path)]
     assert mbg(args) == 2  # `mbg` turns the ValueError into one line and exit code 2
-    assert "devices: 2; the Q learners run on 1 device" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "QMIXConfig.opponents: 'pool' (ghost self-play) is not available for qmix" in err
