@@ -72,7 +72,11 @@ def test_pettingzoo_example_plays_and_saves_frames(tmp_path, capsys):
     "name, argv, message",
     [
         ("pettingzoo_random", ["--maps", "99"], r"--maps 99: unknown map id 99; valid ids: 0-51"),
-        ("pettingzoo_random", ["--maps", "no.json"], r"--maps no.json: no.json: field '\(file\)'"),
+        (
+            "pettingzoo_random",
+            ["--maps", "no.json"],
+            r"--maps no.json: no.json: cannot read the file: No such file",
+        ),
         ("pettingzoo_random", ["--horizon", "0"], r"--horizon 0: Config.horizon: 0 is out"),
         ("pettingzoo_random", ["--games", "0"], r"--games 0: expected at least 1 game"),
         ("ippo_jaxmarl_style", ["--maps", "7-99"], r"--maps 7-99: unknown map ids 52, 53, "),
