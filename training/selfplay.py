@@ -40,10 +40,10 @@ LATEST = -1  # a game's `choice` when it plays the latest parameters
 
 
 @dataclass(frozen=True)
-class GhostConfig:
-    """The seed's self-play settings (module docstring): save_steps and team_change in
-    trainer steps, swap_steps in ghost steps, window in snapshots; elo_k the Elo update's k
-    and initial_elo every rating's start. Raises ValueError naming the field at fault."""
+class GhostFields:
+    """The self-play fields of a learner's config, with the seed's meanings (module docstring):
+    save_steps and team_change in trainer steps, swap_steps in ghost steps, window in
+    snapshots, elo_k the Elo update's k; `ghost` builds the checked GhostConfig."""
 
     save_steps: int = 20_000
     team_change: int = 100_000
@@ -51,6 +51,22 @@ class GhostConfig:
     play_against_latest_model_ratio: float = 0.5
     window: int = 10
     elo_k: float = 16.0
+
+    @property
+    def ghost(self) -> "GhostConfig":
+        """GhostConfig of these fields; raises ValueError naming the config class and field."""
+        fields = {f: getattr(self, f) for f in GhostFields.__dataclass_fields__}
+        try:
+            return GhostConfig(**fields)
+        except ValueError as error:
+            raise ValueError(f"{type(self).__name__}.{error}") from None
+
+
+@dataclass(frozen=True)
+class GhostConfig(GhostFields):
+    """GhostFields checked, with initial_elo every rating's start. Raises ValueError naming the
+    field at fault."""
+
     initial_elo: float = 1200.0
 
     def __post_init__(self):
@@ -63,27 +79,9 @@ class GhostConfig:
         if self.elo_k <= 0:
             raise ValueError(f"elo_k: {self.elo_k!r} must be > 0")
 
-
-@dataclass(frozen=True)
-class GhostFields:
-    """The self-play fields of a learner's config (GhostConfig's, Elo's start aside), with the
-    seed's meanings (module docstring); `ghost` builds the GhostConfig."""
-
-    save_steps: int = 20_000
-    team_change: int = 100_000
-    swap_steps: int = 10_000
-    play_against_latest_model_ratio: float = 0.5
-    window: int = 10
-    elo_k: float = 16.0
-
     @property
-    def ghost(self) -> GhostConfig:
-        """GhostConfig of these fields; raises ValueError naming the config class and field."""
-        fields = {f: getattr(self, f) for f in GhostFields.__dataclass_fields__}
-        try:
-            return GhostConfig(**fields)
-        except ValueError as error:
-            raise ValueError(f"{type(self).__name__}.{error}") from None
+    def ghost(self) -> "GhostConfig":
+        return self
 
 
 class GhostState(NamedTuple):
