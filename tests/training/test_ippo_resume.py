@@ -9,6 +9,7 @@ import pytest
 
 from cli.main import main as mbg
 from policies.checkpoints import load_policy
+from tests.helpers.runs import assert_same_tree, logged_rows
 from training import ippo
 
 TINY = ippo.IPPOConfig(
@@ -39,18 +40,12 @@ def runs(tmp_path_factory):
 def test_resume_equals_uninterrupted_bit_for_bit(runs):
     _, whole, resumed = runs
     assert int(whole.update) == int(resumed.update) == 3
-    paths = jax.tree_util.tree_flatten_with_path(whole)[0]
-    for (path, a), b in zip(paths, jax.tree.leaves(resumed), strict=True):
-        a, b = np.asarray(a), np.asarray(b)
-        assert a.dtype == b.dtype and np.array_equal(a, b), jax.tree_util.keystr(path)
+    assert_same_tree(whole, resumed)
 
 
 def test_logs_and_exported_policies_agree(runs):
     root, _, _ = runs
-    lines = {}
-    for name in ("whole", "split"):
-        rows = [json.loads(x) for x in (root / name / "metrics.jsonl").read_text().splitlines()]
-        lines[name] = [{k: v for k, v in r.items() if not k.startswith("perf/")} for r in rows]
+    lines = {name: logged_rows(root / name) for name in ("whole", "split")}
     assert [r["env_steps"] for r in lines["whole"]] == [STEP, 2 * STEP, 3 * STEP]
     assert lines["whole"] == lines["split"]
     a = load_policy(root / "whole" / f"policy_{3 * STEP}.msgpack")

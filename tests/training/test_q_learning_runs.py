@@ -12,6 +12,7 @@ import pytest
 from cli.main import main as mbg
 from cli.train import learner
 from policies import checkpoints
+from tests.helpers.runs import assert_same_tree, logged_rows
 from training import common, pqn_vdn, qmix
 from training import runs as run_files
 
@@ -63,20 +64,14 @@ def test_resume_equals_uninterrupted_bit_for_bit(runs):
     algorithm, module, root, step = runs
     whole, resumed = _restore(algorithm, root / "whole"), _restore(algorithm, root / "split")
     assert int(whole.update) == int(resumed.update) == 3
-    paths = jax.tree_util.tree_flatten_with_path(whole)[0]
-    for (path, a), b in zip(paths, jax.tree.leaves(resumed), strict=True):
-        a, b = np.asarray(a), np.asarray(b)
-        assert a.dtype == b.dtype and np.array_equal(a, b), jax.tree_util.keystr(path)
+    assert_same_tree(whole, resumed)
     if module is qmix:  # three updates of two games, one self-play (2 teams): 9 stored
         assert int(whole.buffer.count) == 9
 
 
 def test_logs_agree_and_the_policy_file_names_the_q_network(runs):
     algorithm, _, root, step = runs
-    rows = {}
-    for name in ("whole", "split"):
-        lines = (root / name / "metrics.jsonl").read_text().splitlines()
-        rows[name] = [{k: v for k, v in json.loads(x).items() if "perf/" not in k} for x in lines]
+    rows = {name: logged_rows(root / name) for name in ("whole", "split")}
     assert [r["env_steps"] for r in rows["whole"]] == [step, 2 * step, 3 * step]
     assert rows["whole"] == rows["split"]
     assert all(np.isfinite(r["loss/td"]) for r in rows["whole"])

@@ -3,8 +3,6 @@ ghosts acting greedily): a tiny run killed after one update and resumed equals a
 uninterrupted one bit for bit, snapshots fill the window, Elo is logged for every entrant, and
 a ghost's action is the greedy legal joint action of its snapshot."""
 
-import json
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -12,6 +10,7 @@ import pytest
 
 from engine import constants as C
 from policies import networks as nets
+from tests.helpers.runs import assert_same_tree, logged_rows
 from training import pqn_vdn, qlearning
 
 TINY = pqn_vdn.PQNConfig(
@@ -34,10 +33,7 @@ def runs(tmp_path_factory):
 @pytest.mark.slow
 def test_killed_and_resumed_pool_run_equals_uninterrupted(runs):
     _, whole, resumed = runs
-    paths = jax.tree_util.tree_flatten_with_path(whole)[0]
-    for (path, a), b in zip(paths, jax.tree.leaves(resumed), strict=True):
-        a, b = np.asarray(a), np.asarray(b)
-        assert a.dtype == b.dtype and np.array_equal(a, b), jax.tree_util.keystr(path)
+    assert_same_tree(whole, resumed)
     ghost = whole.acting.ghost
     # two learner teams of 5 agents x 4 ticks = 40 trainer steps an update (save_steps 20)
     assert int(ghost.trainer_steps) == 3 * 40 and int(ghost.size) == 2
@@ -47,12 +43,7 @@ def test_killed_and_resumed_pool_run_equals_uninterrupted(runs):
 @pytest.mark.slow
 def test_logs_carry_elo_for_every_entrant_and_agree_after_resume(runs):
     root, _, _ = runs
-    rows = {}
-    for name in ("whole", "split"):
-        lines = (root / name / "metrics.jsonl").read_text().splitlines()
-        rows[name] = [
-            {k: v for k, v in json.loads(x).items() if not k.startswith("perf/")} for x in lines
-        ]
+    rows = {name: logged_rows(root / name) for name in ("whole", "split")}
     assert rows["whole"] == rows["split"]
     assert all("elo/learner" in r and "elo/random" in r for r in rows["whole"])
     assert [r["pool/size"] for r in rows["whole"]] == [2.0, 2.0, 2.0]

@@ -10,6 +10,7 @@ import jax
 import numpy as np
 import pytest
 
+from tests.helpers.runs import assert_same_tree, logged_rows
 from training import ippo_ff, mappo
 
 pytestmark = pytest.mark.slow  # a compilation per learner: about a minute each, loaded machine
@@ -46,10 +47,7 @@ def runs(request, tmp_path_factory):
 
 def test_killed_and_resumed_equals_uninterrupted(runs):
     _, _, whole, resumed = runs
-    paths = jax.tree_util.tree_flatten_with_path(whole)[0]
-    for (path, a), b in zip(paths, jax.tree.leaves(resumed), strict=True):
-        a, b = np.asarray(a), np.asarray(b)
-        assert a.dtype == b.dtype and np.array_equal(a, b), jax.tree_util.keystr(path)
+    assert_same_tree(whole, resumed)
     # the run did what it is checked for: snapshots taken, the window full, stage advanced
     assert int(whole.ghost.size) == 2 and int(whole.curriculum.stage) == 1
     assert int(whole.ghost.trainer_steps) > 0 and whole.ghost.choice.shape == (2,)
@@ -57,12 +55,7 @@ def test_killed_and_resumed_equals_uninterrupted(runs):
 
 def test_logs_carry_elo_and_the_stage_and_agree_after_resume(runs):
     _, root, _, _ = runs
-    rows = {}
-    for name in ("whole", "split"):
-        lines = (root / name / "metrics.jsonl").read_text().splitlines()
-        rows[name] = [
-            {k: v for k, v in json.loads(x).items() if not k.startswith("perf/")} for x in lines
-        ]
+    rows = {name: logged_rows(root / name) for name in ("whole", "split")}
     assert rows["whole"] == rows["split"]
     assert [r["curriculum/stage"] for r in rows["whole"]] == [0.0, 1.0, 1.0]
     assert all("elo/learner" in r and "elo/random" in r for r in rows["whole"])
