@@ -64,7 +64,7 @@ class PositionForm:
         self.horizon.set_text(str(DEFAULT_HORIZON))
         self.save = UIButton(pygame.Rect(SAVE), "Save as a scenario (Enter)", manager)
         self.cancel = UIButton(pygame.Rect(CANCEL), "Cancel (Esc)", manager)
-        self.line, self.saving = "", False
+        self.line, self.saving, self.saved = "", False, False
         self._sync()
 
     def _sync(self) -> None:
@@ -86,7 +86,7 @@ class PositionForm:
         if not text.isdigit() or int(text) < 1:
             self.line = f"Horizon {text!r}: a whole number of ticks, at least 1"
             return
-        if self.saving:
+        if self.saving or self.saved:  # one file a form: open the form again for another
             return
         self.saving, self.line = True, "Saving the position (the game is re-simulated)..."
         team = C.TEAM_NAMES[self.team]
@@ -97,7 +97,9 @@ class PositionForm:
         self.saving = False
         self.line = f"Saved as a scenario: {short_path(value)}" if ok else f"Not saved: {value}"
         if ok:
-            self.screen.saved_position = value
+            self.screen.saved_position, self.saved = value, True
+            self.save.disable()
+            self.cancel.set_text("Close (Esc)")
 
     def handle(self, event) -> None:
         """One event while the form is up (it takes every key and click)."""

@@ -86,6 +86,25 @@ def arena_for(replay, folder: Path) -> int | str:
     return f"arenas/{path.name}"
 
 
+def recorded_controller(header: dict, focal_team: str) -> tuple[str, str]:
+    """The other team's System in the replay as a scenario controller: (spec, a note for the
+    brief, "" when none is needed). A team played by one System keeps it; a team with a human
+    slot or several Systems cannot be one controller, so it gets the scenarios' default
+    (scenarios.DEFAULT_CONTROLLER) and the note says so."""
+    from evaluation import scenarios as S
+
+    other = 1 - S.TEAMS.index(focal_team)
+    team = header["systems"][other * C.TEAM_SIZE : (other + 1) * C.TEAM_SIZE]
+    played = sorted({spec for spec in team if spec})
+    if len(played) == 1 and played[0] != "human":
+        return played[0], ""
+    label = S.TEAMS[other]
+    return S.DEFAULT_CONTROLLER, (
+        f" In the game Team {label} was played by {', '.join(played) or 'nobody'}; here "
+        f"{S.DEFAULT_CONTROLLER} plays it."
+    )
+
+
 def save_position(replay_path, tick: int, focal_team: str, horizon: int, folder=None) -> Path:
     """Write the position at replay index `tick` (0..T) as a new scenario file; returns its path.
 
@@ -117,17 +136,19 @@ def save_position(replay_path, tick: int, focal_team: str, horizon: int, folder=
     title = f"{replay_path.stem} at tick {game_tick}"
     # the replay's part is the one slug() shortens, so the tick always stays in the name
     name = f"{scenario_id:03d}_{slug(replay_path.stem)}_at_tick_{game_tick}.json"
+    controller, note = recorded_controller(replay.header, focal_team)
     doc = S.document_for_state(
         state,
         arena=arena_for(replay, folder),
         title=title,
         skill="saved from a replay (describe the skill it tests)",
         brief=f"Saved from {replay_path.name} at tick {game_tick}: Team {focal_team} must win "
-        f"within {horizon} ticks.",
+        f"within {horizon} ticks.{note}",
         focal_team=focal_team,
         horizon=int(horizon),
         score_to_win=replay_config(replay.header).score_threshold,
         scenario_id=scenario_id,
+        controller=controller,
     )
     path = S.write_document(folder / name, doc)
     try:

@@ -49,6 +49,11 @@ def test_save_this_position_as_a_scenario_from_the_menu(apps, tmp_path, monkeypa
     assert form.line.startswith("Saved as a scenario:"), form.line
     _post(app, [key(pygame.K_SPACE)])
     assert play.snap.tick == 1  # the form took the key: the turn did not end
+    # saved once: Save is off, Enter and a click on it write no second file
+    _post(app, [key(pygame.K_RETURN)])
+    _post(app, click(form.save.rect.center))
+    assert not form.save.is_enabled and not form.saving and form.cancel.text == "Close (Esc)"
+    assert len(list(scenario_dir().glob("*.json"))) == 1
 
     scenario = S.load_scenario_file(play.saved_position)
     assert scenario.focal_team == 1 and scenario.horizon == 4 and scenario.lines == ()

@@ -10,7 +10,7 @@ from engine import maps as map_files
 from evaluation import scenarios as S
 from evaluation.replay import read_replay
 from evaluation.replay_states import state_at_tick
-from evaluation.scenario_save import free_scenario_id, main, save_position
+from evaluation.scenario_save import free_scenario_id, main, recorded_controller, save_position
 
 REPLAYS = Path(__file__).resolve().parents[1] / "fixtures" / "replays"
 GAME = REPLAYS / "v1_real_2v2_no_metrics.mbgr"
@@ -29,6 +29,7 @@ def test_a_saved_position_loads_with_the_exact_start_state(tmp_path):
             )
     assert int(scenario.start.map_id) == scenario.arena.id and int(state.map_id) == 3
     assert (scenario.focal_team, scenario.horizon, scenario.lines) == (1, 7, ())
+    assert scenario.controller == "scripted:brawler"  # Team A's System in the game
     shipped = {int(p.name[:3]) for p in map_files.ARENAS_DIR.glob("9*.json")}
     assert scenario.arena.split == "scenario" and scenario.arena.id not in shipped
     assert "copy of map" in scenario.arena.name
@@ -36,6 +37,17 @@ def test_a_saved_position_loads_with_the_exact_start_state(tmp_path):
     again = S.load_scenario_file(save_position(GAME, 6, "A", 5, tmp_path))
     assert again.id == first + 1 and again.arena.id not in shipped | {scenario.arena.id}
     assert again.start_hash != scenario.start_hash  # a horizon of 5, not 7
+    assert again.controller == "random" and "played by" not in again.brief
+
+
+def test_a_team_with_a_human_or_two_systems_gets_the_default_controller_and_a_note():
+    header = {"systems": ["human", "scripted:kiter"] + [""] * 3 + ["random"] * 2 + [""] * 3}
+    assert recorded_controller(header, "A") == ("random", "")
+    spec, note = recorded_controller(header, "B")
+    assert spec == S.DEFAULT_CONTROLLER == "scripted:tactician"
+    assert note == (
+        " In the game Team A was played by human, scripted:kiter; here scripted:tactician plays it."
+    )
 
 
 def test_bad_requests_are_refused_and_write_nothing(tmp_path, capsys):
