@@ -199,21 +199,3 @@ def focal_slot_names(scenario: Scenario) -> list[str]:
     """The focal agents' slot names with their classes, e.g. ["A0 Rogue", "A1 Mage"]."""
     ids = np.asarray(scenario.start.class_id)
     return [f"{slot_name(s)} {C.CLASS_NAMES[ids[s]]}" for s in scenario.focal_slots]
-
-
-def save_position(session: GameSession, path: Path, *, focal_team: str, horizon: int,
-                  title: str, skill: str, brief: str, scenario_id: int = 900) -> Path:  # fmt: skip
-    """ "Save this position as a scenario": the game's current tick as a scenario file (no
-    lines yet; `mbg scenarios solve FILE` finds them). The arena is named by its id, so the
-    game must be on a scenario arena (ids 900-999, `engine.maps`). Written atomically, never
-    over an existing file (FileExistsError); raises ScenarioError (every problem, the file
-    named) before writing when the document would not load."""
-    from evaluation import scenarios as S
-
-    doc = S.document_for_state(
-        jax.device_get(session.rollout.state), arena=int(session.map_id), title=title,
-        skill=skill, brief=brief, focal_team=focal_team, horizon=int(horizon),
-        score_to_win=int(session.config.score_threshold), scenario_id=int(scenario_id),
-    )  # fmt: skip
-    S.scenario_from_dict(doc, path)  # refuse a bad position before anything is written
-    return S.write_document(path, doc)

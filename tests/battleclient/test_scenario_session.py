@@ -110,25 +110,3 @@ def test_the_record_counts_attempts_and_solves_and_keeps_a_bad_file(patient_hunt
     with pytest.raises(ValueError, match="entry 'x': needs the fields"):
         record.record_attempt(s, True, 1, "now", path)
     assert path.read_text() == '{"x": {"attempts": 1}}'  # nothing lost
-
-
-@pytest.mark.slow  # compiles the engine (110-240 s at a load average of 40)
-def test_save_this_position_as_a_scenario_loads_and_keeps_the_tick(patient_hunter, tmp_path):
-    from battleclient.scenario_session import save_position
-
-    session = ScenarioSession(patient_hunter, [0])
-    session.resolve({0: (0, 0, 0)})  # one tick on: the position to save is tick 295
-    path = tmp_path / "901_saved.json"
-    kept = dict(focal_team="A", horizon=4, title="Saved", skill="opponent modelling", brief="b")
-    save_position(session, path, **kept)
-    saved = S.load_scenario_file(path)
-    assert int(saved.start.tick) == 295 and saved.horizon == 4 and saved.lines == ()
-    for key in ("pos", "health", "status", "cooldown", "wave_clock", "score"):
-        np.testing.assert_array_equal(
-            np.asarray(getattr(saved.start, key)), session.snapshot.state[key], err_msg=key
-        )
-    with pytest.raises(FileExistsError):
-        save_position(session, path, **kept)  # never over an existing file
-    with pytest.raises(S.ScenarioError, match="horizon = 0: must be at least 1"):
-        save_position(session, tmp_path / "bad.json", **(kept | {"horizon": 0}))
-    assert not (tmp_path / "bad.json").exists()
