@@ -276,8 +276,9 @@ def test_configs_refuse_bad_values():
         qmix.QMIXConfig(num_envs=8, buffer_games=4, opponents=(("random", 1.0),))
     with pytest.raises(ValueError, match="PQNConfig.minibatches"):
         pqn_vdn.PQNConfig(num_envs=6, minibatches=4, opponents=(("random", 1.0),))
-    with pytest.raises(ValueError, match="PQNConfig.devices"):
-        pqn_vdn.PQNConfig(devices=2)
+    with pytest.raises(ValueError, match=r"PQNConfig.devices: 3 must divide num_envs \(64\)"):
+        pqn_vdn.PQNConfig(devices=3)
+    assert pqn_vdn.PQNConfig(devices=2).local_config().num_envs == 32  # training.parallel
     with pytest.raises(ValueError, match="PQNConfig.lam"):
         pqn_vdn.PQNConfig(lam=1.5)
     with pytest.raises(ValueError, match="validation"):
