@@ -35,24 +35,15 @@ lock:
 play: $(STAMP)
 	$(VENV)/bin/battleclient
 
-# The suite runs one pytest process per folder of tests/, and one per file in the folders named
-# in TEST_FILE_PER_PROCESS: a process that compiled several hundred training programs aborted
-# inside XLA while writing one more to the compilation cache (each file alone passes). A
-# failing process does not stop the rest; the summary names every one that failed.
-TEST_FILE_PER_PROCESS := tests/training
-TEST_SUPPORT := tests/fixtures tests/helpers
+# The suite runs as one pytest process per folder of tests/ (one per file in tests/training),
+# TEST_JOBS at a time (one per core, at most 2, by default): tests/helpers/run_processes.py says
+# why, prints each process's output whole and names every process that failed.
+TEST_JOBS ?=
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	@failed=""; \
-	for d in tests/*/; do d=$${d%/}; \
-	  case " $(TEST_SUPPORT) $$d/ " in *" $$d "*|*/__pycache__/*) continue;; esac; \
-	  case " $(TEST_FILE_PER_PROCESS) " in *" $$d "*) targets="$$(ls $$d/test_*.py)";; *) targets=$$d;; esac; \
-	  for t in $$targets; do echo "== pytest $$t"; $(VENV)/bin/pytest $$t || failed="$$failed $$t"; done; \
-	done; \
-	if [ -n "$$failed" ]; then echo "make test: failed in:$$failed"; exit 1; fi; \
-	echo "make test: every process passed"
+	$(PY) tests/helpers/run_processes.py $(if $(TEST_JOBS),--jobs $(TEST_JOBS))
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format .

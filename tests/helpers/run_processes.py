@@ -1,0 +1,78 @@
+"""The suite as separate pytest processes, a few at a time: `make test` calls this.
+
+One process per folder of tests/, and one per test file in the folders named by
+--file-per-process: a process that compiled several hundred training programs aborted inside
+XLA while writing one more to the compilation cache (each file alone passes). Most of a test
+process is single-threaded XLA compilation, so --jobs processes at once (one per core by
+default) use the machine; Xvfb tests pick a free display each (`Xvfb -displayfd`), and the
+shared JAX cache only warns when it reads an entry another process is still writing.
+
+Each process's output is printed whole when it ends (never interleaved); a failing process
+does not stop the rest, and the summary names every one that failed. Exit status 1 then.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+
+
+def targets(root: Path, support: set[str], file_per_process: set[str]) -> list[str]:
+    """The pytest targets under root (tests/), as paths relative to the repository: each folder
+    in name order, or its test_*.py files for a folder in file_per_process; support skipped."""
+    found = []
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        name = f"{root.name}/{folder.name}"
+        if name in support or folder.name.startswith((".", "__")):
+            continue
+        if name in file_per_process:
+            found += [f"{name}/{f.name}" for f in sorted(folder.glob("test_*.py"))]
+        else:
+            found.append(name)
+    return found
+
+
+def run_one(pytest: str, target: str) -> tuple[str, int, float, str]:
+    """Runs `pytest target`; returns (target, exit status, seconds, its stdout and stderr)."""
+    began = time.monotonic()
+    with tempfile.TemporaryFile(mode="w+") as out:
+        status = subprocess.call([pytest, target], stdout=out, stderr=subprocess.STDOUT)
+        out.seek(0)
+        return target, status, time.monotonic() - began, out.read()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pytest", default=str(Path(sys.executable).with_name("pytest")))
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--support", nargs="*", default=["tests/fixtures", "tests/helpers"])
+    parser.add_argument("--file-per-process", nargs="*", default=["tests/training"])
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs: must be at least 1, got {args.jobs}")
+    todo = targets(Path("tests"), set(args.support), set(args.file_per_process))
+    began, failed, times = time.monotonic(), [], []
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        running = [pool.submit(run_one, args.pytest, t) for t in todo]
+        for done in as_completed(running):
+            target, status, seconds, output = done.result()
+            print(f"== pytest {target} ({seconds:.0f} s, exit {status})\n{output}", flush=True)
+            times.append((seconds, target))
+            if status != 0:
+                failed.append(target)
+    print(f"== {len(todo)} processes, {args.jobs} at a time, {time.monotonic() - began:.0f} s")
+    for seconds, target in sorted(times, reverse=True)[:8]:
+        print(f"   {seconds:6.0f} s  {target}")
+    if failed:
+        print("make test: failed in: " + " ".join(failed))
+        return 1
+    print("make test: every process passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
