@@ -120,3 +120,16 @@ def _as_capsule(o: dict) -> tuple:
     a = math.radians(o["angle_deg"])
     dx, dy = half * math.cos(a), half * math.sin(a)
     return (o["x"] - dx, o["y"] - dy, o["x"] + dx, o["y"] + dy, o["height"] / 2)
+
+
+def design(map_id, slug, name, description, obstacles, team_size=None) -> dict:
+    """One map design, the record maps/generate.py turns into a map file: id (int), slug (file
+    name part), name, description, obstacles (the west half's dicts), team_size (None: 5)."""
+    return {
+        "id": map_id,
+        "slug": slug,
+        "name": name,
+        "description": description,
+        "obstacles": obstacles,
+        "team_size": team_size,
+    }
