@@ -4,7 +4,7 @@
         [--ticks 16] [--devices 1 2] [--png docs/scaling.png] [--json scaling.json]
 
 Each point is a jitted `lax.scan` of `--ticks` ticks of random legal actions
-(`evaluation.engine_bench.random_legal_actions`) over `games` games with auto-reset. With two
+(`engine.sampling.random_play`) over `games` games with auto-reset. With two
 devices the games are split over a 1-D device mesh by `jax.shard_map`, each device stepping its
 own share with no exchange, as `training/parallel.py` does for training; a size that does not
 split evenly is skipped there. One worker process per device count (XLA fixes the count when
@@ -39,22 +39,11 @@ def sharded_rollout(env, devices: int, ticks: int):
     import jax
     from jax.sharding import PartitionSpec as P
 
-    from engine.sampling import random_legal_actions
+    from engine.sampling import random_play
     from training.parallel import device_mesh
 
     def local(keys):
-        batch = keys.shape[0]
-        obs, state = jax.vmap(env.reset)(keys)
-
-        def tick(carry, key):
-            obs, state = carry
-            k_act, k_step = jax.random.split(key)
-            actions = jax.vmap(random_legal_actions)(jax.random.split(k_act, batch), obs.mask)
-            obs, state, *_ = jax.vmap(env.step)(jax.random.split(k_step, batch), state, actions)
-            return (obs, state), None
-
-        (_, state), _ = jax.lax.scan(tick, (obs, state), jax.random.split(keys[0], ticks))
-        return state.tick
+        return random_play(env, keys, ticks)[1].tick
 
     if devices == 1:
         return jax.jit(local)

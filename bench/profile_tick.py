@@ -19,7 +19,7 @@ import jax.numpy as jnp
 
 from engine import Config, Env, combat, geometry, legality, lifecycle, maps, observation
 from engine import env as env_module
-from engine.sampling import random_legal_actions
+from engine.sampling import random_legal_actions, random_play
 from evaluation import interleaved
 
 
@@ -28,16 +28,7 @@ def warm_games(env: Env, batch: int, ticks: int):
 
     @jax.jit
     def play(keys):
-        obs, state = jax.vmap(env.reset)(keys)
-
-        def tick(carry, key):
-            obs, state = carry
-            k_act, k_step = jax.random.split(key)
-            acts = jax.vmap(random_legal_actions)(jax.random.split(k_act, batch), obs.mask)
-            obs, state, *_ = jax.vmap(env.step)(jax.random.split(k_step, batch), state, acts)
-            return (obs, state), None
-
-        (obs, state), _ = jax.lax.scan(tick, (obs, state), jax.random.split(keys[0], ticks))
+        obs, state = random_play(env, keys, ticks)
         acts = jax.vmap(random_legal_actions)(jax.random.split(keys[1], batch), obs.mask)
         return obs, state, acts
 

@@ -44,3 +44,21 @@ def random_legal_actions(key: jax.Array, mask):
     move = pick_legal(draw[0], mask.move)
     pair = pick_legal(draw[1], mask.pair.reshape(slots, -1))
     return Actions(move, pair // 2, pair % 2)
+
+
+def random_play(env, keys: jax.Array, ticks: int):
+    """`ticks` ticks of random legal actions (`random_legal_actions`) in a batch of games, from
+    reset, with the engine's own auto-reset of finished games: keys (games, 2) uint32 ->
+    (Observation, State) of the batch after the last tick. The first key also seeds the
+    per-tick draws. Traceable: jit it, or call it inside a jitted function or shard_map."""
+    batch = keys.shape[0]
+    start = jax.vmap(env.reset)(keys)
+
+    def tick(carry, key):
+        obs, state = carry
+        k_act, k_step = jax.random.split(key)
+        actions = jax.vmap(random_legal_actions)(jax.random.split(k_act, batch), obs.mask)
+        obs, state, *_ = jax.vmap(env.step)(jax.random.split(k_step, batch), state, actions)
+        return (obs, state), None
+
+    return jax.lax.scan(tick, start, jax.random.split(keys[0], ticks))[0]
