@@ -13,6 +13,7 @@ does not stop the rest, and the summary names every one that failed. Exit status
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -36,13 +37,26 @@ def targets(root: Path, support: set[str], file_per_process: set[str]) -> list[s
     return found
 
 
+RUNNING: set[subprocess.Popen] = set()
+
+
 def run_one(pytest: str, target: str) -> tuple[str, int, float, str]:
     """Runs `pytest target`; returns (target, exit status, seconds, its stdout and stderr)."""
     began = time.monotonic()
     with tempfile.TemporaryFile(mode="w+") as out:
-        status = subprocess.call([pytest, target], stdout=out, stderr=subprocess.STDOUT)
+        child = subprocess.Popen([pytest, target], stdout=out, stderr=subprocess.STDOUT)
+        RUNNING.add(child)
+        status = child.wait()
+        RUNNING.discard(child)
         out.seek(0)
         return target, status, time.monotonic() - began, out.read()
+
+
+def stop_all(signum, _frame):
+    """A SIGTERM or SIGINT to this runner ends the pytest processes it started, then itself."""
+    for child in list(RUNNING):
+        child.terminate()
+    os._exit(128 + signum)
 
 
 def main(argv=None) -> int:
@@ -54,6 +68,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs: must be at least 1, got {args.jobs}")
+    signal.signal(signal.SIGTERM, stop_all)
+    signal.signal(signal.SIGINT, stop_all)
     todo = targets(Path("tests"), set(args.support), set(args.file_per_process))
     began, failed, times = time.monotonic(), [], []
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
