@@ -174,7 +174,7 @@ def open_play_on(app) -> None:
         model.replay.header["systems"], model.replay.states["active"][0], model.view
     )
     app.close_windows()
-    app.branch_window = PlayOnWindow(app.manager, model.tick, slots)
+    app.branch_window = PlayOnWindow(app.manager, model.tick, slots, model.game_tick(model.tick))
 
 
 def open_scenario(app) -> None:
@@ -186,7 +186,7 @@ def open_scenario(app) -> None:
         else "A"
     )
     app.close_windows()
-    app.branch_window = ScenarioWindow(app.manager, model.tick, focal)
+    app.branch_window = ScenarioWindow(app.manager, model.tick, focal, model.game_tick(model.tick))
 
 
 def branch_request(app, request) -> None:
@@ -198,13 +198,13 @@ def branch_request(app, request) -> None:
         # the client's --tick counts game ticks; a scenario replay's index 0 is a later tick
         game_tick = int(app.model.state(tick)["tick"])
         argv = play_on_command(app.replay_path, game_tick, values[0])
-        what = f"Play on from tick {tick}"
+        what = f"Play on from tick {game_tick}"
     else:
         focal, horizon = values
         if not horizon.isdigit() or int(horizon) < 1:
             return app.say(f"Horizon {horizon!r}: type a number of ticks, 1 or more", error=True)
         argv = save_scenario_command(app.replay_path, tick, focal, int(horizon))
-        what = f"Scenario from tick {tick}"
+        what = f"Scenario from tick {app.model.game_tick(tick)}"
     app.close_windows()
     app.last_command = argv
     app.say(app.children.start(what, argv))

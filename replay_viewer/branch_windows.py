@@ -13,9 +13,10 @@ from replay_viewer import layout as L
 class PlayOnWindow:
     """Asks for the --slots spec (prefilled: launch.default_slots) to play on from `tick`."""
 
-    def __init__(self, manager, tick: int, slots: str):
-        self.tick = tick
-        self.window = UIWindow(pygame.Rect(L.BRANCH), manager, f"Play on from tick {tick}")
+    def __init__(self, manager, tick: int, slots: str, shown: int | None = None):
+        self.tick = tick  # the replay index; `shown` the game tick the title names
+        title = f"Play on from tick {tick if shown is None else shown}"
+        self.window = UIWindow(pygame.Rect(L.BRANCH), manager, title)
         self.window.set_blocking(True)  # modal: the bar and the arena behind it wait
         box = self.window
         UILabel(
@@ -55,9 +56,10 @@ class PlayOnWindow:
 class ScenarioWindow:
     """Asks for the focal team and the horizon (ticks allowed) of a scenario saved at `tick`."""
 
-    def __init__(self, manager, tick: int, focal: str = "A"):
-        self.tick = tick
-        self.window = UIWindow(pygame.Rect(L.BRANCH), manager, f"Save tick {tick} as a scenario")
+    def __init__(self, manager, tick: int, focal: str = "A", shown: int | None = None):
+        self.tick = tick  # the replay index; `shown` the game tick the title names
+        title = f"Save tick {tick if shown is None else shown} as a scenario"
+        self.window = UIWindow(pygame.Rect(L.BRANCH), manager, title)
         self.window.set_blocking(True)  # modal: the bar and the arena behind it wait
         box = self.window
         UILabel(pygame.Rect(10, 8, 200, 30), "Focal team (must win):", manager, container=box)

@@ -91,7 +91,18 @@ class ViewerModel:
     # --- raw access --------------------------------------------------------------------------
     @property
     def tick(self) -> int:
+        """The replay index shown (0..ticks); `game_tick` is the number a person reads."""
         return self.timeline.tick
+
+    @property
+    def first_tick(self) -> int:
+        """The game tick of replay index 0: 0 for a whole game, the start tick of a scenario's
+        replay (e.g. 294), whose states begin where the scenario starts (State.tick, RULES 0)."""
+        return int(self.replay.states["tick"][0])
+
+    def game_tick(self, t: int) -> int:
+        """The game tick of replay index `t`, as the BattleClient and the state number it."""
+        return self.first_tick + int(t)
 
     def _state_uncached(self, t: int) -> dict:
         return {k: v[t] for k, v in self.replay.states.items()}
@@ -167,7 +178,8 @@ class ViewerModel:
         """Event-log sentences for the transition into tick `t` (default: the current tick)."""
         t = self.tick if t is None else int(t)
         if t == 0:
-            return ["Tick 0: the game starts; step forward to see what happens."]
+            what = "the game starts" if self.first_tick == 0 else "the replay starts"
+            return [f"Tick {self.first_tick}: {what}; step forward to see what happens."]
         known, seen = None, None
         if self.view != "oracle":
             known = self.known_transition(t)
@@ -255,11 +267,11 @@ class ViewerModel:
         return text
 
     def _order_lines(self, t: int, slot: int, full: bool) -> list[str]:
-        ev = self.events(t)
+        ev, g = self.events(t), self.game_tick(t)
         accepted = f"Accepted: {self._order_text(ev['accepted'][slot], slot)}"
         if not full:  # others' submitted orders are private; the accepted action is observed
-            return [f"Last tick ({t} -> {t + 1}):", accepted]
-        lines = [f"Orders for tick {t} -> {t + 1}:"]
+            return [f"Last tick ({g} -> {g + 1}):", accepted]
+        lines = [f"Orders for tick {g} -> {g + 1}:"]
         lines.append(f"Submitted: {self._order_text(ev['submitted'][slot], slot)}")
         lines.append(accepted)
         flags = [

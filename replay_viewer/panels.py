@@ -60,7 +60,7 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
     over = int(s["outcome"]) != C.ONGOING
     rest = (
         f"   map {h['map']['id']} {h['map']['name']} ({h['map']['split']})   "
-        f"{tick_heading(t, model.ticks, over)}   "
+        f"{tick_heading(t, model.ticks, over, model.first_tick)}   "
         f"score A {int(s['score'][0])} : B {int(s['score'][1])}   "
         f"view: {view_label(model.view)}"
     )
@@ -87,11 +87,14 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
     return [first, second, systems_text(h["systems"], font, width)]
 
 
-def tick_heading(t: int, last: int, over: bool) -> str:
+def tick_heading(t: int, last: int, over: bool, first: int = 0) -> str:
     """The info bar's tick, numbered as the BattleClient numbers the same moment (RULES 0:
     tick t leads from state t to t+1): "tick t/T" for state t, and the final state of a
-    finished game names the tick that ended it, "tick T-1 (last)"."""
-    return f"tick {t - 1} (last)" if over and t == last and t > 0 else f"tick {t}/{last}"
+    finished game names the tick that ended it, "tick T-1 (last)". t and last are replay
+    indices; first is the game tick of index 0 (a scenario replay's start tick)."""
+    if over and t == last and t > 0:
+        return f"tick {first + t - 1} (last)"
+    return f"tick {first + t}/{first + last}"
 
 
 def tick_range(name: str, last: int) -> str:
@@ -135,7 +138,8 @@ def log_history(model, depth: int = 4) -> list:
             break
         lines = model.log_lines(t)
         colour = COLOURS["text"] if k == 0 else COLOURS["muted"]
-        title = f"Tick {t - 1} (state {t - 1} -> {t})" if t > 0 else "State 0"
+        g = model.game_tick(t)
+        title = f"Tick {g - 1} (state {g - 1} -> {g})" if t > 0 else f"State {g}"
         out.append((title, COLOURS["accent"] if k == 0 else COLOURS["muted"]))
         out += [(line, colour) for line in lines]
     return out

@@ -52,9 +52,12 @@ class StoryStrip:
     def __init__(self, rect):
         self.rect = pygame.Rect(rect)
         self._placed: list[tuple[int, int, Mark]] = []
+        self.first = 0  # the game tick of replay index 0, for the tooltips
 
-    def draw(self, surface, marks, ticks: int, track, cursor: int) -> None:
-        """Marks (replay_viewer.story.Mark) for a game of `ticks` ticks; `cursor` the shown tick."""
+    def draw(self, surface, marks, ticks: int, track, cursor: int, first: int = 0) -> None:
+        """Marks (replay_viewer.story.Mark) for a game of `ticks` ticks; `cursor` the shown
+        replay index; `first` the game tick of index 0 (ViewerModel.first_tick)."""
+        self.first = int(first)
         surface.fill(COLOURS["panel"], self.rect)
         pygame.draw.line(surface, COLOURS["panel_line"], self.rect.midleft, self.rect.midright, 1)
         self._placed = []
@@ -81,9 +84,8 @@ class StoryStrip:
         found = self.marks_at(pos)
         if not found:
             return []
-        return [f"Tick {found[0].tick - 1} (state {found[0].tick}); click to jump"] + [
-            m.text for m in found
-        ]
+        g = self.first + found[0].tick
+        return [f"Tick {g - 1} (state {g}); click to jump"] + [m.text for m in found]
 
     def tick_at(self, pos) -> int | None:
         """The replay index to jump to for a click at `pos`: the mark's tick, else None."""
