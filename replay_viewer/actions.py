@@ -11,6 +11,7 @@ from evaluation.replay import SUFFIX
 from replay_viewer import layout as L
 from replay_viewer.branch_windows import PlayOnWindow, ScenarioWindow
 from replay_viewer.export import save_png
+from replay_viewer.folder_list import close_list
 from replay_viewer.launch import default_slots, play_on_command, save_scenario_command
 from replay_viewer.model import view_from_label, view_options
 from ui.arena import MARGIN, ArenaRenderer
@@ -62,7 +63,7 @@ def app_action(app, action: str) -> None:
     if action == "help":
         app.show_help = not app.show_help
     elif action == "escape":
-        if app.close_windows():
+        if app.close_windows() or close_list(app):
             return
         if app.video.cancel():
             return app.say(app.video.line)
@@ -79,8 +80,8 @@ def app_action(app, action: str) -> None:
             allow_picking_directories=True,
         )  # fmt: skip
         app.dialog.set_blocking(True)  # modal: nothing behind it takes a click (App.modal_windows)
-    elif action == "folder" and app.folder is not None:
-        app.open_path(app.folder)
+    elif action == "folder" and (app.folder or app.replay_path) is not None:
+        app.open_path(app.folder or app.replay_path.parent)  # a file opened alone: its folder
     elif action == "fullscreen":
         toggle_fullscreen(app)
 
