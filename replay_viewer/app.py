@@ -32,6 +32,7 @@ from ui.pacing import FramePacer
 from ui.panels import fit_lines
 from ui.theme import COLOURS, GUI_THEME
 from ui.window import FixedWindow
+from ui.words import count
 
 # Seconds a status message stays before the resting hint replaces it (errors stay longer).
 MESSAGE_SECONDS, ERROR_SECONDS = 6.0, 15.0
@@ -135,7 +136,7 @@ class App:
         self.side.set_metrics(
             None if metrics is None else MetricsTable(display_frame(metrics, classes)), note
         )
-        self.say(f"Opened {Path(path).name}: {replay.ticks} ticks. ? lists the keys.")
+        self.say(f"Opened {Path(path).name}: {count(replay.ticks, 'tick')}. ? lists the keys.")
         return True
 
     def _hide_list(self) -> None:

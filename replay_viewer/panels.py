@@ -13,6 +13,7 @@ from ui.panels import draw_lines as shared_draw_lines
 from ui.rules import C, unit_name
 from ui.scene import view_label
 from ui.theme import COLOURS
+from ui.words import count
 
 # The viewer indents wrapped continuation lines by two spaces (the BattleClient by three).
 draw_lines = partial(shared_draw_lines, indent="  ")
@@ -76,9 +77,9 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
     if model.view != "oracle":
         return [first, "point of view: only what this view knew at this tick is shown"]
     r = h["result"]
+    score = f"{r['score'][0]}-{r['score'][1]}"
     second = (
-        f"result: {r['outcome_name']} {r['score'][0]}-{r['score'][1]} in {r['ticks']} ticks   "
-        f"{h['info_regime']}"
+        f"result: {r['outcome_name']} {score} in {count(r['ticks'], 'tick')}   {h['info_regime']}"
     )
     if h.get("study"):  # three lines fit: the study's record shares them with the result
         head, answers = study_lines(h["study"])
@@ -117,9 +118,9 @@ def scenario_lines(info: dict | None, tick: int, oracle: bool, over: bool = Fals
     horizon = int(info["horizon"])
     left = max(horizon - tick, 0)
     clock = (
-        f"game over after {tick} of {horizon} ticks"
+        f"game over after {tick} of {count(horizon, 'tick')}"
         if over
-        else f"{left} tick{'' if left == 1 else 's'} left"
+        else f"{count(left, 'tick')} left"
     )
     head = f"scenario {info['id']} {info['title']} ({info['skill']}): {clock}"
     if oracle:

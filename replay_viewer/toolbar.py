@@ -10,10 +10,16 @@ from replay_viewer.model import SPEEDS, view_from_label, view_options
 from replay_viewer.story import game_marks
 from replay_viewer.timeline import StoryStrip, slider_track
 from ui.scene import view_label
+from ui.words import count
+
+
+def speed_label(speed: int) -> str:
+    """The speed menu's words for `speed` ticks per second: "1 tick/s", "4 ticks/s"."""
+    return f"{count(speed, 'tick')}/s"
 
 
 def speed_labels() -> list[str]:
-    return [f"{s} ticks/s" for s in SPEEDS]
+    return [speed_label(s) for s in SPEEDS]
 
 
 class Toolbar:
@@ -42,7 +48,7 @@ class Toolbar:
 
     def _speed_menu(self, speed: int):
         return UIDropDownMenu(
-            speed_labels(), f"{speed} ticks/s", pygame.Rect(L.SPEED), self.app.manager
+            speed_labels(), speed_label(speed), pygame.Rect(L.SPEED), self.app.manager
         )
 
     def rebuild_speed(self, speed: int) -> None:
