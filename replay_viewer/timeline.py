@@ -9,7 +9,7 @@ marks come from replay_viewer.story, already limited to what the view knew.
 import pygame
 
 from replay_viewer.story import Mark
-from ui.panels import elide_middle
+from ui.panels import wrap
 from ui.theme import COLOURS, TEAM_COLOURS
 
 PICK = 5  # pixels either side of a mark that still hit it
@@ -95,20 +95,22 @@ class StoryStrip:
 
 def draw_kill_feed(surface, rect, marks, font) -> None:
     """The latest deaths (story.kill_feed, newest first) right-aligned in `rect`, each on a
-    dark band in the colour of the team that made the kill; nothing when `marks` is empty."""
+    dark band in the colour of the team that made the kill; nothing when `marks` is empty. A
+    line too wide wraps at a word onto a second line of the band, so every name shows whole;
+    the feed stops at the entry that would cross the bottom of `rect`."""
     rect = pygame.Rect(rect)
-    y = rect.y
+    y, step = rect.y, font.get_linesize()
     for mark in marks:
-        line = elide_middle(mark.text, font, rect.width - 10)  # the victim ends the line
-        text = font.render(line, True, TEAM_COLOURS[1 - mark.team])
-        band = pygame.Rect(0, y, min(text.get_width() + 10, rect.width), text.get_height() + 4)
+        lines = wrap(mark.text, font, rect.width - 10, indent="  ")
+        images = [font.render(line, True, TEAM_COLOURS[1 - mark.team]) for line in lines]
+        width = min(max(i.get_width() for i in images) + 10, rect.width)
+        band = pygame.Rect(0, y, width, step * len(images) + 4)
         band.right = rect.right
         if band.bottom > rect.bottom:
             break
         shade = pygame.Surface(band.size, pygame.SRCALPHA)
         shade.fill((10, 10, 14, 190))
         surface.blit(shade, band)
-        surface.blit(
-            text, (band.x + 5, band.y + 2), area=pygame.Rect(0, 0, band.width - 10, band.height)
-        )
+        for k, image in enumerate(images):
+            surface.blit(image, (band.x + 5, band.y + 2 + k * step))
         y = band.bottom + 2
