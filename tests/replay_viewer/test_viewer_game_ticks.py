@@ -80,3 +80,14 @@ def test_the_timeline_tooltip_names_the_game_tick(scenario_app):
     assert app.model.tick == mark.tick
     assert app.tick_entry.get_text() == str(START + mark.tick)
     assert app.message.startswith(f"Tick {START + mark.tick - 1} (state {START + mark.tick}):")
+
+
+def test_the_command_lines_tick_is_the_game_tick_too(scenario_app, capsys, tmp_path):
+    from replay_viewer.cli import main
+
+    path = scenario_app.replay_path
+    shot = tmp_path / "at296.png"
+    assert main([str(path), "--tick", "296", "--screenshot", str(shot)]) == 0 and shot.exists()
+    assert main([str(path), "--tick", "3", "--screenshot", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert "--tick 3: scenario06.mbgr has ticks 294 to 300 (300 is the end" in err
