@@ -3,6 +3,7 @@ and replay_viewer.shortcuts) and the files they write: PNG frames, high-resoluti
 pictures, and the child programs that branch from a tick (replay_viewer.launch)."""
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pygame
 from pygame_gui.windows import UIFileDialog
@@ -19,8 +20,15 @@ from ui.panels import short_path
 from ui.paths import screenshot_dir
 from ui.rules import C, slot_label
 from ui.scene import view_label
+from ui.score_reach import cannot_win
 
 ARENA_PIXELS_PER_UNIT = 96  # the high-resolution arena picture: 20 x 10 map units -> 1920 x 960
+# The rules of a replay whose header keeps no Config: the canonical ones (RULES 4.2, 4.3).
+RULE_DEFAULTS = {
+    "score_threshold": C.SCORE_THRESHOLD,
+    "wave_period": C.WAVE_PERIOD,
+    "shield_ticks": C.SHIELD_TICKS,
+}
 APP_ACTIONS = ("help", "escape", "quit", "open", "folder", "fullscreen")
 
 
@@ -187,7 +195,23 @@ def open_scenario(app) -> None:
         else "A"
     )
     app.close_windows()
-    app.branch_window = ScenarioWindow(app.manager, model.tick, focal, model.game_tick(model.tick))
+    shown, warn = model.game_tick(model.tick), position_warning(model)
+    app.branch_window = ScenarioWindow(app.manager, model.tick, focal, shown, warn)
+
+
+def position_warning(model):
+    """(focal "A"/"B", horizon text) -> why the focal team cannot win the shown position in
+    that many ticks under the replay's rules (ui.score_reach.cannot_win), or ""."""
+    state, h = model.state(model.tick), model.replay.header
+    known = {k: h[k] for k in ("score_threshold",) if k in h}  # the header's own field
+    rules = SimpleNamespace(**{**RULE_DEFAULTS, **known, **(h.get("config") or {})})
+
+    def warn(focal: str, horizon: str) -> str:
+        if not horizon.isdigit() or int(horizon) < 1 or focal not in C.TEAM_NAMES:
+            return ""
+        return cannot_win(state, C.TEAM_NAMES.index(focal), int(horizon), rules)
+
+    return warn
 
 
 def branch_request(app, request) -> None:

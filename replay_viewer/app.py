@@ -263,6 +263,8 @@ class App:
         if self.model is not None:
             self.model.timeline.advance(dt)
             self.bar.sync()
+        if self.branch_window is not None and self.branch_window.alive():
+            self.branch_window.refresh()
         self.manager.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -63,5 +63,5 @@ def cannot_win(state: dict, team: int, ticks: int, rules) -> str:
     name = C.TEAM_NAMES[team]
     return (
         f"Cannot be won: in {count(ticks, 'tick')} Team {name} can score at most {gain} more "
-        f"points, and {own} + {gain} is short of the {goal} to win"
+        f"points ({own} + {gain} < {goal} to win)"
     )

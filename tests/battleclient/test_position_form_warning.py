@@ -52,8 +52,7 @@ def test_the_form_warns_of_a_position_that_cannot_be_won(display, tmp_path):
     form = PositionForm(screen)
     _type_horizon(screen, form, "5")
     assert form.warning() == (
-        "Cannot be won: in 5 ticks Team A can score at most 10 more points, and 0 + 10 is "
-        "short of the 20 to win"
+        "Cannot be won: in 5 ticks Team A can score at most 10 more points (0 + 10 < 20 to win)"
     )
     fonts = (pygame.font.Font(None, 18), pygame.font.Font(None, 26))
     surface = pygame.Surface(L.SIZE)

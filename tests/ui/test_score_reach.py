@@ -46,8 +46,7 @@ def test_zero_all_twenty_to_win_in_five_ticks_cannot_be_won():
     state = _state()
     assert most_points(state, 0, 5, RULES) == 10  # each of 5 enemies dies once, 2 points each
     assert cannot_win(state, 0, 5, RULES) == (
-        "Cannot be won: in 5 ticks Team A can score at most 10 more points, and 0 + 10 is "
-        "short of the 20 to win"
+        "Cannot be won: in 5 ticks Team A can score at most 10 more points (0 + 10 < 20 to win)"
     )
     assert cannot_win(_state(score=(10, 0)), 0, 5, RULES) == ""  # 10 + 10 reaches 20
     assert most_points(state, 0, 10, RULES) == 20  # a wave at tick 4, killable again on tick 8
