@@ -92,7 +92,9 @@ class ScenarioWindow:
         works: a lost position is a valid file)."""
         focal, horizon = self.focal.selected_option[0], self.horizon.get_text().strip()
         text = self.warn(focal, horizon) if self.warn is not None else ""
-        lines = wrap(text, self.font, 500, indent="") if text else []
+        head, _, tail = text.partition(" (")  # the sum on a line of its own, when it fits
+        fits = tail and self.font.size(head)[0] <= 560
+        lines = [head, f"({tail}"] if fits else wrap(text, self.font, 560, indent="")
         for row, line in zip(self.rows, [*lines, " ", " "], strict=False):
             if row.text != line:
                 row.set_text(line)
