@@ -28,11 +28,11 @@ from replay_viewer.timeline import draw_kill_feed
 from replay_viewer.toolbar import Toolbar
 from ui import modal
 from ui.arena import ArenaRenderer
+from ui.explain import counted
 from ui.pacing import FramePacer
 from ui.panels import fit_lines
 from ui.theme import COLOURS, GUI_THEME
 from ui.window import FixedWindow
-from ui.words import count
 
 # Seconds a status message stays before the resting hint replaces it (errors stay longer).
 MESSAGE_SECONDS, ERROR_SECONDS = 6.0, 15.0
@@ -136,7 +136,7 @@ class App:
         self.side.set_metrics(
             None if metrics is None else MetricsTable(display_frame(metrics, classes)), note
         )
-        self.say(f"Opened {Path(path).name}: {count(replay.ticks, 'tick')}. ? lists the keys.")
+        self.say(f"Opened {Path(path).name}: {counted(replay.ticks, 'tick')}. ? lists the keys.")
         return True
 
     def _hide_list(self) -> None:

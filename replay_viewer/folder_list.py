@@ -12,8 +12,8 @@ from pygame_gui.elements import UISelectionList
 
 from replay_viewer import layout as L
 from replay_viewer.folder import list_replays
+from ui.explain import counted
 from ui.panels import elide_middle, short_path
-from ui.words import count
 
 LIST_ROOM = 60  # pixels of the folder list taken by its scroll bar and padding
 
@@ -41,9 +41,8 @@ def list_folder(app, folder) -> None:
     bad = sum(e.header is None for e in entries)
     note = f" ({bad} unreadable)" if bad else ""
     back = "; Esc goes back to the replay" if app.behind is not None else ""
-    app.say(
-        f"{count(len(entries), 'replay')}{note} in {short_path(folder)}; click one to open it{back}"
-    )
+    where = short_path(folder)
+    app.say(f"{counted(len(entries), 'replay')}{note} in {where}; click one to open it{back}")
 
 
 def show_list(app) -> None:

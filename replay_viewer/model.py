@@ -12,10 +12,9 @@ import numpy as np
 from evaluation.replay import Replay
 from replay_viewer import story
 from replay_viewer.llm_lines import decision_lines
-from ui.explain import explain_tick, num
+from ui.explain import counted, explain_tick, num
 from ui.rules import C, slot_label, team_of, unit_name
 from ui.scene import DEFAULT_OVERLAYS, Scene, known_masks, scene_from_state, view_trails
-from ui.words import count
 
 SPEEDS = (1, 2, 4, 8, 15, 30)  # playback presets, ticks per second
 TRAIL_TICKS = 8
@@ -246,10 +245,10 @@ class ViewerModel:
         cd = int(s["cooldown"][slot])
         lines = [
             f"Health {health} ({state}), at ({s['pos'][slot][0]:.2f}, {s['pos'][slot][1]:.2f})",
-            f"{C.ULT_NAMES[cls]}: " + ("ready" if cd == 0 else f"ready in {count(cd, 'tick')}"),
+            f"{C.ULT_NAMES[cls]}: " + ("ready" if cd == 0 else f"ready in {counted(cd, 'tick')}"),
         ]
         if s["shield"][slot] > 0:
-            lines.append(f"Spawn shield: {count(s['shield'][slot], 'tick')}")
+            lines.append(f"Spawn shield: {counted(s['shield'][slot], 'tick')}")
         statuses = [
             f"{C.STATUS_NAMES[c]} {int(v)}" for c, v in enumerate(s["status"][slot]) if v > 0
         ]

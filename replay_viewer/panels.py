@@ -8,12 +8,12 @@ import pygame
 
 from replay_viewer.llm_lines import study_lines
 from replay_viewer.shortcuts import HELP
+from ui.explain import counted
 from ui.panels import cut_end, elide_middle
 from ui.panels import draw_lines as shared_draw_lines
 from ui.rules import C, unit_name
 from ui.scene import view_label
 from ui.theme import COLOURS
-from ui.words import count
 
 # The viewer indents wrapped continuation lines by two spaces (the BattleClient by three).
 draw_lines = partial(shared_draw_lines, indent="  ")
@@ -79,7 +79,7 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
     r = h["result"]
     score = f"{r['score'][0]}-{r['score'][1]}"
     second = (
-        f"result: {r['outcome_name']} {score} in {count(r['ticks'], 'tick')}   {h['info_regime']}"
+        f"result: {r['outcome_name']} {score} in {counted(r['ticks'], 'tick')}   {h['info_regime']}"
     )
     if h.get("study"):  # three lines fit: the study's record shares them with the result
         head, answers = study_lines(h["study"])
@@ -119,9 +119,9 @@ def scenario_lines(info: dict | None, tick: int, oracle: bool, over: bool = Fals
     horizon = int(info["horizon"])
     left = max(horizon - tick, 0)
     clock = (
-        f"game over after {tick} of {count(horizon, 'tick')}"
+        f"game over after {tick} of {counted(horizon, 'tick')}"
         if over
-        else f"{count(left, 'tick')} left"
+        else f"{counted(left, 'tick')} left"
     )
     head = f"scenario {info['id']} {info['title']} ({info['skill']}): {clock}"
     if oracle:

@@ -9,13 +9,13 @@ from replay_viewer import layout as L
 from replay_viewer.model import SPEEDS, view_from_label, view_options
 from replay_viewer.story import game_marks
 from replay_viewer.timeline import StoryStrip, slider_track
+from ui.explain import counted
 from ui.scene import view_label
-from ui.words import count
 
 
 def speed_label(speed: int) -> str:
     """The speed menu's words for `speed` ticks per second: "1 tick/s", "4 ticks/s"."""
-    return f"{count(speed, 'tick')}/s"
+    return f"{counted(speed, 'tick')}/s"
 
 
 def speed_labels() -> list[str]:

@@ -32,9 +32,9 @@ from replay_viewer.video_writers import (
     check_format,
 )
 from ui.animation import phase_of
+from ui.explain import counted
 from ui.rules import C
 from ui.scene import view_label
-from ui.words import count
 
 TITLE_S = 2.0  # seconds of the title card
 END_S = 2.0  # seconds of the end card
@@ -96,7 +96,7 @@ def title_lines(model: ViewerModel, options: VideoOptions, start: int, end: int)
         lines.append(f"Team {C.TEAM_NAMES[team]}: {systems}  ({classes or 'empty'})")
     r = h["result"]
     lines.append(f"Final score A {r['score'][0]} : {r['score'][1]} B, {r['outcome_name']} "
-                 f"after {count(r['ticks'], 'tick')}")  # fmt: skip
+                 f"after {counted(r['ticks'], 'tick')}")  # fmt: skip
     lines.append(f"Ticks {start}-{end} at {options.ticks_per_second:g} ticks/s, "
                  f"view: {view_label(options.view)}")  # fmt: skip
     return lines

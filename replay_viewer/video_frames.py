@@ -18,9 +18,9 @@ from ui.animation import (
     tween_scene,
 )
 from ui.arena import ArenaRenderer
+from ui.explain import counted
 from ui.scene import view_label
 from ui.theme import COLOURS, TEAM_COLOURS
-from ui.words import count
 
 CAPTION_LINES = 2
 FRAME_MASKS = (0xFF0000, 0xFF00, 0xFF)  # 32-bit pixels, little endian: bytes B, G, R, unused
@@ -119,7 +119,7 @@ class FrameMaker:
         rows = [
             (self.big, f"Tick {shown}: A {int(score[0])} : {int(score[1])} B", COLOURS["accent"]),
             (self.font, f"Game result: {r['outcome_name']}, A {r['score'][0]} : "
-                        f"{r['score'][1]} B after {count(r['ticks'], 'tick')}", COLOURS["text"]),
+                        f"{r['score'][1]} B after {counted(r['ticks'], 'tick')}", COLOURS["text"]),
             (self.font, "Made with replay-viewer --export (MARL-BattleGrounds)", COLOURS["muted"]),
         ]  # fmt: skip
         self._centred(surface, rows)

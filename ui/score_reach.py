@@ -13,8 +13,8 @@ so the greedy timeline below gives the most deaths.
 NumPy and Python only (the Replay Viewer imports no JAX).
 """
 
+from ui.explain import counted
 from ui.rules import C
-from ui.words import count
 
 
 def most_deaths(alive: bool, shield: int, clock: int, ticks: int, wave_period: int,
@@ -62,6 +62,6 @@ def cannot_win(state: dict, team: int, ticks: int, rules) -> str:
         return ""
     name = C.TEAM_NAMES[team]
     return (
-        f"Cannot be won: in {count(ticks, 'tick')} Team {name} can score at most {gain} more "
+        f"Cannot be won: in {counted(ticks, 'tick')} Team {name} can score at most {gain} more "
         f"points ({own} + {gain} < {goal} to win)"
     )

@@ -6,7 +6,6 @@ from evaluation.replay import write_replay
 from replay_viewer import layout as L
 from tests.helpers.replays import synthetic_replay
 from tests.helpers.viewer import frame
-from ui.words import count
 
 
 def post_key(app, key, char=""):
@@ -15,11 +14,6 @@ def post_key(app, key, char=""):
         pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=char))
     pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0, unicode=char, scancode=0))
     frame(app)
-
-
-def test_count():
-    assert [count(n, "tick") for n in (0, 1, 2)] == ["0 ticks", "1 tick", "2 ticks"]
-    assert count(1, "replay") == "1 replay" and count(3, "match", "matches") == "3 matches"
 
 
 def test_a_one_tick_game_reads_singular_everywhere(display, tmp_path):
