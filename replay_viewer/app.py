@@ -13,7 +13,7 @@ import pygame_gui
 from evaluation.replay import ReplayError, read_replay
 from replay_viewer import layout as L
 from replay_viewer.actions import act, branch_request, export_png
-from replay_viewer.folder_list import LIST_ROOM, hide_list, list_folder  # noqa: F401
+from replay_viewer.folder_list import hide_list, list_folder
 from replay_viewer.launch import Children
 from replay_viewer.metrics_source import replay_metrics
 from replay_viewer.metrics_table import MetricsTable, display_frame
