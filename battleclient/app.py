@@ -48,7 +48,9 @@ class App:
 
     def __init__(self, setup: ClientSetup, *, start=False, replay_out=None, message="",
                  remember=True, warm=True, animate=True, branch=None):  # fmt: skip
-        for name, size in (("font", 18), ("small", 15), ("big", 26)):
+        # progress_font: 16 px, as pygame's default font hints "%" at 15 px into "%" over a "0"
+        sizes = (("font", 18), ("small", 15), ("big", 26), ("progress_font", 16))
+        for name, size in sizes:
             setattr(self, name, pygame.font.Font(None, size))
         self.catalog = read_catalog()
         self.maps_by_split = maps_by_split(self.catalog)
@@ -117,20 +119,28 @@ class App:
     def progress_text(self, rules: ClientSetup | None = None) -> str:
         """The progress line; with `rules` (the setup the lobby shows, numbers being typed
         included), a "Ready" line about other rules says instead that these still compile."""
+        return self.progress_view(rules)[0]
+
+    def progress_view(self, rules: ClientSetup | None = None) -> tuple[str, float, bool]:
+        """(progress line, bar fraction 0-1, done) as the lobby shows them: rules the lobby
+        shows that are not compiled read as an empty bar, not the last job's full one."""
         p = self.progress
         if p.error:
-            return p.error
+            return p.error, p.fraction, p.done
         if rules is not None and p.done and p.text.startswith("Ready"):
             words = rules_words(rules)
             if rules_compiled_now(rules):
-                return f"Ready: the engine is compiled{words}"
+                return f"Ready: the engine is compiled{words}", 1.0, True
             if rules_key(rules) in self.prepared:
-                return f"Compiling the engine{words}: waiting for the engine thread"
-            return (
-                f"Not compiled yet{words}: compiling starts once the value is entered "
-                "(Enter or a click elsewhere), else Start waits for it"
+                return f"Compiling the engine{words}: waiting for the engine thread", 0.0, False
+            text = (
+                f"Not compiled yet{words}: Enter, Tab or a click elsewhere compiles it "
+                "(else Start waits)"
             )
-        return p.text if p.done else f"{p.text} ({round(100 * p.fraction)}%)"
+            return text, 0.0, False
+        if p.done:
+            return p.text, p.fraction, True
+        return f"{p.text} ({round(100 * p.fraction)}%)", p.fraction, False
 
     def map_spec(self, choice: int | str):
         """The loaded MapSpec of a map id or map file path (a pick_map result), or None when it

@@ -7,6 +7,7 @@ from battleclient.controllers import configure_jax
 from battleclient.game_setup import ClientSetup
 from battleclient.map_catalog import maps_by_split, read_catalog
 from battleclient.settings import new_replay_path, replay_dir
+from ui.explain import counted
 from ui.rules import C
 
 
@@ -56,7 +57,8 @@ def run_headless(setup: ClientSetup, replay_out=None, out=None) -> int:
     state = game.snapshot.state
     print(
         f"{C.OUTCOME_NAMES[game.snapshot.outcome]}: A {int(state['score'][0])} - "
-        f"B {int(state['score'][1])} after {game.snapshot.tick} ticks on map {game.map_id} "
+        f"B {int(state['score'][1])} after {counted(game.snapshot.tick, 'tick')} "
+        f"on map {game.map_id} "
         f"({time.perf_counter() - started:.1f} s)",
         file=out,
     )

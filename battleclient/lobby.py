@@ -34,6 +34,7 @@ from battleclient.screens import Screen
 from battleclient.settings import load_recent_setups
 from battleclient.wording import number_problem, player_words, team_problem
 from ui.arena import ArenaRenderer
+from ui.focus import tab_focus
 from ui.panels import elide_middle
 from ui.rules import C
 from ui.theme import GUI_THEME
@@ -215,7 +216,12 @@ class Lobby(Screen):
         for event in events:
             consumed = self.manager.process_events(event)
             kind = event.type
-            if kind == pygame_gui.UI_BUTTON_PRESSED:
+            left = tab_focus(self.manager, [*self.entries.values(), self.spec_entry], event)
+            if left is self.spec_entry:  # leaving a box with Tab enters it, as Enter does
+                self._parse(left.get_text())
+            elif left is not None:
+                self._prepare_rules()
+            elif kind == pygame_gui.UI_BUTTON_PRESSED:
                 self._button(event.ui_element)
             elif kind == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
                 self._menu(event.ui_element, event.text)

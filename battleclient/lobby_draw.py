@@ -47,19 +47,13 @@ def _progress(lobby, surface) -> None:
     app = lobby.app
     bar = pygame.Rect(L.PROGRESS)
     surface.fill(COLOURS["panel"], bar)
-    frac = app.progress.fraction
+    text, fraction, done = app.progress_view(lobby.rules_shown())
     surface.fill(
-        COLOURS["health"] if app.progress.done else COLOURS["accent"],
-        (bar.x, bar.y, round(bar.width * frac), bar.height),
+        COLOURS["health"] if done else COLOURS["accent"],
+        (bar.x, bar.y, round(bar.width * fraction), bar.height),
     )
     pygame.draw.rect(surface, COLOURS["panel_line"], bar, 1)
-    panels.draw_lines(
-        surface,
-        L.PROGRESS_TEXT,
-        [app.progress_text(lobby.rules_shown())],
-        app.small,
-        COLOURS["muted"],
-    )
+    panels.draw_lines(surface, L.PROGRESS_TEXT, [text], app.progress_font, COLOURS["muted"])
 
 
 def _preview(lobby, surface) -> None:

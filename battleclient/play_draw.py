@@ -294,7 +294,9 @@ def menu_line(tick: int, saved: bool) -> str:
 
 def end_score_line(a: int, b: int, ticks: int, why: str) -> str:
     """The end card's score line; names the last tick (ticks - 1) as the log numbers it."""
-    return f"Final score A {a} : {b} B after {ticks} ticks (last: tick {ticks - 1}){why}."
+    return (
+        f"Final score A {a} : {b} B after {counted(ticks, 'tick')} (last: tick {ticks - 1}){why}."
+    )
 
 
 def replay_lines(path, font, width: int) -> list[str]:

@@ -19,6 +19,7 @@ from battleclient.play_draw import path_lines
 from ui.panels import short_path
 from ui.paths import scenario_dir
 from ui.rules import C
+from ui.score_reach import cannot_win
 from ui.theme import COLOURS
 
 FORM = (L.CARD[0], L.CARD[1] - 60, L.CARD[2], L.CARD[3] + 120)  # over the menu card, taller:
@@ -93,6 +94,14 @@ class PositionForm:
         job = (save_position_job, self.screen.session, team, int(text))
         self.screen.app.submit(*job, done=self._on_saved)
 
+    def warning(self) -> str:
+        """Why the chosen focal team cannot win the position within the typed horizon at the
+        most points the rules allow (ui.score_reach), or "" (also for a horizon not typed yet)."""
+        text, snap, session = self.horizon.get_text().strip(), self.screen.snap, self.screen.session
+        if not text.isdigit() or int(text) < 1 or snap is None or session is None:
+            return ""
+        return cannot_win(snap.state, self.team, int(text), session.config)
+
     def _on_saved(self, ok, value) -> None:
         self.saving = False
         self.line = f"Saved as a scenario: {short_path(value)}" if ok else f"Not saved: {value}"
@@ -137,5 +146,7 @@ class PositionForm:
         if self.screen.saved_position is not None and self.line.startswith("Saved"):
             lines = [*path_lines(self.line, font, MESSAGE[2] - 8), SAVED_NOTE]
             panels.draw_lines(surface, pygame.Rect(MESSAGE), lines, font)
-        elif self.line:
-            panels.draw_lines(surface, pygame.Rect(MESSAGE), [self.line], font)
+        else:  # the warning does not stop Save: a lost position is a valid file
+            warning = [(w, COLOURS["damage"]) for w in [self.warning()] if w]
+            lines = warning + ([self.line] if self.line else [])
+            panels.draw_lines(surface, pygame.Rect(MESSAGE), lines, font)

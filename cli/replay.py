@@ -1,7 +1,7 @@
 """`mbg replay`: facts about replay files, and re-simulation checks.
 
-mbg replay info game.mbgr [more.mbgr | folder ...] [--json]
-mbg replay verify game.mbgr [more.mbgr | folder ...] [--systems]
+mbg replay info game.mbgr [more.mbgr | folder ...] [--json] [--recursive]
+mbg replay verify game.mbgr [more.mbgr | folder ...] [--systems] [--recursive]
 mbg replay export FOLDER [more ...] --to DIR [--format gif|mp4] [--from T] [--until T] ...
 
 `verify` checks that a replay was recorded under this engine's rules version (naming both
@@ -10,7 +10,8 @@ spawn end, roster, team sizes) from the recorded states, then re-plays the submi
 from the tick-0 state and compares every tick, naming the first tick (and field) that differs;
 `--systems` also re-runs the recorded Systems from the recorded seed. Both go through every
 file: one that cannot be read is named on stderr with the reason, and the exit status is 1
-when any file failed (2 when the arguments name no replay at all).
+when any file failed (2 when the arguments name no replay at all). A folder means its own
+*.mbgr files; `--recursive` also reads those in its subfolders, at any depth.
 """
 
 import argparse
@@ -31,6 +32,7 @@ def register(subparsers) -> None:
     info = actions.add_parser("info", help="header and result of replays")
     info.add_argument("paths", nargs="+", help="*.mbgr files or folders of them")
     info.add_argument("--json", action="store_true", help="print one JSON object a replay")
+    _recursive_option(info)
     info.set_defaults(func=run_info)
     verify = actions.add_parser("verify", help="re-simulate replays and compare every tick")
     verify.add_argument("paths", nargs="+", help="*.mbgr files or folders of them")
@@ -39,10 +41,20 @@ def register(subparsers) -> None:
         action="store_true",
         help="also re-run the recorded Systems from the recorded seed (checks the seed; slow)",
     )
+    _recursive_option(verify)
     verify.set_defaults(func=run_verify)
     from replay_viewer.export_cli import register_batch  # pygame is imported only on export
 
     register_batch(actions)
+
+
+def _recursive_option(parser) -> None:
+    parser.add_argument(
+        "--recursive",
+        "-r",
+        action="store_true",
+        help="a folder's subfolders too, at any depth (default: only the folder's own files)",
+    )
 
 
 def _report(action: str, path, error: Exception) -> None:
@@ -51,17 +63,18 @@ def _report(action: str, path, error: Exception) -> None:
     print(f"mbg replay {action}: {path}: {reason}", file=sys.stderr)
 
 
-def _run_all(paths, action: str, each) -> int:
-    """Runs each(n, path, replay) -> bool over every replay file the arguments name, n the number
-    that passed before it. A path naming no replay, a file that cannot be read and a ValueError
-    from `each` are reported on stderr, one line each, and the rest go on. Returns 0 when every
-    file passed, 1 when some failed, 2 when the arguments name no replay file at all."""
+def _run_all(paths, action: str, each, recursive: bool = False) -> int:
+    """Runs each(n, path, replay) -> bool over every replay file the arguments name (a folder's
+    own files; with `recursive` its subfolders' too), n the number that passed before it. A
+    path naming no replay, a file that cannot be read and a ValueError from `each` are
+    reported on stderr, one line each, and the rest go on. Returns 0 when every file passed,
+    1 when some failed, 2 when the arguments name no replay file at all."""
     from evaluation.replay import read_replay, replay_paths
 
     found = passed = failed = 0
     for name in paths:
         try:
-            files = replay_paths([name])
+            files = replay_paths([name], recursive=recursive)
         except OSError as error:
             _report(action, name, error)
             failed += 1
@@ -147,7 +160,7 @@ def run_info(args) -> int:
             print(f"{key:<{width}}  {value}")
         return True
 
-    return _run_all(args.paths, "info", info)
+    return _run_all(args.paths, "info", info, args.recursive)
 
 
 def run_verify(args) -> int:
@@ -164,4 +177,4 @@ def run_verify(args) -> int:
             print(f"{path}: {problem}")
         return False
 
-    return _run_all(args.paths, "verify", verify)
+    return _run_all(args.paths, "verify", verify, args.recursive)

@@ -327,23 +327,36 @@ def _decode(unpacker, source) -> Replay:
     return validate_replay(replay, source)
 
 
-def replay_paths(paths) -> list[Path]:
+def replay_paths(paths, recursive: bool = True) -> list[Path]:
     """The replay files that `paths` (str or Path each) name: files as given, folders searched
-    for *.mbgr files at any depth (sorted; a folder named *.mbgr is not a replay). Raises
-    FileNotFoundError naming a path that does not exist or a folder without replays."""
+    for *.mbgr files (sorted; a folder named *.mbgr is not a replay), at any depth when
+    `recursive`, else the folder's own files only. Raises FileNotFoundError naming a path that
+    does not exist or a folder without replays (saying so when its subfolders hold some)."""
     files = []
     for name in paths:
         path = Path(name)
         if path.is_dir():
-            found = sorted(p for p in path.rglob(f"*{SUFFIX}") if p.is_file())
+            search = path.rglob if recursive else path.glob
+            found = sorted(p for p in search(f"*{SUFFIX}") if p.is_file())
             if not found:
-                raise FileNotFoundError(f"{path}: no {SUFFIX} files in this folder")
+                deeper = not recursive and _any_replay_below(path)
+                hint = " (its subfolders hold some: --recursive reads them)" if deeper else ""
+                raise FileNotFoundError(f"{path}: no {SUFFIX} files in this folder{hint}")
             files += found
         elif path.is_file():
             files.append(path)
         else:
             raise FileNotFoundError(f"{path}: no such file or folder")
     return files
+
+
+def _any_replay_below(folder: Path) -> bool:
+    """Whether some subfolder of `folder` holds a replay file (stops at the first found; an
+    unreadable subfolder counts as none)."""
+    try:
+        return any(p.is_file() for p in folder.rglob(f"*{SUFFIX}"))
+    except OSError:
+        return False
 
 
 def read_replay(path) -> Replay:

@@ -215,11 +215,13 @@ class Memory(NamedTuple):
 
 
 def fresh_memory(n: int) -> Memory:
-    """Memory of n slots that knows nothing yet (the first tick computes full fields)."""
+    """Memory of n slots that knows nothing yet (the first tick computes full fields).
+    Strong float32 throughout, as `decide` returns it: a weakly typed fill (jnp.full of a
+    Python float) would make the second tick's carry a new type and retrace a jitted act."""
     return Memory(
-        field=jnp.full((n, nav.ROWS, nav.COLS), nav.INF),
-        goal=jnp.zeros((n, 2)),
-        stamp=jnp.full((n,), jnp.nan),
+        field=jnp.full((n, nav.ROWS, nav.COLS), nav.INF, jnp.float32),
+        goal=jnp.zeros((n, 2), jnp.float32),
+        stamp=jnp.full((n,), jnp.nan, jnp.float32),
     )
 
 

@@ -3,6 +3,7 @@ and replay_viewer.shortcuts) and the files they write: PNG frames, high-resoluti
 pictures, and the child programs that branch from a tick (replay_viewer.launch)."""
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pygame
 from pygame_gui.windows import UIFileDialog
@@ -11,6 +12,7 @@ from evaluation.replay import SUFFIX
 from replay_viewer import layout as L
 from replay_viewer.branch_windows import PlayOnWindow, ScenarioWindow
 from replay_viewer.export import save_png
+from replay_viewer.folder_list import close_list
 from replay_viewer.launch import default_slots, play_on_command, save_scenario_command
 from replay_viewer.model import view_from_label, view_options
 from ui.arena import MARGIN, ArenaRenderer
@@ -18,8 +20,15 @@ from ui.panels import short_path
 from ui.paths import screenshot_dir
 from ui.rules import C, slot_label
 from ui.scene import view_label
+from ui.score_reach import cannot_win
 
 ARENA_PIXELS_PER_UNIT = 96  # the high-resolution arena picture: 20 x 10 map units -> 1920 x 960
+# The rules of a replay whose header keeps no Config: the canonical ones (RULES 4.2, 4.3).
+RULE_DEFAULTS = {
+    "score_threshold": C.SCORE_THRESHOLD,
+    "wave_period": C.WAVE_PERIOD,
+    "shield_ticks": C.SHIELD_TICKS,
+}
 APP_ACTIONS = ("help", "escape", "quit", "open", "folder", "fullscreen")
 
 
@@ -62,7 +71,7 @@ def app_action(app, action: str) -> None:
     if action == "help":
         app.show_help = not app.show_help
     elif action == "escape":
-        if app.close_windows():
+        if app.close_windows() or close_list(app):
             return
         if app.video.cancel():
             return app.say(app.video.line)
@@ -79,8 +88,8 @@ def app_action(app, action: str) -> None:
             allow_picking_directories=True,
         )  # fmt: skip
         app.dialog.set_blocking(True)  # modal: nothing behind it takes a click (App.modal_windows)
-    elif action == "folder" and app.folder is not None:
-        app.open_path(app.folder)
+    elif action == "folder" and (app.folder or app.replay_path) is not None:
+        app.open_path(app.folder or app.replay_path.parent)  # a file opened alone: its folder
     elif action == "fullscreen":
         toggle_fullscreen(app)
 
@@ -174,7 +183,7 @@ def open_play_on(app) -> None:
         model.replay.header["systems"], model.replay.states["active"][0], model.view
     )
     app.close_windows()
-    app.branch_window = PlayOnWindow(app.manager, model.tick, slots)
+    app.branch_window = PlayOnWindow(app.manager, model.tick, slots, model.game_tick(model.tick))
 
 
 def open_scenario(app) -> None:
@@ -186,7 +195,23 @@ def open_scenario(app) -> None:
         else "A"
     )
     app.close_windows()
-    app.branch_window = ScenarioWindow(app.manager, model.tick, focal)
+    shown, warn = model.game_tick(model.tick), position_warning(model)
+    app.branch_window = ScenarioWindow(app.manager, model.tick, focal, shown, warn)
+
+
+def position_warning(model):
+    """(focal "A"/"B", horizon text) -> why the focal team cannot win the shown position in
+    that many ticks under the replay's rules (ui.score_reach.cannot_win), or ""."""
+    state, h = model.state(model.tick), model.replay.header
+    known = {k: h[k] for k in ("score_threshold",) if k in h}  # the header's own field
+    rules = SimpleNamespace(**{**RULE_DEFAULTS, **known, **(h.get("config") or {})})
+
+    def warn(focal: str, horizon: str) -> str:
+        if not horizon.isdigit() or int(horizon) < 1 or focal not in C.TEAM_NAMES:
+            return ""
+        return cannot_win(state, C.TEAM_NAMES.index(focal), int(horizon), rules)
+
+    return warn
 
 
 def branch_request(app, request) -> None:
@@ -198,13 +223,13 @@ def branch_request(app, request) -> None:
         # the client's --tick counts game ticks; a scenario replay's index 0 is a later tick
         game_tick = int(app.model.state(tick)["tick"])
         argv = play_on_command(app.replay_path, game_tick, values[0])
-        what = f"Play on from tick {tick}"
+        what = f"Play on from tick {game_tick}"
     else:
         focal, horizon = values
         if not horizon.isdigit() or int(horizon) < 1:
             return app.say(f"Horizon {horizon!r}: type a number of ticks, 1 or more", error=True)
         argv = save_scenario_command(app.replay_path, tick, focal, int(horizon))
-        what = f"Scenario from tick {tick}"
+        what = f"Scenario from tick {app.model.game_tick(tick)}"
     app.close_windows()
     app.last_command = argv
     app.say(app.children.start(what, argv))

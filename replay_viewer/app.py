@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UISelectionList
 
 from evaluation.replay import ReplayError, read_replay
 from replay_viewer import layout as L
 from replay_viewer.actions import act, branch_request, export_png
-from replay_viewer.folder import list_replays
+from replay_viewer.folder_list import hide_list, list_folder
 from replay_viewer.launch import Children
 from replay_viewer.metrics_source import replay_metrics
 from replay_viewer.metrics_table import MetricsTable, display_frame
@@ -29,14 +28,14 @@ from replay_viewer.timeline import draw_kill_feed
 from replay_viewer.toolbar import Toolbar
 from ui import modal
 from ui.arena import ArenaRenderer
+from ui.explain import counted
 from ui.pacing import FramePacer
-from ui.panels import elide_middle, fit_lines, short_path
+from ui.panels import fit_lines
 from ui.theme import COLOURS, GUI_THEME
 from ui.window import FixedWindow
 
 # Seconds a status message stays before the resting hint replaces it (errors stay longer).
 MESSAGE_SECONDS, ERROR_SECONDS = 6.0, 15.0
-LIST_ROOM = 60  # pixels of the folder list taken by its scroll bar and padding
 MODAL_KEYS = ("escape", "quit", "fullscreen")  # the shortcuts that still act behind a form
 RESTING_HINT = ("Open a replay: Ctrl+O", "? lists the keys; Ctrl+O opens another replay")
 
@@ -65,6 +64,7 @@ class App:
         self.mouse = (0, 0)
         self.side = SidePanel(self)
         self.list_widget = None
+        self.behind: ViewerModel | None = None  # the replay the folder list covers (Esc: back)
         self.dialog = None
         self.problem_window = None  # the whole reason a file did not open
         self.problem = ""  # the same reason as one line (for the command line)
@@ -115,15 +115,7 @@ class App:
         """Opens a replay file or lists a folder; problems become a message, never a crash."""
         path = Path(path)
         if path.is_dir():
-            self.folder, self.entries = path, list_replays(path)
-            self.model = None
-            self.bar.enable_game_buttons(False)
-            self._show_list()
-            bad = sum(e.header is None for e in self.entries)
-            note = f" ({bad} unreadable)" if bad else ""
-            self.say(
-                f"{len(self.entries)} replays{note} in {short_path(path)}; click one to open it"
-            )
+            list_folder(self, path)
             return True
         return self.open_replay(path)
 
@@ -135,7 +127,7 @@ class App:
             return False
         close_problem(self)
         self.video.cancel()
-        self.model = ViewerModel(replay, Path(path).name)
+        self.model, self.behind = ViewerModel(replay, Path(path).name), None
         self.replay_path = Path(path)
         self._hide_list()
         self.bar.build_game_widgets()
@@ -144,25 +136,11 @@ class App:
         self.side.set_metrics(
             None if metrics is None else MetricsTable(display_frame(metrics, classes)), note
         )
-        self.say(f"Opened {Path(path).name}: {replay.ticks} ticks. ? lists the keys.")
+        self.say(f"Opened {Path(path).name}: {counted(replay.ticks, 'tick')}. ? lists the keys.")
         return True
 
-    def _show_list(self) -> None:
-        self._hide_list()
-        # pygame_gui clips a row wider than the list under its scroll bar: shorten it in the
-        # middle (file name start, result at the end) with the list's own font
-        font = self.manager.get_theme().get_font(["selection_list.@selection_list_item"])
-        width = L.LIST[2] - LIST_ROOM
-        labels = [
-            elide_middle(f"{i + 1:3d}  {e.label()}", font, width)
-            for i, e in enumerate(self.entries)
-        ]
-        self.list_widget = UISelectionList(pygame.Rect(L.LIST), labels, self.manager)
-
     def _hide_list(self) -> None:
-        if self.list_widget is not None:
-            self.list_widget.kill()
-            self.list_widget = None
+        hide_list(self)
 
     # --- input -------------------------------------------------------------------------------
     def handle_events(self, events) -> None:
@@ -285,6 +263,8 @@ class App:
         if self.model is not None:
             self.model.timeline.advance(dt)
             self.bar.sync()
+        if self.branch_window is not None and self.branch_window.alive():
+            self.branch_window.refresh()
         self.manager.update(dt)
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -8,14 +8,16 @@ from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextEntryLi
 
 from evaluation.scenario_save import HORIZON_DEFAULT
 from replay_viewer import layout as L
+from ui.panels import wrap
 
 
 class PlayOnWindow:
     """Asks for the --slots spec (prefilled: launch.default_slots) to play on from `tick`."""
 
-    def __init__(self, manager, tick: int, slots: str):
-        self.tick = tick
-        self.window = UIWindow(pygame.Rect(L.BRANCH), manager, f"Play on from tick {tick}")
+    def __init__(self, manager, tick: int, slots: str, shown: int | None = None):
+        self.tick = tick  # the replay index; `shown` the game tick the title names
+        title = f"Play on from tick {tick if shown is None else shown}"
+        self.window = UIWindow(pygame.Rect(L.BRANCH), manager, title)
         self.window.set_blocking(True)  # modal: the bar and the arena behind it wait
         box = self.window
         UILabel(
@@ -38,6 +40,9 @@ class PlayOnWindow:
     def alive(self) -> bool:
         return self.window.alive()
 
+    def refresh(self) -> None:
+        """Nothing to follow in this window (ScenarioWindow shows a warning)."""
+
     def typing(self) -> bool:
         """True while the slots box has the keyboard (its keys are text, not shortcuts)."""
         return self.alive() and self.slots.is_focused
@@ -55,9 +60,12 @@ class PlayOnWindow:
 class ScenarioWindow:
     """Asks for the focal team and the horizon (ticks allowed) of a scenario saved at `tick`."""
 
-    def __init__(self, manager, tick: int, focal: str = "A"):
-        self.tick = tick
-        self.window = UIWindow(pygame.Rect(L.BRANCH), manager, f"Save tick {tick} as a scenario")
+    def __init__(self, manager, tick: int, focal: str = "A", shown: int | None = None,
+                 warn=None):  # fmt: skip
+        self.tick = tick  # the replay index; `shown` the game tick the title names
+        self.warn = warn  # (focal "A"/"B", horizon text) -> why it cannot be won, or ""
+        title = f"Save tick {tick if shown is None else shown} as a scenario"
+        self.window = UIWindow(pygame.Rect(L.BRANCH), manager, title)
         self.window.set_blocking(True)  # modal: the bar and the arena behind it wait
         box = self.window
         UILabel(pygame.Rect(10, 8, 200, 30), "Focal team (must win):", manager, container=box)
@@ -67,7 +75,29 @@ class ScenarioWindow:
         UILabel(pygame.Rect(10, 46, 200, 30), "Horizon (ticks allowed):", manager, container=box)
         self.horizon = UITextEntryLine(pygame.Rect(220, 46, 80, 30), manager, container=box)
         self.horizon.set_text(str(HORIZON_DEFAULT))
-        self.go = UIButton(pygame.Rect(10, 110, 160, 34), "Save scenario", manager, container=box)
+        self.go = UIButton(pygame.Rect(10, 130, 160, 34), "Save scenario", manager, container=box)
+        # two lines of the label font: the warning is wider than the window
+        self.rows = [UILabel(pygame.Rect(10, 80 + 22 * k, 570, 22), " ", manager, container=box,
+                             anchors={"left": "left"}) for k in range(2)]  # fmt: skip
+        self.font = manager.get_theme().get_font(["label"])
+        self.refresh()
+
+    @property
+    def warning(self) -> str:
+        """The warning shown (its two lines joined), or "" when none."""
+        return " ".join(row.text.strip() for row in self.rows).strip()
+
+    def refresh(self) -> None:
+        """Shows whether the chosen focal team can still win in the typed horizon (Save still
+        works: a lost position is a valid file)."""
+        focal, horizon = self.focal.selected_option[0], self.horizon.get_text().strip()
+        text = self.warn(focal, horizon) if self.warn is not None else ""
+        head, _, tail = text.partition(" (")  # the sum on a line of its own, when it fits
+        fits = tail and self.font.size(head)[0] <= 560
+        lines = [head, f"({tail}"] if fits else wrap(text, self.font, 560, indent="")
+        for row, line in zip(self.rows, [*lines, " ", " "], strict=False):
+            if row.text != line:
+                row.set_text(line)
 
     def alive(self) -> bool:
         return self.window.alive()

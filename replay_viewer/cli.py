@@ -45,7 +45,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         type=int,
         default=0,
         help="tick to show first: N shows the position before tick N is played; the "
-        "game's tick count (e.g. 40) shows its end, after the last tick (39)",
+        "game's tick count (e.g. 40) shows its end, after the last tick (39); a scenario "
+        "replay counts the game's ticks too (it starts at its start tick, e.g. 294)",
     )
     parser.add_argument("--view", default="oracle", help="oracle | agent:0-9|A0-B4 | team:A|B")
     parser.add_argument(
@@ -87,14 +88,13 @@ def main(argv=None) -> int:
             print(f"replay-viewer: {app.problem or app.message}", file=sys.stderr)
             return 2
         if app.model is not None:
-            if not 0 <= args.tick <= app.model.ticks:  # seek would clamp it silently
-                print(
-                    f"replay-viewer: --tick {args.tick}: "
-                    f"{tick_range(app.model.name, app.model.ticks)}",
-                    file=sys.stderr,
-                )
+            model = app.model  # --tick is the game's tick, as the tick box reads it
+            index, first = args.tick - model.first_tick, model.first_tick
+            if not 0 <= index <= model.ticks:  # seek would clamp it silently
+                where = tick_range(model.name, model.ticks, first)
+                print(f"replay-viewer: --tick {args.tick}: {where}", file=sys.stderr)
                 return 2
-            app.model.timeline.seek(args.tick)
+            model.timeline.seek(index)
             if (
                 view != "oracle"
                 and not app.model.replay.states["active"][0][view[1] if view[0] == "agent" else 0]

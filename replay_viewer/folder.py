@@ -11,6 +11,7 @@ from pathlib import Path
 import msgpack
 
 from evaluation.replay import SUFFIX, ReplayError, read_header
+from ui.explain import counted
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Entry:
         score = "-".join(str(s) for s in result["score"])
         return (
             f"{self.path.name} | map {h['map']['id']} {h['map']['name']} | {teams[0]} vs {teams[1]}"
-            f" | {result['outcome_name']} {score} in {result['ticks']} ticks"
+            f" | {result['outcome_name']} {score} in {counted(result['ticks'], 'tick')}"
         )
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from evaluation.replay import Replay
 from replay_viewer import story
 from replay_viewer.llm_lines import decision_lines
-from ui.explain import explain_tick, num
+from ui.explain import counted, explain_tick, num
 from ui.rules import C, slot_label, team_of, unit_name
 from ui.scene import DEFAULT_OVERLAYS, Scene, known_masks, scene_from_state, view_trails
 
@@ -91,7 +91,18 @@ class ViewerModel:
     # --- raw access --------------------------------------------------------------------------
     @property
     def tick(self) -> int:
+        """The replay index shown (0..ticks); `game_tick` is the number a person reads."""
         return self.timeline.tick
+
+    @property
+    def first_tick(self) -> int:
+        """The game tick of replay index 0: 0 for a whole game, the start tick of a scenario's
+        replay (e.g. 294), whose states begin where the scenario starts (State.tick, RULES 0)."""
+        return int(self.replay.states["tick"][0])
+
+    def game_tick(self, t: int) -> int:
+        """The game tick of replay index `t`, as the BattleClient and the state number it."""
+        return self.first_tick + int(t)
 
     def _state_uncached(self, t: int) -> dict:
         return {k: v[t] for k, v in self.replay.states.items()}
@@ -167,7 +178,8 @@ class ViewerModel:
         """Event-log sentences for the transition into tick `t` (default: the current tick)."""
         t = self.tick if t is None else int(t)
         if t == 0:
-            return ["Tick 0: the game starts; step forward to see what happens."]
+            what = "the game starts" if self.first_tick == 0 else "the replay starts"
+            return [f"Tick {self.first_tick}: {what}; step forward to see what happens."]
         known, seen = None, None
         if self.view != "oracle":
             known = self.known_transition(t)
@@ -233,10 +245,10 @@ class ViewerModel:
         cd = int(s["cooldown"][slot])
         lines = [
             f"Health {health} ({state}), at ({s['pos'][slot][0]:.2f}, {s['pos'][slot][1]:.2f})",
-            f"{C.ULT_NAMES[cls]}: " + ("ready" if cd == 0 else f"ready in {cd} ticks"),
+            f"{C.ULT_NAMES[cls]}: " + ("ready" if cd == 0 else f"ready in {counted(cd, 'tick')}"),
         ]
         if s["shield"][slot] > 0:
-            lines.append(f"Spawn shield: {int(s['shield'][slot])} ticks")
+            lines.append(f"Spawn shield: {counted(s['shield'][slot], 'tick')}")
         statuses = [
             f"{C.STATUS_NAMES[c]} {int(v)}" for c, v in enumerate(s["status"][slot]) if v > 0
         ]
@@ -255,11 +267,11 @@ class ViewerModel:
         return text
 
     def _order_lines(self, t: int, slot: int, full: bool) -> list[str]:
-        ev = self.events(t)
+        ev, g = self.events(t), self.game_tick(t)
         accepted = f"Accepted: {self._order_text(ev['accepted'][slot], slot)}"
         if not full:  # others' submitted orders are private; the accepted action is observed
-            return [f"Last tick ({t} -> {t + 1}):", accepted]
-        lines = [f"Orders for tick {t} -> {t + 1}:"]
+            return [f"Last tick ({g} -> {g + 1}):", accepted]
+        lines = [f"Orders for tick {g} -> {g + 1}:"]
         lines.append(f"Submitted: {self._order_text(ev['submitted'][slot], slot)}")
         lines.append(accepted)
         flags = [

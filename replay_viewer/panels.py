@@ -8,6 +8,7 @@ import pygame
 
 from replay_viewer.llm_lines import study_lines
 from replay_viewer.shortcuts import HELP
+from ui.explain import counted
 from ui.panels import cut_end, elide_middle
 from ui.panels import draw_lines as shared_draw_lines
 from ui.rules import C, unit_name
@@ -60,7 +61,7 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
     over = int(s["outcome"]) != C.ONGOING
     rest = (
         f"   map {h['map']['id']} {h['map']['name']} ({h['map']['split']})   "
-        f"{tick_heading(t, model.ticks, over)}   "
+        f"{tick_heading(t, model.ticks, over, model.first_tick)}   "
         f"score A {int(s['score'][0])} : B {int(s['score'][1])}   "
         f"view: {view_label(model.view)}"
     )
@@ -76,9 +77,9 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
     if model.view != "oracle":
         return [first, "point of view: only what this view knew at this tick is shown"]
     r = h["result"]
+    score = f"{r['score'][0]}-{r['score'][1]}"
     second = (
-        f"result: {r['outcome_name']} {r['score'][0]}-{r['score'][1]} in {r['ticks']} ticks   "
-        f"{h['info_regime']}"
+        f"result: {r['outcome_name']} {score} in {counted(r['ticks'], 'tick')}   {h['info_regime']}"
     )
     if h.get("study"):  # three lines fit: the study's record shares them with the result
         head, answers = study_lines(h["study"])
@@ -87,21 +88,25 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
     return [first, second, systems_text(h["systems"], font, width)]
 
 
-def tick_heading(t: int, last: int, over: bool) -> str:
+def tick_heading(t: int, last: int, over: bool, first: int = 0) -> str:
     """The info bar's tick, numbered as the BattleClient numbers the same moment (RULES 0:
     tick t leads from state t to t+1): "tick t/T" for state t, and the final state of a
-    finished game names the tick that ended it, "tick T-1 (last)"."""
-    return f"tick {t - 1} (last)" if over and t == last and t > 0 else f"tick {t}/{last}"
+    finished game names the tick that ended it, "tick T-1 (last)". t and last are replay
+    indices; first is the game tick of index 0 (a scenario replay's start tick)."""
+    if over and t == last and t > 0:
+        return f"tick {first + t - 1} (last)"
+    return f"tick {first + t}/{first + last}"
 
 
-def tick_range(name: str, last: int) -> str:
-    """What --tick, --from and --to accept for a replay `name` of `last` ticks, in the words
-    of the info bar and the BattleClient's end card (tick_heading): "game.mbgr has ticks 0 to
-    40 (40 is the end, after the last tick played, tick 39)"."""
+def tick_range(name: str, last: int, first: int = 0) -> str:
+    """What --tick, --from and --to accept for a replay `name` of `last` ticks starting at game
+    tick `first`, in the words of the info bar and the BattleClient's end card (tick_heading):
+    "game.mbgr has ticks 0 to 40 (40 is the end, after the last tick played, tick 39)"."""
     if last < 1:
-        return f"{name} has only tick 0"
-    end = f"{last} is the end, after the last tick played, tick {last - 1}"
-    return f"{name} has ticks 0 to {last} ({end})"
+        return f"{name} has only tick {first}"
+    end = first + last
+    after = f"{end} is the end, after the last tick played, tick {end - 1}"
+    return f"{name} has ticks {first} to {end} ({after})"
 
 
 def scenario_lines(info: dict | None, tick: int, oracle: bool, over: bool = False) -> list[str]:
@@ -114,9 +119,9 @@ def scenario_lines(info: dict | None, tick: int, oracle: bool, over: bool = Fals
     horizon = int(info["horizon"])
     left = max(horizon - tick, 0)
     clock = (
-        f"game over after {tick} of {horizon} ticks"
+        f"game over after {tick} of {counted(horizon, 'tick')}"
         if over
-        else f"{left} tick{'' if left == 1 else 's'} left"
+        else f"{counted(left, 'tick')} left"
     )
     head = f"scenario {info['id']} {info['title']} ({info['skill']}): {clock}"
     if oracle:
@@ -135,7 +140,8 @@ def log_history(model, depth: int = 4) -> list:
             break
         lines = model.log_lines(t)
         colour = COLOURS["text"] if k == 0 else COLOURS["muted"]
-        title = f"Tick {t - 1} (state {t - 1} -> {t})" if t > 0 else "State 0"
+        g = model.game_tick(t)
+        title = f"Tick {g - 1} (state {g - 1} -> {g})" if t > 0 else f"State {g}"
         out.append((title, COLOURS["accent"] if k == 0 else COLOURS["muted"]))
         out += [(line, colour) for line in lines]
     return out

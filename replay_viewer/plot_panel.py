@@ -91,7 +91,8 @@ class PlotPanel:
             f"{lab} {'?' if math.isnan(v) else f'{v:.0f}'}"
             for lab, v in zip(labels, row, strict=True)
         ]
-        when = f"tick {index} -> {index + 1}" if offset else f"state {index}"
+        g = self.app.model.game_tick(index)  # a scenario replay's index 0 is a later tick
+        when = f"tick {g} -> {g + 1}" if offset else f"state {g}"
         return [f"{title}, {when}; click to jump", ", ".join(cells)]
 
     def click(self, pos) -> bool:

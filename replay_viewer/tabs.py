@@ -234,7 +234,10 @@ class HeatTab(Tab):
             return
         model.timeline.step(tick - model.tick)
         model.selected = target
-        self.app.say(f"Tick {tick}: the most {self.kind} {who}; press {target} for its view")
+        g = model.game_tick(tick)
+        self.app.say(
+            f"Tick {g - 1} (state {g}): the most {self.kind} {who}; press {target} for its view"
+        )
 
 
 def top_pairs(model, matrix, count: int = 5) -> list[str]:

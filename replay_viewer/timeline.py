@@ -9,7 +9,7 @@ marks come from replay_viewer.story, already limited to what the view knew.
 import pygame
 
 from replay_viewer.story import Mark
-from ui.panels import elide_middle
+from ui.panels import wrap
 from ui.theme import COLOURS, TEAM_COLOURS
 
 PICK = 5  # pixels either side of a mark that still hit it
@@ -52,9 +52,12 @@ class StoryStrip:
     def __init__(self, rect):
         self.rect = pygame.Rect(rect)
         self._placed: list[tuple[int, int, Mark]] = []
+        self.first = 0  # the game tick of replay index 0, for the tooltips
 
-    def draw(self, surface, marks, ticks: int, track, cursor: int) -> None:
-        """Marks (replay_viewer.story.Mark) for a game of `ticks` ticks; `cursor` the shown tick."""
+    def draw(self, surface, marks, ticks: int, track, cursor: int, first: int = 0) -> None:
+        """Marks (replay_viewer.story.Mark) for a game of `ticks` ticks; `cursor` the shown
+        replay index; `first` the game tick of index 0 (ViewerModel.first_tick)."""
+        self.first = int(first)
         surface.fill(COLOURS["panel"], self.rect)
         pygame.draw.line(surface, COLOURS["panel_line"], self.rect.midleft, self.rect.midright, 1)
         self._placed = []
@@ -81,9 +84,8 @@ class StoryStrip:
         found = self.marks_at(pos)
         if not found:
             return []
-        return [f"Tick {found[0].tick - 1} (state {found[0].tick}); click to jump"] + [
-            m.text for m in found
-        ]
+        g = self.first + found[0].tick
+        return [f"Tick {g - 1} (state {g}); click to jump"] + [m.text for m in found]
 
     def tick_at(self, pos) -> int | None:
         """The replay index to jump to for a click at `pos`: the mark's tick, else None."""
@@ -93,20 +95,22 @@ class StoryStrip:
 
 def draw_kill_feed(surface, rect, marks, font) -> None:
     """The latest deaths (story.kill_feed, newest first) right-aligned in `rect`, each on a
-    dark band in the colour of the team that made the kill; nothing when `marks` is empty."""
+    dark band in the colour of the team that made the kill; nothing when `marks` is empty. A
+    line too wide wraps at a word onto a second line of the band, so every name shows whole;
+    the feed stops at the entry that would cross the bottom of `rect`."""
     rect = pygame.Rect(rect)
-    y = rect.y
+    y, step = rect.y, font.get_linesize()
     for mark in marks:
-        line = elide_middle(mark.text, font, rect.width - 10)  # the victim ends the line
-        text = font.render(line, True, TEAM_COLOURS[1 - mark.team])
-        band = pygame.Rect(0, y, min(text.get_width() + 10, rect.width), text.get_height() + 4)
+        lines = wrap(mark.text, font, rect.width - 10, indent="  ")
+        images = [font.render(line, True, TEAM_COLOURS[1 - mark.team]) for line in lines]
+        width = min(max(i.get_width() for i in images) + 10, rect.width)
+        band = pygame.Rect(0, y, width, step * len(images) + 4)
         band.right = rect.right
         if band.bottom > rect.bottom:
             break
         shade = pygame.Surface(band.size, pygame.SRCALPHA)
         shade.fill((10, 10, 14, 190))
         surface.blit(shade, band)
-        surface.blit(
-            text, (band.x + 5, band.y + 2), area=pygame.Rect(0, 0, band.width - 10, band.height)
-        )
+        for k, image in enumerate(images):
+            surface.blit(image, (band.x + 5, band.y + 2 + k * step))
         y = band.bottom + 2

@@ -9,11 +9,17 @@ from replay_viewer import layout as L
 from replay_viewer.model import SPEEDS, view_from_label, view_options
 from replay_viewer.story import game_marks
 from replay_viewer.timeline import StoryStrip, slider_track
+from ui.explain import counted
 from ui.scene import view_label
 
 
+def speed_label(speed: int) -> str:
+    """The speed menu's words for `speed` ticks per second: "1 tick/s", "4 ticks/s"."""
+    return f"{counted(speed, 'tick')}/s"
+
+
 def speed_labels() -> list[str]:
-    return [f"{s} ticks/s" for s in SPEEDS]
+    return [speed_label(s) for s in SPEEDS]
 
 
 class Toolbar:
@@ -42,7 +48,7 @@ class Toolbar:
 
     def _speed_menu(self, speed: int):
         return UIDropDownMenu(
-            speed_labels(), f"{speed} ticks/s", pygame.Rect(L.SPEED), self.app.manager
+            speed_labels(), speed_label(speed), pygame.Rect(L.SPEED), self.app.manager
         )
 
     def rebuild_speed(self, speed: int) -> None:
@@ -72,8 +78,9 @@ class Toolbar:
         t = model.tick
         if int(self.slider.get_current_value()) != t:
             self.slider.set_current_value(t)
-        if not self.tick_entry.is_focused and self.tick_entry.get_text() != str(t):
-            self.tick_entry.set_text(str(t))
+        shown = str(model.game_tick(t))  # the game's tick, as the BattleClient shows it
+        if not self.tick_entry.is_focused and self.tick_entry.get_text() != shown:
+            self.tick_entry.set_text(shown)
         play = "Pause" if model.timeline.playing else "Play"
         if self.buttons["play"].text != play:
             self.buttons["play"].set_text(play)
@@ -116,16 +123,20 @@ class Toolbar:
         app.release_keyboard()
         if app.model is None:
             return
-        if text.strip().isdigit() and int(text) <= app.model.ticks:
-            app.model.timeline.step(int(text) - app.model.tick)
+        model = app.model
+        first, last = model.first_tick, model.game_tick(model.ticks)
+        if text.strip().isdigit() and first <= int(text) <= last:
+            model.timeline.step(int(text) - model.game_tick(model.tick))
         else:
-            app.say(f"Tick {text!r}: type a number from 0 to {app.model.ticks}", error=True)
+            app.say(f"Tick {text!r}: type a number from {first} to {last}", error=True)
 
     # --- the story strip ---------------------------------------------------------------------
     def draw_strip(self, surface) -> None:
         model = self.app.model
         track = slider_track(self.slider, L.SCRUB)
-        self.strip.draw(surface, game_marks(model), model.ticks, track, model.tick)
+        self.strip.draw(
+            surface, game_marks(model), model.ticks, track, model.tick, model.first_tick
+        )
 
     def strip_click(self, pos) -> bool:
         tick = self.strip.tick_at(pos)
@@ -133,5 +144,6 @@ class Toolbar:
             return pygame.Rect(L.MARKS).collidepoint(pos)
         self.app.model.timeline.step(tick - self.app.model.tick)
         # named as the hover and the log name it: the tick played, then the state it led to
-        self.app.say(f"Tick {tick - 1} (state {tick}): {self.strip.marks_at(pos)[0].text}")
+        g = self.app.model.game_tick(tick)
+        self.app.say(f"Tick {g - 1} (state {g}): {self.strip.marks_at(pos)[0].text}")
         return True

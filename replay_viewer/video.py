@@ -32,6 +32,7 @@ from replay_viewer.video_writers import (
     check_format,
 )
 from ui.animation import phase_of
+from ui.explain import counted
 from ui.rules import C
 from ui.scene import view_label
 
@@ -95,7 +96,7 @@ def title_lines(model: ViewerModel, options: VideoOptions, start: int, end: int)
         lines.append(f"Team {C.TEAM_NAMES[team]}: {systems}  ({classes or 'empty'})")
     r = h["result"]
     lines.append(f"Final score A {r['score'][0]} : {r['score'][1]} B, {r['outcome_name']} "
-                 f"after {r['ticks']} ticks")  # fmt: skip
+                 f"after {counted(r['ticks'], 'tick')}")  # fmt: skip
     lines.append(f"Ticks {start}-{end} at {options.ticks_per_second:g} ticks/s, "
                  f"view: {view_label(options.view)}")  # fmt: skip
     return lines

@@ -18,6 +18,7 @@ from ui.animation import (
     tween_scene,
 )
 from ui.arena import ArenaRenderer
+from ui.explain import counted
 from ui.scene import view_label
 from ui.theme import COLOURS, TEAM_COLOURS
 
@@ -74,13 +75,15 @@ class FrameMaker:
         shown = tick + 1 if after is not None and u >= HALF else tick
         self._header(surface, shown, scene.score)
         if self.captions and caption and lines:
-            head = f"{tick} -> {tick + 1}: "
+            g = self.model.game_tick(tick)
+            head = f"{g} -> {g + 1}: "
             draw_caption(surface, self.caption, [head + lines[0], *lines[1:]], self.font)
         return surface
 
     def _header(self, surface, tick: int, score) -> None:
         h = self.model.replay.header
-        left = f"Map {h['map']['id']} {h['map']['name']}   tick {tick}/{self.model.ticks}"
+        g, last = self.model.game_tick(tick), self.model.game_tick(self.model.ticks)
+        left = f"Map {h['map']['id']} {h['map']['name']}   tick {g}/{last}"
         text = self.font.render(left, True, COLOURS["text"])
         y = self.header.centery - text.get_height() // 2
         surface.blit(text, (10, y))
@@ -112,10 +115,11 @@ class FrameMaker:
         surface.blit(veil, (0, 0))
         score = self.model.state(tick)["score"]
         r = self.model.replay.header["result"]
+        shown = self.model.game_tick(tick)
         rows = [
-            (self.big, f"Tick {tick}: A {int(score[0])} : {int(score[1])} B", COLOURS["accent"]),
+            (self.big, f"Tick {shown}: A {int(score[0])} : {int(score[1])} B", COLOURS["accent"]),
             (self.font, f"Game result: {r['outcome_name']}, A {r['score'][0]} : "
-                        f"{r['score'][1]} B after {r['ticks']} ticks", COLOURS["text"]),
+                        f"{r['score'][1]} B after {counted(r['ticks'], 'tick')}", COLOURS["text"]),
             (self.font, "Made with replay-viewer --export (MARL-BattleGrounds)", COLOURS["muted"]),
         ]  # fmt: skip
         self._centred(surface, rows)

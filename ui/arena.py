@@ -83,9 +83,9 @@ class ArenaRenderer:
         # circles, rings and numbers of units by the edge stay on the map, not its margin
         surface.set_clip(self._room.clip(previous_clip))
         self._draw_overlays(surface, scene, scale)
-        self._labels: list[pygame.Rect] = []  # unit labels placed so far this frame
         for unit in scene.units:
             self._draw_unit(surface, scene, unit, scale)
+        self._draw_labels(surface, scene, scale)
         self._draw_floats(surface, scene, scale)
         surface.set_clip(previous_clip)
 
@@ -231,25 +231,40 @@ class ArenaRenderer:
         if unit.alive:
             self._draw_health(surface, unit, centre, radius)
         self._draw_statuses(surface, unit, centre, radius)
-        label = self.font(14).render(
-            C.slot_label(unit.slot) + (" r" if unit.relayed else ""),
-            True,
-            COLOURS["muted"] if unit.relayed else COLOURS["text"],
-        )
-        box = self._place_label(label.get_size(), centre, radius)
-        surface.blit(label, box)
 
-    def _place_label(self, size, centre, radius: int) -> pygame.Rect:
+    def _draw_labels(self, surface, scene: Scene, scale: float) -> None:
+        """The units' slot labels, over every body, placed by priority (`label_order`) so that
+        in a crowd the selected and living units keep theirs and a label with no free spot
+        left is not drawn rather than drawn over another (the tooltip still names the unit)."""
+        radius = max(4, round(C.BODY_RADIUS * scale))
+        self._labels: list[pygame.Rect] = []  # unit labels placed so far this frame
+        for unit in label_order(scene):
+            label = self.font(14).render(
+                C.slot_label(unit.slot) + (" r" if unit.relayed else ""),
+                True,
+                COLOURS["muted"] if unit.relayed else COLOURS["text"],
+            )
+            first = not self._labels  # the most important label always shows
+            box = self._place_label(label.get_size(), self.world_to_screen(unit.pos), radius, first)
+            if box is not None:
+                surface.blit(label, box)
+
+    def _place_label(self, size, centre, radius: int, always: bool = False) -> pygame.Rect | None:
         """Where a unit's label goes: top right of the body, else top left, bottom right or
-        bottom left, the first spot that stays on the map and clear of the labels already
-        placed this frame (units bunched together); kept on the map in any case."""
+        bottom left, then the same a label's height further out, the first spot that stays on
+        the map and clear of the labels already placed this frame (units bunched together);
+        None when every spot is taken, unless `always` (then the first spot on the map)."""
         w, h = size
         right, left = centre[0] + radius + 2, centre[0] - radius - 2 - w
         top, bottom = centre[1] - radius - 2, centre[1] + radius + 2 - h
-        spots = [pygame.Rect(x, y, w, h) for y in (top, bottom) for x in (right, left)]
+        rows = (top, bottom, top - h, bottom + h)
+        spots = [pygame.Rect(x, y, w, h) for y in rows for x in (right, left)]
         fits = [r for r in spots if self._room.contains(r)] or [spots[0].clamp(self._room)]
-        box = next((r for r in fits if r.collidelist(self._labels) < 0), fits[0])
-        self._labels.append(box)
+        box = next((r for r in fits if r.collidelist(self._labels) < 0), None)
+        if box is None and always:
+            box = fits[0]
+        if box is not None:
+            self._labels.append(box)
         return box
 
     def _draw_health(self, surface, unit: UnitView, centre, radius: int) -> None:
@@ -283,3 +298,17 @@ class ArenaRenderer:
             text = self.font(18).render(item.text, True, COLOURS.get(item.kind, COLOURS["info"]))
             top = cy - round(C.BODY_RADIUS * scale) - 24 - dy
             surface.blit(text, text.get_rect(midbottom=(cx, top + 12)).clamp(self._room))
+
+
+def label_order(scene: Scene) -> list:
+    """The units in the order their labels are placed: the selected one, the highlighted, the
+    living, the dead, then relayed echoes of last tick; slot order within each."""
+
+    def rank(unit) -> tuple[int, int]:
+        if unit.slot == scene.selected:
+            return (0, unit.slot)
+        if unit.slot in scene.highlights:
+            return (1, unit.slot)
+        return (2 + (not unit.alive) + 2 * bool(unit.relayed), unit.slot)
+
+    return sorted(scene.units, key=rank)

@@ -8,8 +8,9 @@ import pygame
 
 from evaluation.replay import write_replay
 from replay_viewer import layout as L
-from replay_viewer.app import LIST_ROOM, MESSAGE_SECONDS, RESTING_HINT, App
+from replay_viewer.app import MESSAGE_SECONDS, RESTING_HINT, App
 from replay_viewer.cli import main
+from replay_viewer.folder_list import LIST_ROOM
 from replay_viewer.metrics_table import MetricsTable
 from tests.helpers.replays import synthetic_replay
 from tests.helpers.viewer import frame, key

@@ -1,0 +1,50 @@
+"""`mbg replay verify|info FOLDER` reads the folder's own replays; --recursive its subfolders'
+too (a verify of /tmp must not walk every folder under it)."""
+
+import pytest
+
+from evaluation.replay import write_replay
+from tests.helpers.replays import synthetic_replay
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """top.mbgr in the folder, deep.mbgr two folders down, and a folder holding only a subfolder."""
+    write_replay(tmp_path / "top.mbgr", synthetic_replay(3, seed=1))
+    (tmp_path / "runs" / "old").mkdir(parents=True)
+    write_replay(tmp_path / "runs" / "old" / "deep.mbgr", synthetic_replay(3, seed=2))
+    return tmp_path
+
+
+@pytest.fixture
+def checked(monkeypatch):
+    """The re-simulation itself is tested in tests/evaluation: here, which files reach it."""
+    seen = []
+    monkeypatch.setattr(
+        "evaluation.replay_verify.verify", lambda replay, systems=False: seen.append(replay) or []
+    )
+    return seen
+
+
+def test_verify_reads_only_the_folders_own_replays(tree, checked, capsys):
+    from cli.main import main
+
+    assert main(["replay", "verify", str(tree)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"{tree / 'top.mbgr'}: ok, header and 3 ticks reproduce"] and len(checked) == 1
+    assert main(["replay", "verify", "--recursive", str(tree)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("ticks reproduce") == 2 and str(tree / "runs" / "old" / "deep.mbgr") in out
+
+
+def test_a_folder_with_replays_only_below_names_the_option(tree, checked, capsys):
+    from cli.main import main
+
+    assert main(["replay", "verify", str(tree / "runs")]) == 2
+    err = capsys.readouterr().err
+    assert "no .mbgr files in this folder (its subfolders hold some: --recursive" in err
+    assert checked == []
+    assert main(["replay", "info", "-r", "--json", str(tree / "runs")]) == 0
+    assert len(capsys.readouterr().out.strip().splitlines()) == 1
+    assert main(["replay", "info", "--json", str(tree)]) == 0  # info reads folders alike
+    assert len(capsys.readouterr().out.strip().splitlines()) == 1

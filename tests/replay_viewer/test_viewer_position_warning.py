@@ -1,0 +1,49 @@
+"""The viewer's "Save as scenario" window warns, as the horizon is typed, when the focal team
+cannot reach the score to win in time (ui.score_reach, from the replay's own rules)."""
+
+import pygame
+
+from evaluation.replay import write_replay
+from replay_viewer import layout as L
+from tests.helpers.replays import synthetic_replay
+from tests.helpers.viewer import frame
+
+
+def post(app, *events):
+    for event in events:
+        pygame.event.post(event)
+    frame(app)
+    frame(app)
+
+
+def key(k, char=""):
+    down = pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=char, scancode=0)
+    text = [pygame.event.Event(pygame.TEXTINPUT, text=char)] if char else []
+    return [down, *text, pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode=char, scancode=0)]
+
+
+def test_save_as_scenario_warns_of_a_position_that_cannot_be_won(display, tmp_path):
+    from replay_viewer.app import App
+
+    replay = synthetic_replay(8, seed=3, threshold=30)
+    app = App(L.SIZE)
+    assert app.open_path(write_replay(tmp_path / "g.mbgr", replay))
+    pygame.event.clear()
+    frame(app)
+    state = app.model.state(0)
+    assert list(state["score"]) == [0, 0] and state["alive"].all() and not state["shield"].any()
+    post(app, *key(pygame.K_x, "x"))  # the position at tick 0, horizon 10 by default
+    window = app.branch_window
+    assert window.horizon.get_text() == "10"
+    # in 10 ticks each of 5 enemies can die twice (again after the tick-4 wave and 3 shielded
+    # ticks): 20 points, short of this game's 30
+    assert window.warning == (
+        "Cannot be won: in 10 ticks Team A can score at most 20 more points (0 + 20 < 30 to win)"
+    )
+    pygame.image.save(frame(app), str(tmp_path / "warning.png"))
+    post(app, *[pygame.event.Event(k, pos=window.horizon.rect.center, button=1)
+                for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)])  # fmt: skip
+    post(app, *key(pygame.K_END), *key(pygame.K_BACKSPACE), *key(pygame.K_BACKSPACE))
+    post(app, *key(pygame.K_1, "1"), *key(pygame.K_5, "5"))
+    # 15 ticks: each enemy can die on ticks 0, 8 and 13 (waves on 4 and 9): 30 points, in reach
+    assert window.horizon.get_text() == "15" and window.warning == ""
