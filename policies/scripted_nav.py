@@ -4,7 +4,8 @@ Grid nodes sit at the centres of the 20 x 10 unit cells. A node is free when a b
 0.45, a little under the real 0.5 so that narrow gates keep a node) fits there; neighbours
 are joined orthogonally when both are free and diagonally when the two orthogonal nodes
 between them are free too (no cutting corners). This depends only on the obstacle table of a
-team's frame, so `grid_links` runs once per team a tick. `distance_field` then spreads walking
+team's frame, which is static for a whole game, so a bot's Memory keeps it and `refresh_links`
+rebuilds it only when the table changes (a new map). `distance_field` then spreads walking
 distances out from a goal (a fixed number of relaxation sweeps, jittable), and `walking_distance`
 reads it at any point, so a bot picks the move whose landing point is nearest by foot.
 """
@@ -47,6 +48,40 @@ def grid_links(obstacles: jax.Array) -> jax.Array:
             ok &= _shift(free, drow, 0, False) & _shift(free, 0, dcol, False)
         links.append(ok)
     return jnp.stack(links)
+
+
+@jax.custom_batching.custom_vmap
+def refresh_links(links, stamps, obstacles, new_stamps):
+    """The walking grids of obstacle tables, rebuilt only where the table changed.
+
+    links (..., 8, 10, 20) bool: grids kept from the last tick, made for tables whose
+    `stamp` was stamps (...,) float32; obstacles (..., 32, 8): this tick's tables, new_stamps
+    (...,) their stamps. Returns (..., 8, 10, 20) bool, equal to `grid_links` of every table.
+
+    Why a custom batching rule: under `vmap` a `lax.cond` on a batched predicate becomes a
+    select that runs both branches, so the grid would be rebuilt every tick. The rule instead
+    folds each vmapped axis into the leading axes, so one real `cond` over the whole batch
+    rebuilds the grids (of every table, keeping the unchanged ones) only on a tick where some
+    table changed; the obstacles stay put for a whole game.
+    """
+    changed = stamps != new_stamps
+
+    def rebuild():
+        fresh = jax.vmap(grid_links)(obstacles.reshape((-1, *obstacles.shape[-2:])))
+        fresh = fresh.reshape(links.shape)
+        return jnp.where(changed[..., None, None, None], fresh, links)
+
+    return jax.lax.cond(jnp.any(changed), rebuild, lambda: links)
+
+
+@refresh_links.def_vmap
+def _refresh_links_batched(axis_size, in_batched, *args):
+    # custom_vmap puts each batched axis first; unbatched arguments are broadcast to it.
+    args = [
+        a if b else jnp.broadcast_to(a, (axis_size, *a.shape))
+        for a, b in zip(args, in_batched, strict=True)
+    ]
+    return refresh_links(*args), True
 
 
 def _block(point: jax.Array, size: int) -> tuple[jax.Array, jax.Array]:
