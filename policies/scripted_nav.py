@@ -98,28 +98,62 @@ def clear(points: jax.Array, goal: jax.Array, shapes) -> jax.Array:
     return ~geometry.segments_blocked(points, jnp.broadcast_to(goal, points.shape), shapes)
 
 
-def _line_min(field: jax.Array, linked: jax.Array) -> jax.Array:
-    """One pass along each row (left to right): field[c] = min(field[c], field[c'] + c - c')
-    over the c' < c joined to c by a run of open links. linked[r, c]: the link from c - 1 to c
-    is open. A segmented running minimum: each run of linked nodes is lifted by a multiple of
-    BIG so that the minimum never reaches back into an earlier run."""
-    cols = jnp.arange(field.shape[1], dtype=jnp.float32)
-    run = jnp.cumsum(~linked, axis=1).astype(jnp.float32)
-    lifted = field - cols - BIG * run
-    best = jax.lax.cummin(lifted, axis=1) + BIG * run + cols
+# The four whole-line passes of a sweep, in order: (the STEPS entry of the link walked, the axis
+# of the line (1 along a row, 0 along a column), whether the pass runs towards lower indices).
+LINE_PASSES = (((0, -1), 1, False), ((0, 1), 1, True), ((-1, 0), 0, False), ((1, 0), 0, True))
+
+
+def _along(values: jax.Array, axis: int, reverse: bool, combine) -> jax.Array:
+    """Running `combine` (jnp.minimum, jnp.add) of a (10, 20) grid along `axis`, from its far
+    end when `reverse`, written out line by line.
+
+    Why: XLA:CPU runs `lax.cummin` and `cumsum` as reduce-windows, which cost more than these
+    few fused operations (the whole distance field took 0.78x the time); a minimum rounds
+    nothing and the running sums here add integers, so the results are the same bit for bit.
+    """
+    n = values.shape[axis]
+    order = range(n - 1, -1, -1) if reverse else range(n)
+    lines = []
+    for i in order:
+        line = jax.lax.index_in_dim(values, i, axis, keepdims=False)
+        lines.append(line if not lines else combine(lines[-1], line))
+    return jnp.stack(lines[::-1] if reverse else lines, axis=axis)
+
+
+def _line_offsets(links: jax.Array) -> tuple:
+    """What each whole-line pass adds to the field before and after its running minimum, from
+    the walking grid alone (so once a field, not once a sweep): per pass, the node's position
+    along its line counted in the pass's direction (10, 20) and BIG times the number of closed
+    links passed so far (10, 20), both float32 and exact."""
+    offsets = []
+    for step, axis, reverse in LINE_PASSES:
+        linked = links[STEPS.index(step)]  # the link from the previous node on the line
+        n = linked.shape[axis]
+        position = (
+            np.arange(n, dtype=np.float32)[::-1] if reverse else np.arange(n, dtype=np.float32)
+        )
+        position = jnp.asarray(np.expand_dims(position, 1 - axis))
+        closed = _along((~linked).astype(jnp.int32), axis, reverse, jnp.add)
+        offsets.append((jnp.broadcast_to(position, linked.shape), BIG * closed.astype(jnp.float32)))
+    return tuple(offsets)
+
+
+def _line_min(field: jax.Array, offsets: tuple, axis: int, reverse: bool) -> jax.Array:
+    """One pass along every row (axis 1) or column (axis 0), in the pass's direction:
+    field[i] = min(field[i], field[i'] + |i - i'|) over the earlier i' joined to i by a run of
+    open links. A segmented running minimum: each run of linked nodes is lifted by a multiple
+    of BIG (offsets, from `_line_offsets`) so that the minimum never reaches back into an
+    earlier run."""
+    position, lift = offsets
+    lifted = field - position - lift
+    best = _along(lifted, axis, reverse, jnp.minimum) + lift + position
     return jnp.minimum(field, jnp.minimum(best, INF))
 
 
-def _sweep(field: jax.Array, links: jax.Array) -> jax.Array:
+def _sweep(field: jax.Array, links: jax.Array, offsets: tuple) -> jax.Array:
     """Whole-line passes in the four straight directions, then one diagonal step each way."""
-    east = _shift(links[STEPS.index((0, -1))], 0, 0, False)  # link from c - 1 to c
-    west = links[STEPS.index((0, 1))]
-    north = links[STEPS.index((-1, 0))]  # link from r - 1 to r
-    south = links[STEPS.index((1, 0))]
-    field = _line_min(field, east)
-    field = _line_min(field[:, ::-1], west[:, ::-1])[:, ::-1]
-    field = _line_min(field.T, north.T).T
-    field = _line_min(field[::-1].T, south[::-1].T).T[::-1]
+    for (_, axis, reverse), offset in zip(LINE_PASSES, offsets, strict=True):
+        field = _line_min(field, offset, axis, reverse)
     for k, (drow, dcol) in enumerate(STEPS):
         if drow and dcol:
             through = jnp.where(links[k], _shift(field, drow, dcol, INF) + LENGTHS[k], INF)
@@ -157,7 +191,8 @@ def distance_field(goal: jax.Array, links: jax.Array, shapes, warm=None) -> jax.
         seed = jnp.minimum(seed, jnp.where(usable & (old < INF), old + moved, INF))
         seed = jnp.where(jnp.any(links, axis=0), seed, INF)
         sweeps = WARM_SWEEPS
-    return jax.lax.fori_loop(0, sweeps, lambda _, f: _sweep(f, links), seed)
+    offsets = _line_offsets(links)
+    return jax.lax.fori_loop(0, sweeps, lambda _, f: _sweep(f, links, offsets), seed)
 
 
 def walking_distance(points: jax.Array, goal: jax.Array, field: jax.Array, shapes) -> jax.Array:
