@@ -6,7 +6,7 @@ deterministic (the key is unused) and is pure JAX, so it jits, vmaps over games 
 legal actions come out: every choice is an argmax over masked scores, and the no-op is always
 legal (RULES 3.5). All three walk round cover: the move whose landing point is nearest to the
 goal on foot (scripted_nav); the System's carry keeps each slot's walking-distance field so
-the next tick only refines it.
+the next tick only refines it, and the walking grid of the map, rebuilt only when the map changes.
 
 - brawler: every agent, Priest included, runs at the nearest enemy it knows of (the enemy's
   spawn when it knows none) and hits the nearest legal target; Ultimates go out the moment
