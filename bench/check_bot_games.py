@@ -37,7 +37,9 @@ def play(bots, env, west: str, east: str, key, ticks: int):
         b, memory_b = bots.styled_policy(bots.STYLES[east], obs, obs.mask, memory_b, TEAM_B)
         actions = jax.tree.map(lambda x, y: jnp.where(jnp.arange(10) >= 5, y, x), a, b)
         obs, state, *_ = env.step(k, state, actions)
-        return (obs, state, memory_a, memory_b), jnp.stack(list(actions))
+        return (obs, state, memory_a, memory_b), jnp.stack(
+            [actions.move, actions.target, actions.ult]
+        )
 
     obs, state = env.reset(key)
     fresh = bots.fresh_memory(len(TEAM_A))

@@ -260,9 +260,3 @@ def test_walking_grid_is_kept_until_the_map_changes():
     untouched = np.asarray(jnp.all(both == stale, axis=(2, 3, 4)))
     assert rebuilt.tolist() == [[False] * 3, [False, False, True]]
     assert untouched.tolist() == [[True] * 3, [True, True, False]]
-    # A System's first decision fills its Memory with the grid of its team's frame.
-    units = {0: (C.WARRIOR, 7.5, 1.5, None), 5: (C.WARRIOR, 12.5, 1.5, None)}
-    _, obs = scene(units, obstacles=np.asarray(wall))
-    system = scripted_system("kiter", (0, 1, 2, 3, 4))
-    _, memory = system.act(obs, obs.mask, system.initial_carry(), None)
-    assert bool(jnp.all(memory.links == nav.grid_links(obs.obstacles[0])))
