@@ -10,8 +10,9 @@ programs run vmapped over the batch and are timed in alternating rounds
 observations, masks, events) and each bot deciding for one team (five slots, its
 path-finding Memory warm from the tick before, as in a match). Printed: microseconds per
 game, and each bot's ratio to the engine step as the median of the per-round ratios with its
-interquartile range. `--parts` also times the pieces of a decision (the walking grid, the
-distance field, the landing points and move choice, the combat choice) jitted alone.
+interquartile range. `--parts` also times the pieces of a decision (the walking grid, built
+once a map and kept in Memory, the distance fields, the landing points and move choice, the
+combat choice) jitted alone.
 `--before PKG` times an earlier copy of the bots beside
 the current ones, e.g. made with `git show COMMIT:policies/scripted.py` into PKG/ (renaming
 its `policies.scripted_*` imports). Prints figures; asserts nothing.
@@ -65,8 +66,7 @@ def part_programs(obs):
     def grid(obs):
         return nav.grid_links(obs.obstacles[0])
 
-    def field(obs):
-        links = nav.grid_links(obs.obstacles[0])
+    def field(obs, links):  # the walking grid comes from Memory, as in a match
         v = views(obs)
         goal, _ = jax.vmap(lambda v: scripted._goal(v, style, scripted._focus(v, style)))(v)
         shapes = jax.vmap(lambda o: nav.geometry.shapes(o))(v.obstacles)
@@ -86,16 +86,17 @@ def part_programs(obs):
 
         return jax.vmap(one)(views(obs))
 
+    links = jax.jit(jax.vmap(grid))(obs)
     programs = {}
-    for name, part in {
-        "  walking grid (grid_links, once a team)": grid,
-        "  distance field (warm, 5 slots)": field,
-        "  landing points and move choice (5 slots)": move,
-        "  combat choice and goal (5 slots)": combat,
-    }.items():
+    for name, part, args in (
+        ("  walking grid (grid_links, once a map)", grid, (obs,)),
+        ("  distance fields (warm, 5 slots)", field, (obs, links)),
+        ("  landing points and move choice (5 slots)", move, (obs,)),
+        ("  combat choice and goal (5 slots)", combat, (obs,)),
+    ):
         jitted = jax.jit(jax.vmap(part))
-        jax.block_until_ready(jitted(obs))
-        programs[name] = lambda f=jitted: jax.block_until_ready(f(obs))
+        jax.block_until_ready(jitted(*args))
+        programs[name] = lambda f=jitted, args=args: jax.block_until_ready(f(*args))
     return programs
 
 
@@ -123,6 +124,15 @@ def measure(env: Env, batch: int, rounds: int, parts: bool, warm: int, before=No
         us = sorted(per_round)[len(per_round) // 2] / batch * 1e6
         summary = interleaved.ratio_summary(per_round, engine_rounds)
         print(f"{name:46s} {us:9.2f}  {interleaved.describe(summary)}")
+    if before is not None:
+        print("each bot's decision now against --before (median of per-round ratios, IQR):")
+        for name in scripted.BOTS:
+            now, then = (
+                seconds[f"{name} decision (one team)"],
+                seconds[f"{name} decision, before (one team)"],
+            )
+            summary = interleaved.ratio_summary(now, then)
+            print(f"  {name:44s} now / before {interleaved.describe(summary)}")
 
 
 def main() -> None:

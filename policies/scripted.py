@@ -6,7 +6,7 @@ deterministic (the key is unused) and is pure JAX, so it jits, vmaps over games 
 legal actions come out: every choice is an argmax over masked scores, and the no-op is always
 legal (RULES 3.5). All three walk round cover: the move whose landing point is nearest to the
 goal on foot (scripted_nav); the System's carry keeps each slot's walking-distance field so
-the next tick only refines it.
+the next tick only refines it, and the walking grid of the map, rebuilt only when the map changes.
 
 - brawler: every agent, Priest included, runs at the nearest enemy it knows of (the enemy's
   spawn when it knows none) and hits the nearest legal target; Ultimates go out the moment
@@ -207,11 +207,14 @@ def _goal(v: sv.View, style: Style, focus) -> tuple[jax.Array, jax.Array]:
 
 class Memory(NamedTuple):
     """What a navigating bot keeps between ticks, per controlled slot: its last walking-distance
-    field (n, 10, 20), the goal it was for (n, 2) and the obstacle table's stamp (n,)."""
+    field (n, 10, 20) float32, the goal it was for (n, 2) map units, the obstacle table's stamp
+    (n,) float32 and the walking grid of that table (n, 8, 10, 20) bool (scripted_nav.grid_links;
+    the obstacles are static for a game, so it is rebuilt only when the stamp changes)."""
 
     field: jax.Array
     goal: jax.Array
     stamp: jax.Array
+    links: jax.Array
 
 
 def fresh_memory(n: int) -> Memory:
@@ -222,6 +225,7 @@ def fresh_memory(n: int) -> Memory:
         field=jnp.full((n, nav.ROWS, nav.COLS), nav.INF, jnp.float32),
         goal=jnp.zeros((n, 2), jnp.float32),
         stamp=jnp.full((n,), jnp.nan, jnp.float32),
+        links=jnp.zeros((n, len(nav.STEPS), nav.ROWS, nav.COLS), bool),
     )
 
 
@@ -273,10 +277,7 @@ def styled_policy(style: Style, obs: Obs, masks: Masks, memory=None, slots=ALL_S
     navigate = not isinstance(style.navigate, int | float) or style.navigate > 0
     links = None
     if navigate:
-        # One walking grid per team frame in use (slots 0 and 5 hold each team's table).
-        frames = sorted({s // C.TEAM_SIZE for s in slots})
-        grids = jax.vmap(nav.grid_links)(obs.obstacles[jnp.asarray(frames) * C.TEAM_SIZE])
-        links = grids[jnp.asarray([frames.index(s // C.TEAM_SIZE) for s in slots])]
+        links = _walking_grids(obs, memory, slots)
     else:
         memory = None
 
@@ -289,11 +290,28 @@ def styled_policy(style: Style, obs: Obs, masks: Masks, memory=None, slots=ALL_S
         pick(obs.units), pick(obs.visible), pick(obs.relayed), pick(obs.context),
         pick(obs.obstacles),
         pick(obs.self_index), pick(masks.move), pick(masks.pair), links,
-        None if memory is None else tuple(memory),
+        None if memory is None else tuple(memory[:3]),
     )  # fmt: skip
     zeros = jnp.zeros(C.NUM_SLOTS, jnp.int32)
     actions = Actions(*(zeros.at[index].set(h) for h in (move, target, ult)))
-    return actions, None if kept is None else Memory(*kept)
+    return actions, None if kept is None else Memory(*kept, links=links)
+
+
+def _walking_grids(obs: Obs, memory, slots: tuple) -> jax.Array:
+    """The walking grid (len(slots), 8, 10, 20) bool of each slot's team frame: built once per
+    frame in use (slots 0 and 5 hold each team's table), or with a Memory taken from it and
+    rebuilt only when the table's stamp changed since the tick before."""
+    frames = sorted({s // C.TEAM_SIZE for s in slots})
+    tables = obs.obstacles[jnp.asarray(frames) * C.TEAM_SIZE]
+    if memory is None:
+        grids = jax.vmap(nav.grid_links)(tables)
+    else:
+        first = jnp.asarray(
+            [slots.index(next(s for s in slots if s // C.TEAM_SIZE == f)) for f in frames]
+        )
+        stamps = jax.vmap(nav.stamp)(tables)
+        grids = nav.refresh_links(memory.links[first], memory.stamp[first], tables, stamps)
+    return grids[jnp.asarray([frames.index(s // C.TEAM_SIZE) for s in slots])]
 
 
 @functools.cache

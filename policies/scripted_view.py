@@ -129,9 +129,11 @@ def landing(v: View) -> jax.Array:
     step = jnp.maximum(v.speed, 0.0) * MOVE_VECTORS / LANDING_SUBSTEPS
     radius = jnp.full((C.NUM_MOVES,), C.BODY_RADIUS)
     cand = jnp.broadcast_to(v.me, (C.NUM_MOVES, 2))
+    # Only the obstacles near each landing point, as the engine's movement tests them.
+    index = geometry.obstacle_index(v.obstacles)
     for _ in range(LANDING_SUBSTEPS):
         cand = geometry.clip_to_bounds(cand + step, radius)
-        cand = geometry.project_all(cand, v.obstacles, radius)
+        cand = geometry.project_near(cand, index, radius)
     return geometry.clip_to_bounds(cand, radius)
 
 

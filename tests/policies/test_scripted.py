@@ -235,3 +235,28 @@ def test_walking_distances_go_round_a_wall():
     units = {0: (C.WARRIOR, 7.5, 1.5, None), 5: (C.WARRIOR, 12.5, 1.5, None)}
     _, obs = scene(units, obstacles=np.asarray(wall))
     assert act("tactician", obs)[0][0] in (1, 5, 6)
+
+
+def test_walking_grid_is_kept_until_the_map_changes():
+    from policies import scripted_nav as nav
+
+    empty = jnp.zeros((32, 8), jnp.float32)
+    wall = empty.at[0].set(jnp.array([C.OBSTACLE_WALL, 10.0, 4.0, 0, 0.5, 8.0, 0, 1]))
+    grid = nav.grid_links(wall)
+    assert not bool(jnp.all(grid))  # the wall closes links, so `stale` below differs from it
+    stale = jnp.ones_like(grid)  # no real map has every link open next to a wall
+    stamp = nav.stamp(wall)
+    # Same stamp: the kept grid comes back untouched (it is not rebuilt); another: rebuilt.
+    assert bool(jnp.all(nav.refresh_links(stale, stamp, wall, stamp) == stale))
+    assert bool(jnp.all(nav.refresh_links(stale, jnp.nan, wall, stamp) == grid))
+    # Under nested vmaps, only the entry whose stamp changed is rebuilt.
+    kept = jnp.broadcast_to(stale, (2, 3, *stale.shape))
+    old = jnp.full((2, 3), stamp).at[1, 2].set(jnp.nan)
+    tables = jnp.broadcast_to(wall, (2, 3, 32, 8))
+    both = jax.jit(jax.vmap(jax.vmap(nav.refresh_links)))(
+        kept, old, tables, jnp.full((2, 3), stamp)
+    )
+    rebuilt = np.asarray(jnp.all(both == grid, axis=(2, 3, 4)))
+    untouched = np.asarray(jnp.all(both == stale, axis=(2, 3, 4)))
+    assert rebuilt.tolist() == [[False] * 3, [False, False, True]]
+    assert untouched.tolist() == [[True] * 3, [True, True, False]]
