@@ -23,6 +23,7 @@ def test_fresh_memory_is_strong_float32():
         field=((3, 10, 20), "float32", False),
         goal=((3, 2), "float32", False),
         stamp=((3,), "float32", False),
+        links=((3, 8, 10, 20), "bool", False),
     )
 
 
