@@ -1,8 +1,8 @@
 """Ghost opponents and Elo inside a learner's rollout, for learners whose policy is the
-actor-critic of policies.networks (IPPO, IPPO-FF, MAPPO's actor; PQN-VDN's Q-network, whose
-ghosts act greedily). The pool's rules are training.selfplay's; this module wires them into
-batched games: which games are pool games, where their ghosts sit, and one tick of acting,
-rating and swapping.
+actor-critic of policies.networks (IPPO, IPPO-FF, MAPPO's actor; the Q-network of PQN-VDN and
+QMIX, whose ghosts act greedily). The pool's rules are training.selfplay's; this module wires
+them into batched games: which games are pool games, where their ghosts sit, and one tick of
+acting, rating and swapping.
 
 Layout: the batch's opponent groups (training.common.opponent_groups) fix each game's opponent
 kind for the run; the games of the "pool" group have Team B played by ghosts (each game's own
@@ -93,11 +93,18 @@ def ghost_actions(
     return joint, ghost._replace(carry=carry)
 
 
-def after_tick(config, layout: GhostLayout, ghost, state, done, outcome, axis_name=None):
+def after_tick(
+    config, layout: GhostLayout, ghost, state, done, outcome, axis_name=None, live=None
+):  # fmt: skip
     """Ratings and swaps after a tick (training.selfplay.after_tick) given the pre-tick
-    State's active slots (B, 10), done (B,) and outcome (B,)."""
+    State's active slots (B, 10), done (B,) and outcome (B,). live (B,) bool, when given: the
+    games that count (QMIX's whole games: a game's auto-reset successor within the same
+    update is neither rated nor counted in ghost steps)."""
     score = selfplay.learner_score(outcome, C.A_WINS, C.DRAW)
     active = state.active[layout.pool_games]
+    if live is not None:
+        done = done & live
+        active = active & live[layout.pool_games][:, None]
     agents = (active[:, : C.TEAM_SIZE].sum(1), active[:, C.TEAM_SIZE :].sum(1))
     ghost, _ = selfplay.after_tick(
         ghost, config, done, score, jnp.asarray(layout.fixed_group),

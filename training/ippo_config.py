@@ -7,11 +7,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from policies import networks as nets
-from training import common, curriculum_runner, selfplay
+from training import common, run_schedule, selfplay
 
 
 @dataclass(frozen=True)
-class IPPOConfig(common.GameFields, selfplay.GhostFields):
+class IPPOConfig(common.GameFields, selfplay.GhostFields, run_schedule.ScheduleFields):
     """Everything a run needs; a JSON/TOML file may set any field (`common.load_config`)."""
 
     # games: common.GameFields (maps, rosters, p_east, score_threshold, horizon, opponents)
@@ -59,20 +59,9 @@ class IPPOConfig(common.GameFields, selfplay.GhostFields):
     logs_per_checkpoint: int = 4  # chunks between Orbax checkpoints
     # self-play with ghost opponents (the "pool" opponent kind): selfplay.GhostFields
     # (save_steps, team_change, swap_steps, play_against_latest_model_ratio, window, elo_k)
-    # curriculum (training.curriculum_runner): "" (maps, rosters, score_threshold above),
-    # "builtin" (maps 0-11, 1v1 to 5v5) or a stages file; a stage advances at advance_win_rate
-    # over advance_games games against its opponents, or after stage_budget env-steps (0: none)
-    curriculum: str = ""
-    advance_win_rate: float = 0.7
-    advance_games: int = 200
-    stage_budget: int = 0
-    # validation checks (training.validation): every validate_every updates (0: none), the
-    # point margin over validation_games side-swapped games against each panel member on
-    # the validation maps; the keep_best best checks' policies are kept
-    validate_every: int = 0
-    validation_games: int = 20
-    validation_panel: tuple = ("random", "scripted:brawler", "scripted:kiter", "scripted:tactician")
-    keep_best: int = 3
+    # curriculum and validation checks: run_schedule.ScheduleFields (curriculum,
+    # advance_win_rate, advance_games, stage_budget, validate_every, validation_games,
+    # validation_panel, keep_best)
 
     def __post_init__(self):
         positive = ("num_envs", "rollout", "epochs", "minibatches", "updates_per_log", "devices")
@@ -87,13 +76,7 @@ class IPPOConfig(common.GameFields, selfplay.GhostFields):
                 f"IPPOConfig.devices: {self.devices} must divide num_envs ({self.num_envs})"
             )
         self.ghost  # noqa: B018  (GhostConfig checks its fields)
-        self.stages  # noqa: B018  (every stage refuses held-out and scenario maps)
-        curriculum_runner.AdvanceRule(self.advance_win_rate, self.advance_games, self.stage_budget)
-        if self.validate_every < 0 or self.validation_games < 2 or self.validation_games % 2:
-            raise ValueError(
-                f"IPPOConfig.validate_every {self.validate_every} must be >= 0 and "
-                f"validation_games {self.validation_games} even and >= 2"
-            )
+        self.check_schedule()
         local = self.local_learners
         if local % self.minibatches:
             where = f" of each of the {self.devices} devices" if self.devices > 1 else ""
@@ -106,20 +89,6 @@ class IPPOConfig(common.GameFields, selfplay.GhostFields):
     def network(self) -> nets.NetworkConfig:
         sizes = {"embed": self.embed, "torso": self.torso, "hidden": self.hidden}
         return nets.NetworkConfig(**sizes, recurrent=self.recurrent)
-
-    @property
-    def stages(self) -> tuple:
-        return curriculum_runner.load_stages(
-            self.curriculum, self.maps, self.rosters, self.score_threshold
-        )
-
-    @property
-    def schedule(self) -> curriculum_runner.CurriculumRunner:
-        """The run's stages, advance rule and team change (builds every stage's pool)."""
-        rule = curriculum_runner.AdvanceRule(
-            self.advance_win_rate, self.advance_games, self.stage_budget
-        )
-        return curriculum_runner.CurriculumRunner(self.stages, rule, self.team_change, self.p_east)
 
     @property
     def steps_per_update(self) -> int:

@@ -7,8 +7,9 @@ the fresh rollout, several epochs of minibatches over it) with the value decompo
 Sunehag et al. 2018 (VDN: a team's Q is the sum of its agents' Q-values).
 
 Read top to bottom: CONFIG, LAMBDA-RETURNS AND LOSS (module level, tested by hand), MAKE_TRAIN
-(rollout of `rollout` ticks of `num_envs` lock-step games, then targets, then epochs x
-minibatches over learner teams; all pure), RUN (`mbg train pqn-vdn`, through training.runs).
+(rollout of `rollout` ticks of `num_envs` lock-step games drawn from the curriculum stage's
+pool, then targets, then epochs x minibatches over learner teams; all pure), RUN (`mbg train
+pqn-vdn`, through training.run_schedule as IPPO: ghost pool, curriculum, validation checks).
 
 Agent Q-values, epsilon-greedy acting, the team reward and the games are training.qlearning's.
 Q_tot(team, t) = sum over the team's active agents of Q_i(o_i, a_i); its target is the
@@ -27,7 +28,7 @@ import optax
 
 from engine import constants as C
 from policies import networks as nets
-from training import ghosts, ippo, parallel, qlearning, runs, selfplay
+from training import curriculum_runner, ippo, parallel, qlearning, run_schedule, selfplay
 from training.selfplay import device_count
 
 # ================================ CONFIG ================================
@@ -114,9 +115,16 @@ def loss_fn(params, network, hidden0, batch: Batch):
 class RunnerState(NamedTuple):
     params: Any
     opt_state: Any
-    acting: qlearning.Acting
+    acting: qlearning.Acting  # the games in flight and the ghost pool (acting.ghost)
     rng: jax.Array
     update: jax.Array  # () int32 updates done
+    pool: Any = ()  # engine Pool new games are drawn from (the curriculum stage's)
+    curriculum: Any = ()  # curriculum_runner.CurriculumState
+
+    @property
+    def ghost(self):
+        """The ghost pool and Elo (selfplay.GhostState), as training.run_schedule reads it."""
+        return self.acting.ghost
 
 
 class Trainer(NamedTuple):
@@ -141,7 +149,8 @@ def runner_spec(same, split) -> RunnerState:
     """Where each RunnerState field lives on a device mesh (training.parallel): the games in
     flight and their recurrent state with their device, the rest the same on all."""
     acting = qlearning.acting_spec(same, split, with_ghosts=True)
-    return RunnerState(params=same, opt_state=same, acting=acting, rng=same, update=same)
+    return RunnerState(params=same, opt_state=same, acting=acting, rng=same, update=same,
+                       pool=same, curriculum=same)  # fmt: skip
 
 
 def make_train(config: PQNConfig, axis_name: str | None = None) -> Trainer:
@@ -155,20 +164,23 @@ def make_train(config: PQNConfig, axis_name: str | None = None) -> Trainer:
     actor = qlearning.make_actor(config, ippo.make_env(config), axis_name=axis_name)
     network, tx, n = actor.network, make_optimizer(config), actor.n
     teams = n // C.TEAM_SIZE
+    first_pool = config.schedule.pool(curriculum_runner.initial_state())
 
     def init(rng) -> RunnerState:
         rng, k_env, k_net = jax.random.split(rng, 3)
-        obs = actor.learners(actor.init(k_env).obs)
+        obs = actor.learners(actor.init(k_env, pool=first_pool).obs)
         params = nets.init_params(config.network, k_net, obs)
-        acting = actor.init(k_env, params)  # with the ghost pool of the first parameters
-        return RunnerState(params, tx.init(params), acting, rng, jnp.int32(0))
+        # with the ghost pool of the first parameters
+        acting = actor.init(k_env, params, first_pool)
+        return RunnerState(params, tx.init(params), acting, rng, jnp.int32(0), first_pool,
+                           curriculum_runner.initial_state())  # fmt: skip
 
     def collect(runner: RunnerState):
         env_steps = runner.update * config.steps_per_update * device_count(axis_name)
         eps = qlearning.epsilon(config, env_steps)
 
         def step(carry, key):
-            return actor.tick(runner.params, carry, eps, key)
+            return actor.tick(runner.params, carry, eps, key, pool=runner.pool)
 
         rng, k_roll = jax.random.split(runner.rng)
         hidden0 = runner.acting.hidden
@@ -247,19 +259,8 @@ def make_train(config: PQNConfig, axis_name: str | None = None) -> Trainer:
 
 
 def run(config: PQNConfig | None, out, resume=False, steps=None, show=True):
-    """Train (or resume, exactly) a run in directory `out` (training.runs.run_learner);
-    returns (final RunnerState, path of the exported policy checkpoint)."""
-    return runs.run_learner("pqn-vdn", PQNConfig, make_train, config, out, resume, steps, show,
-                            hook=ghost_logger)  # fmt: skip
-
-
-def ghost_logger(trainer: Trainer, config: PQNConfig):
-    """The run's after_chunk (training.runs.train_loop): the Elo and pool scalars of
-    training.selfplay.ghost_scalars into each chunk's log."""
-    fixed_names = ghosts.ghost_layout(trainer.groups, config.num_envs).fixed_names
-
-    def after_chunk(runner: RunnerState, values: dict, started: int) -> RunnerState:
-        values.update(selfplay.ghost_scalars(runner.acting.ghost, fixed_names))
-        return runner
-
-    return after_chunk
+    """Train (or resume, exactly) a run in directory `out` (training.run_schedule: the ghost
+    pool's Elo in the logs, the curriculum's stages, validation checks); returns (final
+    RunnerState, path of the exported policy checkpoint)."""
+    return run_schedule.run_scheduled(make_train, PQNConfig, "pqn-vdn", config, out, resume,
+                                      steps, show)  # fmt: skip

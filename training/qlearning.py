@@ -22,6 +22,7 @@ paper's search found reward scaling by 10 helped both Q methods, seed 000 S6.1).
 """
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -33,18 +34,19 @@ from engine import constants as C
 from engine.types import Obs, State
 from policies import networks as nets
 from policies.checkpoints import Q_NETWORK_KIND
-from training import common, ghosts, parallel, selfplay
+from training import common, ghosts, parallel, run_schedule, selfplay
 from training.ppo import psum
 
 # ================================ CONFIG ================================
 
 
 @dataclass(frozen=True)
-class QConfig(common.GameFields, selfplay.GhostFields):
+class QConfig(common.GameFields, selfplay.GhostFields, run_schedule.ScheduleFields):
     """Fields every Q learner has; a JSON/TOML file may set any field (`common.load_config`)."""
 
     # games: common.GameFields (maps, rosters, p_east, score_threshold, horizon, opponents)
-    # ghost pool (opponent kind "pool", PQN-VDN only): selfplay.GhostFields
+    # ghost pool (opponent kind "pool"): selfplay.GhostFields
+    # curriculum and validation checks: run_schedule.ScheduleFields
     num_envs: int = 64
     total_steps: int = 2_000_000
     # optimisation
@@ -92,6 +94,7 @@ class QConfig(common.GameFields, selfplay.GhostFields):
                 f"{name}.devices: {self.devices} must divide num_envs ({self.num_envs})"
             )
         self.ghost  # noqa: B018  (GhostConfig checks its fields)
+        self.check_schedule()
         for field in ("eps_start", "eps_end", "gamma"):
             if not 0.0 <= getattr(self, field) <= 1.0:
                 raise ValueError(f"{name}.{field}: {getattr(self, field)!r} must be in [0, 1]")
@@ -226,16 +229,20 @@ class Tick(NamedTuple):
 
 
 class Actor(NamedTuple):
-    """The rollout pieces of a learner: init(key, params=None) -> Acting (with the ghost pool
-    of `params` when given); tick(params, acting, eps, key, live=None) -> (acting, (Tick,
-    stats)), stats counting only the games where `live` (num_envs,) bool is true (all when
-    None); learners(tree) (num_envs, 10, ...) -> (n, ...); layout: ghosts.GhostLayout."""
+    """The rollout pieces of a learner: init(key, params=None, pool=None) -> Acting (with the
+    ghost pool of `params` when given); games(own_key, pool=None) -> Acting: fresh games, no
+    ghost pool, from a key already this device's own (parallel.device_key); tick(params,
+    acting, eps, key, live=None, pool=None) -> (acting, (Tick, stats)), stats, Elo and ghost
+    steps counting only the games where `live` (num_envs,) bool is true (all when None);
+    learners(tree) (num_envs, 10, ...) -> (n, ...); layout: ghosts.GhostLayout. `pool`: the
+    engine Pool new games are drawn from (the curriculum stage's; the env's own when None)."""
 
     env: Any
     network: nets.ActorCritic
     groups: tuple
     n: int
     init: Any
+    games: Any
     tick: Any
     learners: Any
     layout: ghosts.GhostLayout
@@ -273,19 +280,21 @@ def make_actor(config: QConfig, env, with_world: bool = False, axis_name=None) -
     def learners(tree):
         return jax.tree.map(lambda x: x.reshape((b * C.NUM_SLOTS,) + x.shape[2:])[learn_idx], tree)
 
-    def init(key, params=None) -> Acting:
-        obs, state = jax.vmap(env.reset)(jax.random.split(parallel.device_key(key, axis_name), b))
+    def games(own_key, pool=None) -> Acting:
+        obs, state = jax.vmap(lambda k: env.reset(k, pool))(jax.random.split(own_key, b))
         hidden = nets.initial_hidden(config.network, n)
         carries = common.initial_carries(groups, systems)
-        ghost = ()
-        if params is not None:  # the sampler's key: the same on every device
-            k_ghost = jax.random.fold_in(key, 1)
-            ghost = ghosts.init_state(
-                ghost_config, config.network, params, layout, k_ghost, axis_name
-            )
-        return Acting(state, obs, hidden, jnp.ones(b, bool), carries, ghost)
+        return Acting(state, obs, hidden, jnp.ones(b, bool), carries, ())
 
-    def tick(params, acting: Acting, eps, key, live=None):
+    def init(key, params=None, pool=None) -> Acting:
+        acting = games(parallel.device_key(key, axis_name), pool)
+        if params is None:
+            return acting
+        k_ghost = jax.random.fold_in(key, 1)  # the sampler's key: the same on every device
+        ghost = ghosts.init_state(ghost_config, config.network, params, layout, k_ghost, axis_name)
+        return acting._replace(ghost=ghost)
+
+    def tick(params, acting: Acting, eps, key, live=None, pool=None):
         k_act, k_opp, k_env = jax.random.split(key, 3)
         obs, reset = learners(acting.obs), acting.reset[learn_idx // C.NUM_SLOTS]
         hidden, heads = network.apply(params, acting.hidden, obs, reset)
@@ -311,14 +320,14 @@ def make_actor(config: QConfig, env, with_world: bool = False, axis_name=None) -
             world = jax.vmap(env.world_state)(acting.env_state)
             world = world.reshape((b * C.NUM_SLOTS, -1))[team_idx]
         keys = jax.random.split(k_env, b)
-        obs2, state, reward, done, info = jax.vmap(env.step)(keys, acting.env_state, joint)
+        step = functools.partial(env.step, pool=pool)
+        obs2, state, reward, done, info = jax.vmap(step)(keys, acting.env_state, joint)
+        live = jnp.ones(b, bool) if live is None else live
         if with_ghosts:
-            ghost = ghosts.after_tick(
-                ghost_config, layout, ghost, acting.env_state, done, info["outcome"], axis_name
-            )
+            ghost = ghosts.after_tick(ghost_config, layout, ghost, acting.env_state, done,
+                                      info["outcome"], axis_name, live)  # fmt: skip
         terms = learners(jnp.moveaxis(jax.vmap(common.reward_terms)(info["events"], reward), 1, 2))
         active = learners(acting.env_state.active)
-        live = jnp.ones(b, bool) if live is None else live
         counted = active & learners(jnp.broadcast_to(live[:, None], (b, C.NUM_SLOTS)))
         shaped = terms @ weights
         team_reward = team_mean(shaped, active) * config.reward_scale
@@ -331,7 +340,7 @@ def make_actor(config: QConfig, env, with_world: bool = False, axis_name=None) -
         }
         return Acting(state, obs2, hidden, done, carries, ghost), (step, stats)
 
-    return Actor(env, network, groups, n, init, tick, learners, layout)
+    return Actor(env, network, groups, n, init, games, tick, learners, layout)
 
 
 def update_metrics(stats: dict, losses: dict, axis_name=None) -> dict:

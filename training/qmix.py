@@ -8,9 +8,17 @@ also the team's. Agent Q-values, epsilon-greedy acting, the team reward and the 
 training.qlearning's; the mixer sees env.world_state (RULES_BRIEF A9), training only.
 
 Read top to bottom: CONFIG, MIXER, REPLAY BUFFER, TD LOSS (module level, tested by hand),
-MAKE_TRAIN (each update plays num_envs fresh games to the end, `horizon` ticks, stores each
-learner team's game in the buffer, then takes `gradient_steps` steps on batches of stored
-games and refreshes the target network every `target_every` updates), RUN (`mbg train qmix`).
+MAKE_TRAIN (each update plays num_envs fresh games of the curriculum stage's pool to the end,
+`horizon` ticks, stores each learner team's game in the buffer, then takes `gradient_steps`
+steps on batches of stored games and refreshes the target network every `target_every`
+updates), RUN (`mbg train qmix`, through training.run_schedule as IPPO).
+
+Ghost pool (opponent kind "pool", training.ghosts): the pool games' Team B is played by
+greedy ghosts, snapshots of the agent Q-network (training.selfplay's window and Elo). The
+pool lives in the runner state, not in the games: each update's fresh games start from it
+(every ghost's recurrent state restarts with its game), and only each game's own ticks are
+rated and counted as ghost steps (its auto-reset successor is not). The ghosts and the
+curriculum need no second copy of the schedule: training.run_schedule drives both.
 
 Why a small array buffer and not flashbax: flashbax 0.1.3 would install and pull in chex, but
 nothing in it is tested against this project's jax 0.10; a ring of whole games is a few array
@@ -32,7 +40,7 @@ import optax
 
 from engine import constants as C
 from policies import networks as nets
-from training import ippo, parallel, pqn_vdn, qlearning, runs
+from training import curriculum_runner, ippo, parallel, pqn_vdn, qlearning, run_schedule, selfplay
 from training.selfplay import device_count
 
 # ================================ CONFIG ================================
@@ -54,13 +62,6 @@ class QMIXConfig(qlearning.QConfig):
     def __post_init__(self):
         fields = ("buffer_games", "batch_games", "gradient_steps", "target_every")
         self.check("QMIXConfig", fields + ("mixer_embed", "hyper_hidden"))
-        if any(kind == "pool" for kind, _ in self.opponents):
-            raise ValueError(
-                "QMIXConfig.opponents: 'pool' (ghost self-play) is not available for qmix: its "
-                "updates play whole fresh games, which carry no ghost pool; use 'self', "
-                "'random', 'scripted:NAME' or 'checkpoint:PATH' (pqn-vdn, ippo, ippo-ff and "
-                "mappo take 'pool')"
-            )
         for field in ("buffer_games", "batch_games"):  # each device holds its share
             if getattr(self, field) % self.devices:
                 raise ValueError(
@@ -228,6 +229,11 @@ class RunnerState(NamedTuple):
     buffer: Buffer
     rng: jax.Array
     update: jax.Array  # () int32 updates done
+    # The ghost pool and Elo (selfplay.GhostState): snapshots of the agent Q-network, each
+    # pool game's opponent (kept from one update's games to the next), the ratings.
+    ghost: Any = ()
+    pool: Any = ()  # engine Pool new games are drawn from (the curriculum stage's)
+    curriculum: Any = ()  # curriculum_runner.CurriculumState
 
 
 class Trainer(NamedTuple):
@@ -246,7 +252,8 @@ def runner_spec(same, split) -> RunnerState:
     share of the buffer (its own games) with it, the rest the same on all."""
     buffer = Buffer(games=split, count=same)  # every device adds as many games an update
     return RunnerState(params=same, mixer=same, target=same, opt_state=same, buffer=buffer,
-                       rng=same, update=same)  # fmt: skip
+                       rng=same, update=same, ghost=selfplay.ghost_spec(same, split), pool=same,
+                       curriculum=same)  # fmt: skip
 
 
 def make_train(config: QMIXConfig, axis_name: str | None = None) -> Trainer:
@@ -258,24 +265,28 @@ def make_train(config: QMIXConfig, axis_name: str | None = None) -> Trainer:
     if config.devices > 1 and axis_name is None:
         local = config.local_config(buffer_games=True, batch_games=True)
         return parallel.make_parallel_train(config, make_train, runner_spec, local)
-    actor = qlearning.make_actor(config, ippo.make_env(config), with_world=True)
+    actor = qlearning.make_actor(config, ippo.make_env(config), True, axis_name)
     network = actor.network
     mixer = MonotonicMixer(config.mixer_embed, config.hyper_hidden)
     tx = pqn_vdn.make_optimizer(config)
     teams = actor.n // C.TEAM_SIZE
+    ghost_config = config.ghost
+    first_pool = config.schedule.pool(curriculum_runner.initial_state())
 
-    def play(params, key, eps):
-        """num_envs fresh games for `horizon` ticks: (Games of the learner teams, stats)."""
+    def play(params, key, eps, ghost=(), pool=None):
+        """num_envs fresh games of `pool` for `horizon` ticks, "pool" games against the
+        ghosts of `ghost`: (Games of the learner teams, stats, ghost after the games). key:
+        this device's own."""
         k_reset, k_ticks = jax.random.split(key)
 
         def step(carry, k):
             acting, live = carry
-            acting, (tick, stats) = actor.tick(params, acting, eps, k, live)
+            acting, (tick, stats) = actor.tick(params, acting, eps, k, live, pool)
             return (acting, live & ~acting.reset), (tick, stats)
 
         keys = jax.random.split(k_ticks, config.horizon)
-        start = (actor.init(k_reset), jnp.ones(config.num_envs, bool))
-        _, (traj, stats) = jax.lax.scan(step, start, keys)
+        start = (actor.games(k_reset, pool)._replace(ghost=ghost), jnp.ones(config.num_envs, bool))
+        (acting, _), (traj, stats) = jax.lax.scan(step, start, keys)
         # Only each game's own ticks count: the ticks after its end belong to another game.
         valid = played_ticks(traj.done)  # (T, teams)
         agents_valid = jnp.repeat(valid, C.TEAM_SIZE, axis=1)
@@ -290,28 +301,31 @@ def make_train(config: QMIXConfig, axis_name: str | None = None) -> Trainer:
         games = Games(obs, reset, move, pair, active, *jax.tree.map(
             lambda x: jnp.swapaxes(x, 0, 1), (traj.reward * valid, traj.done & valid, valid,
                                               traj.world)))  # fmt: skip
-        return games, stats
+        return games, stats, acting.ghost
 
     def init(rng) -> RunnerState:
         rng, k_env, k_net, k_mix = jax.random.split(rng, 4)
-        acting = actor.init(k_env)
+        acting = actor.init(k_env, pool=first_pool)
         obs = actor.learners(acting.obs)
         params = nets.init_params(config.network, k_net, obs)
-        dummy, _ = jax.eval_shape(play, params, k_env, 0.0)
+        ghost = actor.init(k_env, params, first_pool).ghost  # the first parameters' pool
+        dummy, *_ = jax.eval_shape(play, params, k_env, 0.0, ghost, first_pool)
         q0 = jnp.zeros((1, C.TEAM_SIZE))
         mixer_params = mixer.init(k_mix, q0, jnp.zeros((1, dummy.world.shape[-1])))
         empty = jax.tree.map(lambda x: jnp.zeros((config.buffer_games,) + x.shape[1:], x.dtype),
                              dummy)  # fmt: skip
         both = {"agent": params, "mixer": mixer_params}
         return RunnerState(params, mixer_params, both, tx.init((params, mixer_params)),
-                           Buffer(empty, jnp.int32(0)), rng, jnp.int32(0))  # fmt: skip
+                           Buffer(empty, jnp.int32(0)), rng, jnp.int32(0), ghost, first_pool,
+                           curriculum_runner.initial_state())  # fmt: skip
 
     def collect(runner: RunnerState):
         env_steps = runner.update * config.steps_per_update * device_count(axis_name)
         eps = qlearning.epsilon(config, env_steps)
         rng, key = jax.random.split(runner.rng)
-        games, stats = play(runner.params, parallel.device_key(key, axis_name), eps)
-        runner = runner._replace(buffer=buffer_add(runner.buffer, games), rng=rng)
+        own = parallel.device_key(key, axis_name)
+        games, stats, ghost = play(runner.params, own, eps, runner.ghost, runner.pool)
+        runner = runner._replace(buffer=buffer_add(runner.buffer, games), rng=rng, ghost=ghost)
         return runner, games, dict(stats, eps=eps)
 
     loss = functools.partial(
@@ -347,7 +361,10 @@ def make_train(config: QMIXConfig, axis_name: str | None = None) -> Trainer:
         runner, _, stats = collect(runner)
         runner, losses = learn(runner)
         losses = dict(losses, epsilon=stats.pop("eps"))
-        return runner, qlearning.update_metrics(stats, losses, axis_name)
+        metrics = qlearning.update_metrics(stats, losses, axis_name)
+        trainer_steps = metrics["agent_steps"].astype(jnp.int32)
+        ghost = selfplay.after_update(runner.ghost, runner.params, trainer_steps, ghost_config)
+        return runner._replace(ghost=ghost), metrics
 
     return Trainer(config, actor, mixer, actor.groups, init, update, collect, learn)
 
@@ -356,6 +373,8 @@ def make_train(config: QMIXConfig, axis_name: str | None = None) -> Trainer:
 
 
 def run(config: QMIXConfig | None, out, resume=False, steps=None, show=True):
-    """Train (or resume, exactly) a run in directory `out` (training.runs.run_learner);
-    returns (final RunnerState, path of the exported policy checkpoint)."""
-    return runs.run_learner("qmix", QMIXConfig, make_train, config, out, resume, steps, show)
+    """Train (or resume, exactly) a run in directory `out` (training.run_schedule: the ghost
+    pool's Elo in the logs, the curriculum's stages, validation checks); returns (final
+    RunnerState, path of the exported policy checkpoint)."""
+    return run_schedule.run_scheduled(make_train, QMIXConfig, "qmix", config, out, resume,
+                                      steps, show)  # fmt: skip

@@ -10,12 +10,81 @@ games are drawn from), `ghost` (training.selfplay.GhostState), `update` and `par
 
 All of it is a function of the runner and the chunk's scalars, so a resumed run repeats it
 exactly; validation records made after the checkpoint a run resumes from are dropped first.
+
+`ScheduleFields` are the config fields of both (every learner's config has them: IPPO's
+family and the Q learners), `run_scheduled` the run of any learner whose runner carries the
+fields above.
 """
 
 import dataclasses
+from dataclasses import dataclass
 from pathlib import Path
 
-from training import ghosts, runs, selfplay, validation
+from training import curriculum_runner, ghosts, runs, selfplay, validation
+
+PANEL = ("random", "scripted:brawler", "scripted:kiter", "scripted:tactician")
+
+
+@dataclass(frozen=True)
+class ScheduleFields:
+    """The curriculum and validation fields of a learner's config (with GameFields' maps,
+    rosters, score_threshold, p_east and GhostFields' team_change beside them).
+
+    curriculum (training.curriculum_runner): "" (one stage of the config's maps, rosters and
+    score_threshold), "builtin" (maps 0-11, 1v1 to 5v5) or a stages file; a stage advances at
+    advance_win_rate over advance_games games against its opponents, or after stage_budget
+    env-steps (0: none). Validation checks (training.validation): every validate_every updates
+    (0: none), the point margin over validation_games side-swapped games against each
+    validation_panel member (slot specs) on the validation maps; the policies of the keep_best
+    best checks are kept."""
+
+    curriculum: str = ""
+    advance_win_rate: float = 0.7
+    advance_games: int = 200
+    stage_budget: int = 0
+    validate_every: int = 0
+    validation_games: int = 20
+    validation_panel: tuple = PANEL
+    keep_best: int = 3
+
+    def check_schedule(self) -> None:
+        """Raise ValueError naming the config class and field of a value out of range, or a
+        stage that draws a held-out or scenario map."""
+        name = type(self).__name__
+        self.stages  # noqa: B018  (every stage refuses held-out and scenario maps)
+        try:
+            self.rule  # noqa: B018
+        except ValueError as error:
+            raise ValueError(f"{name}.advance_*/stage_budget: {error}") from None
+        if self.validate_every < 0 or self.validation_games < 2 or self.validation_games % 2:
+            raise ValueError(
+                f"{name}.validate_every {self.validate_every} must be >= 0 and "
+                f"validation_games {self.validation_games} even and >= 2"
+            )
+        if self.keep_best < 1 or not self.validation_panel:
+            raise ValueError(
+                f"{name}.keep_best {self.keep_best} must be >= 1 and validation_panel "
+                f"{self.validation_panel!r} name at least one opponent"
+            )
+
+    @property
+    def stages(self) -> tuple:
+        return curriculum_runner.load_stages(
+            self.curriculum, self.maps, self.rosters, self.score_threshold
+        )
+
+    @property
+    def rule(self) -> curriculum_runner.AdvanceRule:
+        return curriculum_runner.AdvanceRule(
+            self.advance_win_rate, self.advance_games, self.stage_budget
+        )
+
+    @property
+    def schedule(self) -> curriculum_runner.CurriculumRunner:
+        """The run's stages, advance rule and team change (builds every stage's pool)."""
+        return curriculum_runner.CurriculumRunner(
+            self.stages, self.rule, self.team_change, self.p_east
+        )
 
 
 def opponent_results(values: dict, kinds) -> tuple[float, float]:
@@ -73,8 +142,8 @@ class RunSchedule:
 
 def run_scheduled(make_train, cls, algorithm, config, out, resume, steps, show,
                   policy_params=None):  # fmt: skip
-    """Train (or resume, exactly) a run of a learner built by `make_train` (its runner an
-    training.ippo.RunnerState with the curriculum, pool and ghost fields) in `out` until
+    """Train (or resume, exactly) a run of a learner built by `make_train` (its runner with
+    the curriculum, pool and ghost fields of the module docstring) in `out` until
     config.total_steps env-steps (`steps` overrides it), with a `RunSchedule` between chunks:
     the curriculum's stages (each score threshold its own compiled chunk), Elo logs and
     validation checks. algorithm: the learner's name, or a function of the run's config that

@@ -316,18 +316,3 @@ def compiled_chunk(make_train, config):
         return jax.lax.scan(lambda r, _: trainer.update(r), runner, None, config.updates_per_log)
 
     return trainer, jax.jit(trainer.init), jax.jit(chunk)
-
-
-def run_learner(
-    algorithm: str, config_class, make_train, config, out, resume, steps, show, hook=None
-):
-    """Train (or resume, exactly) a run of a learner without a curriculum in directory `out`
-    (`train_loop`); hook(trainer, config), when given, returns train_loop's after_chunk.
-    Returns (final runner, path of the exported policy checkpoint)."""
-    out = Path(out)
-    config = run_config(out, config_class, config, resume, steps)
-    trainer, init, chunk = compiled_chunk(make_train, dataclasses.replace(config, total_steps=0))
-    after_chunk = None if hook is None else hook(trainer, config)
-    return train_loop(
-        out, config, trainer, init, chunk, resume, show, algorithm, after_chunk=after_chunk
-    )

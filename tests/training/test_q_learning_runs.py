@@ -89,12 +89,3 @@ def test_mbg_eval_plays_the_exported_q_policy(runs, capsys):
     assert code == 0
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 2 and out["by_side"]["B"]["games"] == 1
-
-
-def test_mbg_train_refuses_the_ghost_pool_for_qmix(tmp_path, capsys):
-    config = tmp_path / "pool.json"
-    config.write_text(json.dumps({"opponents": [["pool", 1.0]]}))
-    args = ["train", "qmix", "--config", str(config), "--steps", "10", "--out", str(tmp_path)]
-    assert mbg(args) == 2  # `mbg` turns the ValueError into one line and exit code 2
-    err = capsys.readouterr().err
-    assert "QMIXConfig.opponents: 'pool' (ghost self-play) is not available for qmix" in err
