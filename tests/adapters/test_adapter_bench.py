@@ -45,21 +45,27 @@ def test_summaries_pair_each_reading_with_its_core_and_the_a_a_noise():
     assert (out["noise"]["q1"], out["noise"]["q3"]) == pytest.approx((0.95, 1.05))
 
 
-@pytest.mark.parametrize("name", ["TeamDeathmatch", "HeuristicEnemyTeamDeathmatch"])
-def test_world_state_is_the_core_rows_of_the_agents(name):
-    env = adapters.make(name, opponent="random") if "Heuristic" in name else adapters.make(name)
-    states = jax.vmap(lambda k: env.reset(k)[1])(jax.random.split(jax.random.PRNGKey(2), 3))
-    rows = jax.jit(jax.vmap(env.world_state))(states)
-    core = jax.jit(jax.vmap(env.core.world_state))(states.game)
-    assert rows.shape == (3, env.num_agents, 342)
-    np.testing.assert_array_equal(rows, core[:, : env.num_agents])
+@pytest.fixture(scope="module")
+def env_and_states():
+    env = adapters.make("TeamDeathmatch")
+    reset = jax.jit(jax.vmap(lambda k: env.reset(k)[1]))
+    return env, reset(jax.random.split(jax.random.PRNGKey(2), 2))
 
 
-def test_world_state_compiles_to_no_more_than_the_core():
+def test_world_state_is_the_core_rows_of_the_agents(env_and_states):
+    both, states = env_and_states
+    core = jax.jit(jax.vmap(both.core.world_state))(states.game)
+    hidden_b = adapters.make("HeuristicEnemyTeamDeathmatch", opponent="random")
+    for env in (both, hidden_b):  # all ten slots; Team A's five (slots 0-4)
+        rows = jax.jit(jax.vmap(env.world_state))(states)
+        assert rows.shape == (2, env.num_agents, 342)
+        np.testing.assert_array_equal(rows, core[:, : env.num_agents])
+
+
+def test_world_state_compiles_to_no_more_than_the_core(env_and_states):
     """The agents' rows are a slice of the core's world state, which XLA reads in place: no
     gather or copy beyond the core's own (a gather by agent index added one of each)."""
-    env = adapters.make("TeamDeathmatch")
-    states = jax.vmap(lambda k: env.reset(k)[1])(jax.random.split(jax.random.PRNGKey(0), 2))
+    env, states = env_and_states
     text = {
         side: jax.jit(jax.vmap(fn)).lower(states).compile().as_text()
         for side, fn in (
