@@ -85,7 +85,6 @@ class TeamDeathmatch:
         obs_space = spaces.flat_observation_space(self.core.config, pool)
         self.observation_spaces = {a: obs_space for a in self.agents}
         self.action_spaces = {a: spaces.action_space(action_type) for a in self.agents}
-        self._index = jnp.asarray(self.agent_slots)
         self.lineup = Lineup((), np.zeros((0, C.NUM_SLOTS), bool), ("",) * C.NUM_SLOTS)
 
     def observation_space(self, agent: str):
@@ -169,7 +168,7 @@ class TeamDeathmatch:
 
     def world_state(self, state: AdapterState) -> jnp.ndarray:
         """Critic world state (RULES 5.9): (num_agents, 342) float32, one row per agent."""
-        return self.core.world_state(state.game)[self._index]
+        return self._rows(self.core.world_state(state.game))
 
     # --- helpers -----------------------------------------------------------------------------
     def _rows(self, per_slot: jnp.ndarray) -> jnp.ndarray:
@@ -192,8 +191,9 @@ class TeamDeathmatch:
         done (), the engine's info)."""
         k_game, k_opponent = jax.random.split(key)
         mine = arrays.to_actions(values, self.action_type)
-        joint = jax.tree.map(
-            lambda own, other: other.at[self._index].set(own.astype(jnp.int32)),
+        first, last = self.agent_slots[0], self.agent_slots[-1] + 1
+        joint = jax.tree.map(  # a static slice: XLA writes the rows in place (no scatter)
+            lambda own, other: other.at[first:last].set(own.astype(jnp.int32)),
             mine,
             state.opponent_actions,
         )
@@ -234,7 +234,7 @@ class TeamDeathmatch:
 
     def _infos(self, info: dict) -> dict:
         """Per-agent (num_agents,) leaves, the shape JaxMARL learners reshape infos to."""
-        team = jnp.asarray(C.TEAM_OF_SLOT)[self._index]
+        team = np.asarray(C.TEAM_OF_SLOT)[list(self.agent_slots)]
         winner = jnp.select([info["outcome"] == C.A_WINS, info["outcome"] == C.B_WINS], [0, 1], -1)
         ones = jnp.ones(self.num_agents, bool)
         return {

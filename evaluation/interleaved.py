@@ -41,18 +41,48 @@ def time_calls(run: Callable[[], object], calls: int) -> float:
     return (time.perf_counter() - start) / calls
 
 
+def time_clocks(run: Callable[[], object], calls: int) -> dict[str, float]:
+    """Seconds per call of `run` over `calls` calls by two clocks: "wall" (`time.perf_counter`)
+    and "cpu" (`time.process_time`: this process's CPU time, all its threads). On a shared
+    machine the CPU clock counts the work itself, which other processes' load barely moves,
+    where the wall clock also counts the time spent waiting for a core."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    for _ in range(calls):
+        run()
+    return {
+        "wall": (time.perf_counter() - wall) / calls,
+        "cpu": (time.process_time() - cpu) / calls,
+    }
+
+
+def _abba(names: Sequence[str], rounds: int):
+    """The names in ABBA order, round after round."""
+    if rounds < 1:
+        raise ValueError(f"rounds: {rounds!r} must be at least 1")
+    for r in range(rounds):
+        yield from names if r % 2 == 0 else reversed(names)
+
+
 def interleave(programs: Mapping[str, Callable[[], float]], rounds: int) -> dict[str, list[float]]:
     """Call each program once a round, in ABBA order; returns each name's seconds per round.
 
     Each program returns the seconds it measured (e.g. `time_calls` or a `PipeWorker` request).
     """
-    if rounds < 1:
-        raise ValueError(f"rounds: {rounds!r} must be at least 1")
-    names = list(programs)
-    seconds = {name: [] for name in names}
-    for r in range(rounds):
-        for name in names if r % 2 == 0 else reversed(names):
-            seconds[name].append(float(programs[name]()))
+    seconds = {name: [] for name in programs}
+    for name in _abba(list(programs), rounds):
+        seconds[name].append(float(programs[name]()))
+    return seconds
+
+
+def interleave_clocks(
+    programs: Mapping[str, Callable[[], Mapping[str, float]]], rounds: int
+) -> dict[str, dict[str, list[float]]]:
+    """`interleave` for programs that return {clock: seconds} (`time_clocks`): returns
+    clock -> name -> seconds per round. ValueError when rounds < 1."""
+    seconds: dict[str, dict[str, list[float]]] = {}
+    for name in _abba(list(programs), rounds):
+        for clock, value in programs[name]().items():
+            seconds.setdefault(clock, {n: [] for n in programs})[name].append(float(value))
     return seconds
 
 
@@ -95,6 +125,30 @@ def describe(summary: dict) -> str:
     if not summary["trusted"]:
         text += f"  [spread {summary['spread']:.0%} > {TRUSTED_SPREAD:.0%}: too noisy to trust]"
     return text
+
+
+def noise_band(noise: dict) -> float:
+    """How far from 1.00x a ratio can land by chance: the farther quartile of an A/A
+    `ratio_summary` (one program timed twice a round against itself)."""
+    return max(abs(noise["q1"] - 1.0), abs(noise["q3"] - 1.0))
+
+
+def verdict(summary: dict, noise: dict, target: float) -> str:
+    """Plain words for a `ratio_summary` beside its A/A `noise` and a `target` ratio: whether the
+    two programs differ by more than the noise, and whether the ratio's IQR lies under the
+    target, over it, or across it."""
+    band = noise_band(noise)
+    if abs(summary["median"] - 1.0) <= band or summary["q1"] <= 1.0 <= summary["q3"]:
+        gap = f"differs from the core by less than the noise (A/A within {band:.0%})"
+    else:
+        gap = f"differs from the core by more than the noise (A/A within {band:.0%})"
+    if summary["q3"] < target:
+        where = f"under the {target:.2f}x target"
+    elif summary["q1"] >= target:
+        where = f"over the {target:.2f}x target"
+    else:
+        where = f"its IQR spans the {target:.2f}x target"
+    return f"{gap}; {where}"
 
 
 # --- Worker processes ------------------------------------------------------------------------

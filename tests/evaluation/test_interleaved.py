@@ -2,6 +2,7 @@
 
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -73,3 +74,56 @@ def test_pipe_worker_that_dies_names_itself_and_its_last_words():
     command = [sys.executable, "-c", "import sys; sys.exit('no jaxmarl here')"]
     with pytest.raises(RuntimeError, match=r"SMAX worker exited \(1\): no jaxmarl here"):
         interleaved.PipeWorker(command, "SMAX")
+
+
+def test_time_clocks_tells_waiting_from_working():
+    # A nap waits on the wall clock and uses almost no CPU; a busy loop uses both alike.
+    napped = interleaved.time_clocks(lambda: time.sleep(0.02), calls=3)
+    assert napped["wall"] >= 0.02 and napped["cpu"] < 0.01
+
+    def busy():
+        end = time.process_time() + 0.02
+        while time.process_time() < end:
+            pass
+
+    worked = interleaved.time_clocks(busy, calls=2)
+    assert worked["cpu"] >= 0.02 and worked["wall"] >= worked["cpu"] * 0.99
+
+
+def test_interleave_clocks_keeps_each_clock_per_program_in_abba_order():
+    calls = []
+    values = {"a": {"wall": 2.0, "cpu": 1.0}, "b": {"wall": 4.0, "cpu": 3.0}}
+    programs = {name: (lambda name=name: calls.append(name) or values[name]) for name in "ab"}
+    seconds = interleaved.interleave_clocks(programs, rounds=3)
+    assert calls == list("abbaab")
+    assert seconds == {
+        "wall": {"a": [2.0] * 3, "b": [4.0] * 3},
+        "cpu": {"a": [1.0] * 3, "b": [3.0] * 3},
+    }
+    with pytest.raises(ValueError, match="rounds: 0"):
+        interleaved.interleave_clocks(programs, rounds=0)
+
+
+def summary(q1, median, q3):
+    return {"q1": q1, "median": median, "q3": q3}
+
+
+def test_verdict_weighs_a_ratio_against_the_a_a_noise_and_the_target():
+    noise = summary(0.96, 1.00, 1.03)  # the farther quartile is 4% from 1.00x
+    assert interleaved.noise_band(noise) == pytest.approx(0.04)
+    text = interleaved.verdict(summary(1.05, 1.06, 1.07), noise, 1.10)
+    assert text == (
+        "differs from the core by more than the noise (A/A within 4%); under the 1.10x target"
+    )
+    # 1.03x is inside the 4% band: no difference can be claimed
+    assert interleaved.verdict(summary(1.02, 1.03, 1.04), noise, 1.10).startswith(
+        "differs from the core by less than the noise"
+    )
+    # an IQR that holds 1.00x claims no difference either, whatever the median
+    assert "less than the noise" in interleaved.verdict(summary(0.99, 1.08, 1.20), noise, 1.10)
+    assert interleaved.verdict(summary(1.08, 1.09, 1.12), noise, 1.10).endswith(
+        "its IQR spans the 1.10x target"
+    )
+    assert interleaved.verdict(summary(1.10, 1.2, 1.3), noise, 1.10).endswith(
+        "over the 1.10x target"
+    )

@@ -1,0 +1,198 @@
+"""Where the JaxMARL-style adapter's rollout-buffer cost goes, piece by piece (issue 25).
+
+    python bench/bench_adapter_pieces.py [--games 1024] [--ticks 4] [--rounds 11] [--hlo]
+
+Every program is the rollout-buffer reading of `bench_adapters` (a `lax.scan` whose per-tick
+outputs are the observation, the legal-action mask, the rewards and the done, vmapped over
+1,024 games of random legal actions) with one more of the adapter's pieces switched on, so
+each ratio to the core's program is what those pieces cost:
+
+- flatten: the core's own step, its `Obs` flattened to (10, 680) float32 right after the step
+  (`arrays.flatten_obs`) and carried flat, as the adapter carries it;
+- avail: the core's own step, the flat mask built at the start of the tick from the carried
+  move and pair heads (what `AdapterState.avail` does) instead of read from `Obs.mask.flat`;
+- state: the adapter's step (`TeamDeathmatch._step`: the hidden team's actions merged in, the
+  head masks kept in `AdapterState`, the infos), the `Obs` leaves carried and kept unflattened;
+- stacked: the adapter's stacked path (`step_stacked`, `avail_stacked`): all of the above;
+- dicts: the adapter's dicts (`step`, `get_avail_actions`), stacked by the learner with
+  `adapters.batchify`: the stacked path plus the dict build and the learner's stack.
+
+The programs are timed in short ABBA rounds by the wall and CPU clocks, the core twice a round
+for the A/A noise (`bench_adapters.timed_rounds`). `--hlo` also compiles each program at 8 games
+and prints the copies and concatenates of its optimised HLO, and the world state's
+(`TeamDeathmatch.world_state` against `Env.world_state`).
+"""
+
+import argparse
+import collections
+import os
+import re
+import sys
+from pathlib import Path
+
+import jax
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import adapters  # noqa: E402
+from adapters import arrays  # noqa: E402
+from bench import bench_adapters as whole  # noqa: E402
+from engine import legality  # noqa: E402
+from evaluation import interleaved  # noqa: E402
+
+PIECES = ("flatten", "avail", "state", "stacked", "dicts")
+HLO_OPS = ("copy", "concatenate", "gather", "scatter", "transpose")
+BYTES = {"f32": 4, "s32": 4, "u32": 4, "pred": 1}
+
+
+def _scan_games(ticks: int, start, tick):
+    """jit(vmap) of `ticks` ticks of `tick(carry, key) -> (carry, outputs)` from `start(key)`."""
+
+    def game(key):
+        return jax.lax.scan(tick, start(key), jax.random.split(key, ticks))
+
+    return jax.jit(jax.vmap(game))
+
+
+def _core_step(env, k, state, flat_mask):
+    """The core's tick from a flat mask: random legal actions, then `Env.step`."""
+    k_act, k_step = jax.random.split(k)
+    actions = arrays.to_actions(whole._draw(k_act, flat_mask), "flat")
+    return env.core.step(k_step, state, actions)[:4]
+
+
+def core_flatten(env, ticks: int):
+    """The core with its observation flattened after each step and carried flat."""
+
+    def start(key):
+        obs, state = env.core.reset(key)
+        return arrays.flatten_obs(obs), obs.mask, state
+
+    def tick(carry, k):
+        flat, mask, state = carry
+        nxt, state, reward, done = _core_step(env, k, state, mask.flat)
+        return (arrays.flatten_obs(nxt), nxt.mask, state), (flat, mask.flat, reward, done)
+
+    return _scan_games(ticks, start, tick)
+
+
+def core_avail(env, ticks: int):
+    """The core with the flat mask built from the carried heads at the start of each tick."""
+
+    def start(key):
+        obs, state = env.core.reset(key)
+        return obs.replace(mask=None), obs.mask.move, obs.mask.pair, state
+
+    def tick(carry, k):
+        obs, move, pair, state = carry
+        avail = legality.flat_mask(move, pair)
+        nxt, state, reward, done = _core_step(env, k, state, avail)
+        out = (obs, avail, reward, done)
+        return (nxt.replace(mask=None), nxt.mask.move, nxt.mask.pair, state), out
+
+    return _scan_games(ticks, start, tick)
+
+
+def adapter_state(env, ticks: int):
+    """The adapter's step (`_step`, `AdapterState`), its `Obs` leaves kept unflattened."""
+
+    def start(key):
+        obs, state = env._reset(key)
+        return obs.replace(mask=None), state
+
+    def tick(carry, k):
+        obs, state = carry
+        avail = state.avail
+        k_act, k_step = jax.random.split(k)
+        nxt_obs, nxt, reward, done, _ = env._step(k_step, state, whole._draw(k_act, avail), None)
+        return (nxt_obs.replace(mask=None), nxt), (obs, avail, reward, done)
+
+    return _scan_games(ticks, start, tick)
+
+
+def programs(env, games: int, ticks: int) -> dict:
+    """name -> jitted program of the keys, the core's first."""
+    return {
+        "core_trajectory": whole.core_rollout(env, ticks, trajectory=True),
+        "core_flatten": core_flatten(env, ticks),
+        "core_avail": core_avail(env, ticks),
+        "adapter_state": adapter_state(env, ticks),
+        "adapter_stacked": whole.adapter_stacked_rollout(env, ticks),
+        "adapter_dicts": whole.adapter_rollout(env, ticks, trajectory=True),
+    }
+
+
+def hlo_counts(compiled_text: str) -> dict:
+    """Optimised HLO text -> {op: count} for `HLO_OPS`, plus "copy_bytes" (bytes the copies
+    write, one pass of the program)."""
+    counts = collections.Counter(re.findall(r"\} (" + "|".join(HLO_OPS) + r")\(", compiled_text))
+    copied = 0
+    for dtype, dims in re.findall(r"= (\w+)\[([\d,]*)\]\{[^}]*\} copy\(", compiled_text):
+        n = 1
+        for d in filter(None, dims.split(",")):
+            n *= int(d)
+        copied += n * BYTES.get(dtype, 4)
+    return {op: counts.get(op, 0) for op in HLO_OPS} | {"copy_bytes": copied}
+
+
+def hlo_report(env, ticks: int) -> dict:
+    """{program: hlo_counts} at 8 games, and the world state's (adapter and core)."""
+    keys = jax.random.split(jax.random.PRNGKey(0), 8)
+    out = {name: hlo_counts(fn.lower(keys).compile().as_text())
+           for name, fn in programs(env, 8, ticks).items()}  # fmt: skip
+    state = jax.vmap(lambda k: env.reset(k)[1])(keys)
+    for name, fn in (("world_state_core", lambda s: env.core.world_state(s.game)),
+                     ("world_state_adapter", env.world_state)):  # fmt: skip
+        out[name] = hlo_counts(jax.jit(jax.vmap(fn)).lower(state).compile().as_text())
+    return out
+
+
+def run(games: int, ticks: int, rounds: int) -> dict:
+    """Compile the six programs, time them (`bench_adapters.timed_rounds`): clock -> piece ->
+    {"ratio": program / core, "noise": core / core again}, and the seconds."""
+    env = adapters.make("TeamDeathmatch", maps="train", rosters=["MWHRP/MWHRP"])
+    keys = jax.random.split(jax.random.PRNGKey(0), games)
+    runs = {name: (lambda fn=fn: jax.block_until_ready(fn(keys)))
+            for name, fn in programs(env, games, ticks).items()}  # fmt: skip
+    first_call_s = {name: interleaved.time_calls(fn, 1) for name, fn in runs.items()}
+    seconds = whole.timed_rounds(runs, rounds)
+    core = "core_trajectory"
+    ratios = {}
+    for clock, named in seconds.items():
+        noise = interleaved.ratio_summary(named[whole.again(core)], named[core])
+        ratios[clock] = {
+            name: {"ratio": interleaved.ratio_summary(named[name], named[core]), "noise": noise}
+            for name in runs
+            if name != core
+        }
+        ratios[clock]["dicts_over_stacked"] = {
+            "ratio": interleaved.ratio_summary(named["adapter_dicts"], named["adapter_stacked"]),
+            "noise": noise,
+        }
+    return {"games": games, "ticks": ticks, "rounds": rounds, "load_average": os.getloadavg(),
+            "first_call_s": first_call_s, "seconds": seconds, "ratio": ratios}  # fmt: skip
+
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1024)
+    parser.add_argument("--ticks", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=11)
+    parser.add_argument("--hlo", action="store_true", help="also count HLO copies at 8 games")
+    args = parser.parse_args(argv)
+    figures = run(args.games, args.ticks, args.rounds)
+    print(f"{args.games} games, {args.ticks} ticks, {args.rounds} ABBA rounds, load average "
+          f"{figures['load_average'][0]:.1f} at the end")  # fmt: skip
+    for clock, by_name in figures["ratio"].items():
+        for name, pair in by_name.items():
+            print(f"{clock:>4} {name:>20} / core: {interleaved.describe(pair['ratio'])}")
+        print(f"{clock:>4} {'A/A':>20} core: {interleaved.describe(pair['noise'])}")
+    if args.hlo:
+        figures["hlo"] = hlo_report(adapters.make("TeamDeathmatch"), args.ticks)
+        for name, counts in figures["hlo"].items():
+            print(f"HLO {name:>20}: {counts}")
+    return figures
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""The adapter benchmarks' own arithmetic (bench/bench_adapters.py, bench/bench_adapter_pieces.py)
+and the world state the adapter hands over: the core's rows, with no more HLO than the core's."""
+
+import jax
+import numpy as np
+import pytest
+
+import adapters
+from bench import bench_adapter_pieces as pieces
+from bench import bench_adapters as whole
+
+HLO = """
+  %copy.1 = f32[8,10,680]{2,1,0} copy(%concatenate.342), control-predecessors={%copy.678}
+  %copy.2 = pred[8,10]{1,0} copy(%p.1)
+  %concatenate.342 = f32[8,10,680]{2,1,0} concatenate(%a, %b), dimensions={2}
+  %gather.3 = s32[8,10]{1,0} gather(%x, %y), offset_dims={}
+  %fusion.4 = f32[8]{0} fusion(%copy.1), kind=kLoop, calls=%fused_copy
+"""
+
+
+def test_hlo_counts_ops_and_the_bytes_the_copies_write():
+    counts = pieces.hlo_counts(HLO)
+    assert counts == {
+        "copy": 2,
+        "concatenate": 1,
+        "gather": 1,
+        "scatter": 0,
+        "transpose": 0,
+        "copy_bytes": 8 * 10 * 680 * 4 + 8 * 10,  # f32 and pred (one byte)
+    }
+
+
+def test_summaries_pair_each_reading_with_its_core_and_the_a_a_noise():
+    # per-round seconds: the adapter 1.2x, 1.1x, 1.3x the core; the core's second timing 1.0x,
+    # 1.1x, 0.9x of its first
+    named = {
+        "core_trajectory": [1.0, 2.0, 1.0],
+        "core_trajectory_again": [1.0, 2.2, 0.9],
+        "adapter_stacked": [1.2, 2.2, 1.3],
+    }
+    out = whole.summaries({"cpu": named}, ["stacked"])["cpu"]["stacked"]
+    assert out["ratio"]["median"] == pytest.approx(1.2)
+    assert (out["ratio"]["q1"], out["ratio"]["q3"]) == pytest.approx((1.15, 1.25))
+    assert out["noise"]["median"] == pytest.approx(1.0)
+    assert (out["noise"]["q1"], out["noise"]["q3"]) == pytest.approx((0.95, 1.05))
+
+
+@pytest.fixture(scope="module")
+def env_and_states():
+    env = adapters.make("TeamDeathmatch")
+    reset = jax.jit(jax.vmap(lambda k: env.reset(k)[1]))
+    return env, reset(jax.random.split(jax.random.PRNGKey(2), 2))
+
+
+def test_world_state_is_the_core_rows_of_the_agents(env_and_states):
+    both, states = env_and_states
+    core = jax.jit(jax.vmap(both.core.world_state))(states.game)
+    hidden_b = adapters.make("HeuristicEnemyTeamDeathmatch", opponent="random")
+    for env in (both, hidden_b):  # all ten slots; Team A's five (slots 0-4)
+        rows = jax.jit(jax.vmap(env.world_state))(states)
+        assert rows.shape == (2, env.num_agents, 342)
+        np.testing.assert_array_equal(rows, core[:, : env.num_agents])
+
+
+def test_world_state_compiles_to_no_more_than_the_core(env_and_states):
+    """The agents' rows are a slice of the core's world state, which XLA reads in place: no
+    gather or copy beyond the core's own (a gather by agent index added one of each)."""
+    env, states = env_and_states
+    text = {
+        side: jax.jit(jax.vmap(fn)).lower(states).compile().as_text()
+        for side, fn in (
+            ("adapter", env.world_state),
+            ("core", lambda s: env.core.world_state(s.game)),
+        )  # fmt: skip
+    }
+    assert pieces.hlo_counts(text["adapter"]) == pieces.hlo_counts(text["core"])
