@@ -14,7 +14,7 @@ from evaluation import scenarios as S
 
 @pytest.fixture(scope="module")
 def patient_hunter():
-    return S.load_scenario(6)  # A0 Hunter (A1 Priest dead) against B0 Priest, B1 Mage
+    return S.load_scenario(6)  # A0 Hunter and A1 Priest against B0 Priest, B1 Mage
 
 
 def _play(session, orders_by_tick):
@@ -36,17 +36,18 @@ def test_slot_spec_gives_the_person_focal_slots_and_the_controller_the_rest(pati
 @pytest.mark.slow  # compiles the engine (110-240 s at a load average of 40)
 def test_the_line_wins_waiting_loses_and_try_again_is_the_exact_start(patient_hunter, tmp_path):
     s = patient_hunter
-    session = ScenarioSession(s, [0])
+    session = ScenarioSession(s, [0, 1])
     start = {k: np.copy(v) for k, v in session.snapshot.state.items()}
     assert session.snapshot.tick == 294 and session.ticks_left == 6
     assert session.setup.roster == "HP/PM" and session.setup.map == "902"
     (_, table) = s.lines[0]
-    _play(session, [{0: tuple(int(v) for v in table[t, 0])} for t in range(len(table))])
+    orders = [{k: tuple(int(v) for v in table[t, k]) for k in (0, 1)} for t in range(len(table))]
+    _play(session, orders)
     assert session.solved and session.snapshot.outcome == C.A_WINS
-    assert session.ticks_left == 4  # the Trap on the second tick ends it (RULES 4.3)
+    assert session.ticks_left == 3  # the Basic on the third tick ends it (RULES 4.3)
     replay = session.replay()
     assert replay.header["scenario"]["start_hash"] == s.start_hash
-    assert replay.header["scenario"]["solved"] and replay.header["scenario"]["ticks_played"] == 2
+    assert replay.header["scenario"]["solved"] and replay.header["scenario"]["ticks_played"] == 3
     assert session.save(tmp_path / "win.mbgr").exists()
 
     began = time.perf_counter()
@@ -58,7 +59,7 @@ def test_the_line_wins_waiting_loses_and_try_again_is_the_exact_start(patient_hu
         np.testing.assert_array_equal(session.snapshot.state[key], value, err_msg=key)
     assert session.attempt == 1 and session.replay() is None
 
-    _play(session, [{0: (0, 0, 0)}] * s.horizon)  # standing still: the Priest walks out
+    _play(session, [{0: (0, 0, 0), 1: (0, 0, 0)}] * s.horizon)  # standing still: the Mage wins
     assert session.snapshot.over and not session.solved
     assert session.replay().header["scenario"]["solved"] is False
 
@@ -77,8 +78,8 @@ def test_the_winning_line_as_a_replay_is_verifys_game_and_compiles_nothing(patie
     replay = winning_line_replay(s, 0, session.controller)
     seconds = time.perf_counter() - began
     assert seconds < 10, seconds  # the playtest's compiled step and controller: nothing compiles
-    assert replay.header["scenario"]["solved"] and replay.header["scenario"]["ticks_played"] == 2
-    assert int(replay.states["tick"][-1]) == 296 and int(replay.states["outcome"][-1]) == C.A_WINS
+    assert replay.header["scenario"]["solved"] and replay.header["scenario"]["ticks_played"] == 3
+    assert int(replay.states["tick"][-1]) == 297 and int(replay.states["outcome"][-1]) == C.A_WINS
     verified = dict(scenario_lines.verify(s, record=True))[s.lines[0][0]].replay
     for field in ("systems", "scenario", "map", "roster"):
         assert replay.header.get(field) == verified.header.get(field), field
