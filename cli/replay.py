@@ -16,6 +16,7 @@ when any file failed (2 when the arguments name no replay at all). A folder mean
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -63,6 +64,17 @@ def _report(action: str, path, error: Exception) -> None:
     print(f"mbg replay {action}: {path}: {reason}", file=sys.stderr)
 
 
+def _reader_gone() -> int:
+    """stdout's reader has closed the pipe (`mbg replay info FOLDER | head`): stop printing
+    and blame no file. stdout is pointed at /dev/null so that Python's flush at exit stays
+    quiet (the recipe of the Python docs, signal module, "Note on SIGPIPE"). Returns 1."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # a stdout with no file descriptor (a test's capture)
+        pass
+    return 1
+
+
 def _run_all(paths, action: str, each, recursive: bool = False) -> int:
     """Runs each(n, path, replay) -> bool over every replay file the arguments name (a folder's
     own files; with `recursive` its subfolders' too), n the number that passed before it. A
@@ -83,6 +95,8 @@ def _run_all(paths, action: str, each, recursive: bool = False) -> int:
             found += 1
             try:
                 ok = each(passed, path, read_replay(path))
+            except BrokenPipeError:  # a subclass of OSError, but no file is at fault
+                return _reader_gone()
             except (ValueError, OSError) as error:
                 _report(action, path, error)
                 ok = False

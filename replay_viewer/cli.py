@@ -43,10 +43,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument(
         "--tick",
         type=int,
-        default=0,
-        help="tick to show first: N shows the position before tick N is played; the "
-        "game's tick count (e.g. 40) shows its end, after the last tick (39); a scenario "
-        "replay counts the game's ticks too (it starts at its start tick, e.g. 294)",
+        default=None,
+        help="tick to show first (default: the replay's first): N shows the position "
+        "before tick N is played; the game's tick count (e.g. 40) shows its end, after the "
+        "last tick (39); a scenario replay counts the game's ticks too (it starts at its "
+        "start tick, e.g. 294)",
     )
     parser.add_argument("--view", default="oracle", help="oracle | agent:0-9|A0-B4 | team:A|B")
     parser.add_argument(
@@ -89,7 +90,9 @@ def main(argv=None) -> int:
             return 2
         if app.model is not None:
             model = app.model  # --tick is the game's tick, as the tick box reads it
-            index, first = args.tick - model.first_tick, model.first_tick
+            first = model.first_tick
+            # no --tick: the replay's own first tick (a scenario replay has no tick 0)
+            index = 0 if args.tick is None else args.tick - first
             if not 0 <= index <= model.ticks:  # seek would clamp it silently
                 where = tick_range(model.name, model.ticks, first)
                 print(f"replay-viewer: --tick {args.tick}: {where}", file=sys.stderr)

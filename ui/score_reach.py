@@ -17,20 +17,39 @@ from ui.explain import counted
 from ui.rules import C
 
 
+def _tick(alive: bool, shield: int, clock: int, wave_period: int, shield_ticks: int):
+    """One tick of the greedy timeline: (died, alive, shield, clock) after it."""
+    wave = clock == 0  # the wave fires on this tick (RULES 4 step 15)
+    died = alive and shield == 0  # this tick's wave does not bring it back
+    if died:
+        alive = False
+    elif alive:
+        shield -= 1  # step 14: a shielded agent cannot be targeted
+    elif wave:
+        alive, shield = True, int(shield_ticks)  # not reduced on its wave's tick
+    return died, alive, shield, wave_period - 1 if wave else clock - 1
+
+
 def most_deaths(alive: bool, shield: int, clock: int, ticks: int, wave_period: int,
                 shield_ticks: int) -> int:  # fmt: skip
     """The most times one agent can die in the next `ticks` ticks, from its state at the first
-    one's start: alive or not, spawn-shield ticks left, its team's wave clock (ticks)."""
-    deaths, alive, shield, clock = 0, bool(alive), int(shield), int(clock)
-    for _ in range(int(ticks)):
-        wave = clock == 0  # the wave fires on this tick (RULES 4 step 15)
-        if alive and shield == 0:
-            deaths, alive = deaths + 1, False  # this tick's wave does not bring it back
-        elif alive:
-            shield -= 1  # step 14: a shielded agent cannot be targeted
-        elif wave:
-            alive, shield = True, int(shield_ticks)  # not reduced on its wave's tick
-        clock = wave_period - 1 if wave else clock - 1
+    one's start: alive or not, spawn-shield ticks left, its team's wave clock (ticks).
+
+    The timeline has at most 2 * (shield_ticks + 1) * wave_period states, so it repeats within
+    that many ticks; whole repeats are counted at once, so any horizon a person can type (even
+    20 digits) takes at most a few hundred steps."""
+    deaths, state, ticks = 0, (bool(alive), int(shield), int(clock)), int(ticks)
+    seen, t = {}, 0
+    while t < ticks:
+        if state in seen:  # a cycle: skip every whole repeat that still fits
+            t0, d0 = seen[state]
+            repeats = (ticks - t) // (t - t0)
+            t, deaths, seen = t + repeats * (t - t0), deaths + repeats * (deaths - d0), {}
+            if t >= ticks:
+                break
+        seen[state] = (t, deaths)
+        died, *rest = _tick(*state, wave_period, shield_ticks)
+        deaths, state, t = deaths + died, tuple(rest), t + 1
     return deaths
 
 

@@ -48,3 +48,16 @@ def test_a_folder_with_replays_only_below_names_the_option(tree, checked, capsys
     assert len(capsys.readouterr().out.strip().splitlines()) == 1
     assert main(["replay", "info", "--json", str(tree)]) == 0  # info reads folders alike
     assert len(capsys.readouterr().out.strip().splitlines()) == 1
+
+
+def test_a_closed_pipe_blames_no_replay(tree, capsys):
+    # `mbg replay info FOLDER | head`: head closes the pipe after its lines; printing the next
+    # file used to be reported as that file failing ("[Errno 32] Broken pipe", "1 of 3 failed").
+    from cli.replay import _run_all
+
+    def closed(n, path, replay):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    assert _run_all([str(tree)], "info", closed, recursive=True) == 1
+    err = capsys.readouterr().err
+    assert "Broken pipe" not in err and "failed" not in err and "top.mbgr" not in err

@@ -91,3 +91,14 @@ def test_the_command_lines_tick_is_the_game_tick_too(scenario_app, capsys, tmp_p
     assert main([str(path), "--tick", "3", "--screenshot", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err
     assert "--tick 3: scenario06.mbgr has ticks 294 to 300 (300 is the end" in err
+
+
+def test_a_scenario_replay_opens_without_a_tick(scenario_app, capsys, tmp_path):
+    # The BattleClient's "Show a winning line" and "R: this replay" start `replay-viewer FILE`
+    # with no --tick: a default of game tick 0 lies outside a replay of ticks 294-300, and the
+    # viewer used to exit at once with a range message nobody saw.
+    from replay_viewer.cli import main
+
+    shot = tmp_path / "first.png"
+    assert main([str(scenario_app.replay_path), "--screenshot", str(shot)]) == 0
+    assert shot.exists() and capsys.readouterr().err == ""

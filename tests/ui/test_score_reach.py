@@ -1,7 +1,11 @@
 """The most points a team can still score, from the respawn rules (RULES 4.2, example 7.10)."""
 
+import signal
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.types import Config
 from ui.score_reach import cannot_win, most_deaths, most_points
@@ -56,3 +60,58 @@ def test_zero_all_twenty_to_win_in_five_ticks_cannot_be_won():
     )  # every enemy is shielded for all three ticks
     b = cannot_win(_state(score=(0, 0)), 1, 1, RULES)  # Team B's enemies are A's five
     assert b.startswith("Cannot be won: in 1 tick Team B can score at most 10 more points")
+
+
+def _deaths_tick_by_tick(alive, shield, clock, ticks, period, shield_ticks):
+    """The greedy timeline stepped one tick at a time (RULES 4 steps 14-15): the oracle."""
+    deaths = 0
+    for _ in range(ticks):
+        wave = clock == 0
+        if alive and shield == 0:
+            deaths, alive = deaths + 1, False
+        elif alive:
+            shield -= 1
+        elif wave:
+            alive, shield = True, shield_ticks
+        clock = period - 1 if wave else clock - 1
+    return deaths
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    alive=st.booleans(),
+    period=st.integers(1, 8),
+    shield_ticks=st.integers(0, 9),
+    data=st.data(),
+    ticks=st.integers(0, 200),
+)
+def test_skipping_repeats_matches_stepping_every_tick(alive, period, shield_ticks, data, ticks):
+    shield = data.draw(st.integers(0, shield_ticks)) if alive else 0
+    clock = data.draw(st.integers(0, period - 1))
+    assert most_deaths(alive, shield, clock, ticks, period, shield_ticks) == (
+        _deaths_tick_by_tick(alive, shield, clock, ticks, period, shield_ticks)
+    )
+
+
+def _within_seconds(seconds, fn, *args):
+    """fn(*args), or a failure (not a hang) when it runs longer than `seconds`."""
+
+    def stop(*_):
+        raise TimeoutError(f"{fn.__name__} ran over {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        return fn(*args)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def test_a_twenty_digit_horizon_is_answered_at_once():
+    # Typed into the save-position form's Horizon box, this used to step 10**20 ticks in the
+    # UI thread and freeze the BattleClient. Example 7.10's agent X dies on ticks 0 and 6 of
+    # the count, then every wave period (5): 2 + (N - 7) // 5 deaths in N ticks.
+    n = 10**18
+    assert _within_seconds(5, most_deaths, True, 0, 2, n, 5, 3) == 2 + (n - 7) // 5
+    assert _within_seconds(5, cannot_win, _state(), 0, 10**20, RULES) == ""
