@@ -9,6 +9,7 @@ import pygame
 
 from battleclient.app import App
 from tests.battleclient.driver import FakeLaunch, frame, setup, wait_for
+from tests.helpers import sdl_queue
 
 
 def post_click(app, pos):
@@ -18,10 +19,8 @@ def post_click(app, pos):
 
 
 def post_key(app, key, char=""):
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=char, scancode=0))
-    if char:
-        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=char))
-    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0, unicode=char, scancode=0))
+    """One key through SDL's queue (tests.helpers.sdl_queue), then a frame."""
+    sdl_queue.post_key(key, char)
     frame(app)
 
 

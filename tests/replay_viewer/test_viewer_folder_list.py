@@ -6,15 +6,14 @@ import pytest
 
 from evaluation.replay import write_replay
 from replay_viewer import layout as L
+from tests.helpers import sdl_queue
 from tests.helpers.replays import synthetic_replay
 from tests.helpers.viewer import frame
 
 
 def post_key(app, key, char=""):
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=char, scancode=0))
-    if char:
-        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=char))
-    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0, unicode=char, scancode=0))
+    """One key through SDL's queue (tests.helpers.sdl_queue), then a frame."""
+    sdl_queue.post_key(key, char)
     frame(app)
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from replay_viewer import layout as L
 from replay_viewer.metrics_table import MetricsTable, display_frame
+from tests.helpers import sdl_queue
 from tests.helpers.viewer import demo_metrics, frame
 
 
@@ -17,11 +18,8 @@ def post_click(app, pos):
 
 
 def post_key(app, key, char=""):
-    """KEYDOWN, then TEXTINPUT (as SDL sends it for a printable key), then KEYUP."""
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=char, scancode=0))
-    if char:
-        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=char))
-    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0, unicode=char, scancode=0))
+    """One key through SDL's queue (tests.helpers.sdl_queue), then a frame."""
+    sdl_queue.post_key(key, char)
     frame(app)
 
 
