@@ -19,7 +19,7 @@ from battleclient.play_draw import path_lines
 from ui.panels import short_path
 from ui.paths import scenario_dir
 from ui.rules import C
-from ui.score_reach import cannot_win
+from ui.score_reach import horizon_warning
 from ui.theme import COLOURS
 
 FORM = (L.CARD[0], L.CARD[1] - 60, L.CARD[2], L.CARD[3] + 120)  # over the menu card, taller:
@@ -96,11 +96,12 @@ class PositionForm:
 
     def warning(self) -> str:
         """Why the chosen focal team cannot win the position within the typed horizon at the
-        most points the rules allow (ui.score_reach), or "" (also for a horizon not typed yet)."""
+        most points the rules allow, or that the horizon is longer than a scenario may be
+        (ui.score_reach.horizon_warning), or "" (also for a horizon not typed yet)."""
         text, snap, session = self.horizon.get_text().strip(), self.screen.snap, self.screen.session
         if not text.isdigit() or int(text) < 1 or snap is None or session is None:
             return ""
-        return cannot_win(snap.state, self.team, int(text), session.config)
+        return horizon_warning(snap.state, self.team, int(text), session.config)
 
     def _on_saved(self, ok, value) -> None:
         self.saving = False

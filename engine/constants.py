@@ -24,6 +24,7 @@ RULES_VERSION = "2"
 # --- Slots, teams, classes (RULES 2.1) ---------------------------------------------------------
 NUM_SLOTS = 10
 TEAM_SIZE = 5
+MAX_SCENARIO_TICKS = 32  # a scenario's horizon and a stored line at most (scenarios/README.md)
 NUM_TEAMS = 2
 TEAM_OF_SLOT = np.repeat(np.arange(NUM_TEAMS, dtype=np.int32), TEAM_SIZE)  # 0 = A, 1 = B
 TEAM_SLOTS = tuple(tuple(range(t * TEAM_SIZE, (t + 1) * TEAM_SIZE)) for t in range(NUM_TEAMS))

@@ -26,7 +26,7 @@ from evaluation.scenarios import Scenario, action_text, parse_action, parse_slot
 from policies.system import Lineup, System, as_system, lineup_from_mapping
 
 VERIFY_BATCH = 4  # lines re-simulated together (padded), so every scenario shares one compile
-MAX_LINE = 32  # ticks a line (and a scenario's horizon) may hold: the line System's table
+MAX_LINE = C.MAX_SCENARIO_TICKS  # ticks a line and a horizon may hold: the line System's table
 
 
 def parse_lines(lines_doc, focal: int, state, horizon: int, problems: list[str]) -> tuple:

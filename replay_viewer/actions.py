@@ -20,7 +20,7 @@ from ui.panels import short_path
 from ui.paths import screenshot_dir
 from ui.rules import C, slot_label
 from ui.scene import view_label
-from ui.score_reach import cannot_win
+from ui.score_reach import horizon_warning
 
 ARENA_PIXELS_PER_UNIT = 96  # the high-resolution arena picture: 20 x 10 map units -> 1920 x 960
 # The rules of a replay whose header keeps no Config: the canonical ones (RULES 4.2, 4.3).
@@ -201,7 +201,8 @@ def open_scenario(app) -> None:
 
 def position_warning(model):
     """(focal "A"/"B", horizon text) -> why the focal team cannot win the shown position in
-    that many ticks under the replay's rules (ui.score_reach.cannot_win), or ""."""
+    that many ticks under the replay's rules, or that the horizon is longer than a scenario may
+    be (ui.score_reach.horizon_warning), or ""."""
     state, h = model.state(model.tick), model.replay.header
     known = {k: h[k] for k in ("score_threshold",) if k in h}  # the header's own field
     rules = SimpleNamespace(**{**RULE_DEFAULTS, **known, **(h.get("config") or {})})
@@ -209,7 +210,7 @@ def position_warning(model):
     def warn(focal: str, horizon: str) -> str:
         if not horizon.isdigit() or int(horizon) < 1 or focal not in C.TEAM_NAMES:
             return ""
-        return cannot_win(state, C.TEAM_NAMES.index(focal), int(horizon), rules)
+        return horizon_warning(state, C.TEAM_NAMES.index(focal), int(horizon), rules)
 
     return warn
 

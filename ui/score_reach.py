@@ -84,3 +84,11 @@ def cannot_win(state: dict, team: int, ticks: int, rules) -> str:
         f"Cannot be won: in {counted(ticks, 'tick')} Team {name} can score at most {gain} more "
         f"points ({own} + {gain} < {goal} to win)"
     )
+
+
+def horizon_warning(state: dict, team: int, ticks: int, rules) -> str:
+    """What the save forms show for a typed horizon: that it is longer than a scenario may be
+    (engine.constants.MAX_SCENARIO_TICKS; saving it is refused), else `cannot_win`'s answer."""
+    if ticks > C.MAX_SCENARIO_TICKS:
+        return f"Too long: a scenario's horizon is at most {C.MAX_SCENARIO_TICKS} ticks"
+    return cannot_win(state, team, ticks, rules)

@@ -74,3 +74,12 @@ def test_the_form_warns_of_a_position_that_cannot_be_won(display, tmp_path):
     assert form.team == 1 and form.warning() == ""
     _type_horizon(screen, form, "1")
     assert form.warning().startswith("Cannot be won: in 1 tick Team B can score at most 10")
+
+
+def test_the_form_warns_of_a_horizon_longer_than_a_scenario_may_be(display):
+    screen = _screen((19, 0))  # one kill from the win: only the length is wrong
+    form = PositionForm(screen)
+    _type_horizon(screen, form, "33")
+    assert form.warning() == "Too long: a scenario's horizon is at most 32 ticks"
+    _type_horizon(screen, form, "32")
+    assert form.warning() == ""
