@@ -140,7 +140,10 @@ class App:
             return text, 0.0, False
         if p.done:
             return p.text, p.fraction, True
-        return f"{p.text} ({round(100 * p.fraction)}%)", p.fraction, False
+        percent = f"{round(100 * p.fraction)}%"
+        if p.text.endswith(")"):  # "... (up to a minute)" -> "... (up to a minute, 80%)"
+            return f"{p.text[:-1]}, {percent})", p.fraction, False
+        return f"{p.text} ({percent})", p.fraction, False
 
     def map_spec(self, choice: int | str):
         """The loaded MapSpec of a map id or map file path (a pick_map result), or None when it

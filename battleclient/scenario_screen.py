@@ -285,7 +285,7 @@ class ScenarioScreen(Screen):
         surface.blit(app.big.render(title, True, COLOURS["text"]), (20, 16))
         item = self.item
         if self.items is None:
-            text = f"Loading the scenarios... ({app.progress_text()})"
+            text = f"Loading the scenarios: {app.progress_text()}"
             panels.draw_lines(surface, DETAIL, [text], app.font, COLOURS["muted"])
         elif item is not None:
             self._draw_detail(surface, item)

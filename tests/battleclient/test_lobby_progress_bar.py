@@ -61,3 +61,16 @@ def test_the_bar_is_empty_until_the_shown_rules_compile(monkeypatch, display):
 def _click(pos):
     kinds = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
     return [pygame.event.Event(kind, pos=pos, button=1) for kind in kinds]
+
+
+def test_a_stage_in_brackets_takes_its_percentage_inside_them():
+    from types import SimpleNamespace
+
+    def line(text):
+        progress = SimpleNamespace(error="", done=False, text=text, fraction=0.8)
+        return App.progress_view(SimpleNamespace(progress=progress))[0]
+
+    assert line("Compiling the engine (up to a minute)") == (
+        "Compiling the engine (up to a minute, 80%)"
+    )
+    assert line("Importing JAX") == "Importing JAX (80%)"
