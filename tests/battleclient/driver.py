@@ -95,3 +95,23 @@ def scenario_one_folder(root, monkeypatch):
     shutil.copy(shipped / "001_hold_the_trap.json", target)
     monkeypatch.setattr(S, "SCENARIOS_DIR", target)
     return target
+
+
+def lobby_with_fake_compiles(monkeypatch, compiled: set, jobs: list):
+    """A lobby App (human A0, random rest) whose start-up warm-up reports Ready for its own
+    rules at once, whose background compiles only append their setup to `jobs`, and whose
+    rules count as compiled when their Max ticks is in `compiled`; Ready already shown."""
+    from battleclient.app import App
+
+    def warm(progress, s, maps):
+        progress.stage(f"Ready: the engine is compiled for Max ticks {s.horizon}", 1.0)
+        progress.done = True
+        return ""
+
+    monkeypatch.setattr("battleclient.app.warm_up", warm)
+    monkeypatch.setattr("battleclient.app.prepare_rules", lambda p, s, m: jobs.append(s) or "")
+    monkeypatch.setattr("battleclient.app.rules_compiled_now", lambda s: s.horizon in compiled)
+    app = App(setup("A0=human,A1-A4=random,B*=random"), start=False, warm=True)
+    app.launch = FakeLaunch()
+    wait_for(app, lambda: app.progress.done and app.progress.text.startswith("Ready"), 300)
+    return app

@@ -6,7 +6,12 @@ import pygame
 
 from battleclient import layout as L
 from battleclient.app import App
-from tests.battleclient.driver import FakeLaunch, frame, post_events, setup, wait_for
+from tests.battleclient.driver import (
+    frame,
+    lobby_with_fake_compiles,
+    post_events,
+    wait_for,
+)
 from ui.theme import COLOURS
 
 
@@ -21,20 +26,9 @@ def _bar_colour(app):
 
 def test_the_bar_is_empty_until_the_shown_rules_compile(monkeypatch, display):
     jobs, compiled = [], {6}
-
-    def warm(progress, s, maps):
-        progress.stage(f"Ready: the engine is compiled for Max ticks {s.horizon}", 1.0)
-        progress.done = True
-        return ""
-
-    monkeypatch.setattr("battleclient.app.warm_up", warm)
-    monkeypatch.setattr("battleclient.app.prepare_rules", lambda p, s, m: jobs.append(s) or "")
-    monkeypatch.setattr("battleclient.app.rules_compiled_now", lambda s: s.horizon in compiled)
-    app = App(setup("A0=human,A1-A4=random,B*=random"), start=False, warm=True)
-    app.launch = FakeLaunch()
+    app = lobby_with_fake_compiles(monkeypatch, compiled, jobs)
     try:
         lobby = app.screen
-        wait_for(app, lambda: app.progress.done and app.progress.text.startswith("Ready"), 300)
         green, empty = tuple(COLOURS["health"])[:3], tuple(COLOURS["panel"])[:3]
         assert _bar_colour(app) == green  # the lobby's rules are compiled
         entry = lobby.entries["horizon"]

@@ -8,7 +8,7 @@ import sys
 import pygame
 
 from battleclient.app import App
-from tests.battleclient.driver import FakeLaunch, frame, setup, wait_for
+from tests.battleclient.driver import frame, lobby_with_fake_compiles, setup, wait_for
 from tests.helpers import sdl_queue
 
 
@@ -26,20 +26,9 @@ def post_key(app, key, char=""):
 
 def test_the_lobby_never_says_ready_for_rules_not_compiled(monkeypatch, display):
     compiled, jobs = {6}, []
-
-    def warm(progress, s, maps):
-        progress.stage(f"Ready: the engine is compiled for Max ticks {s.horizon}", 1.0)
-        progress.done = True
-        return ""
-
-    monkeypatch.setattr("battleclient.app.warm_up", warm)
-    monkeypatch.setattr("battleclient.app.prepare_rules", lambda p, s, m: jobs.append(s) or "")
-    monkeypatch.setattr("battleclient.app.rules_compiled_now", lambda s: s.horizon in compiled)
-    app = App(setup("A0=human,A1-A4=random,B*=random"), start=False, warm=True)
-    app.launch = FakeLaunch()
+    app = lobby_with_fake_compiles(monkeypatch, compiled, jobs)
     try:
         lobby = app.screen
-        wait_for(app, lambda: app.progress.done and app.progress.text.startswith("Ready"), 300)
         line = lambda: app.progress_text(lobby.rules_shown())  # noqa: E731
         assert line() == "Ready: the engine is compiled for Max ticks 6"
         pygame.event.clear()
