@@ -68,6 +68,28 @@ class GameFields:
     opponents: tuple = (("self", 0.5), ("scripted:brawler", 0.25), ("random", 0.25))
 
 
+@dataclasses.dataclass(frozen=True)
+class RewardFields:
+    """The shaping weights of every learner's config: reward = sum of w_<term> * term over
+    SHAPING_TERMS (signs included), and the network's sizes (policies.networks.NetworkConfig)."""
+
+    w_outcome: float = 1.0
+    w_score: float = 0.05
+    w_dealt: float = 0.05
+    w_taken: float = -0.02
+    w_healed: float = 0.05
+    w_kills: float = 0.05
+    w_deaths: float = -0.05
+    embed: int = 32
+    torso: int = 64
+    hidden: int = 64
+
+    @property
+    def weights(self) -> np.ndarray:
+        """(7,) float32, the w_<term> fields in SHAPING_TERMS order."""
+        return np.array([getattr(self, f"w_{k}") for k in SHAPING_TERMS], np.float32)
+
+
 # --- Opponents ----------------------------------------------------------------------------------
 class Group(NamedTuple):
     """Games [lo, hi) of the batch play `kind` as Team B: "self" (the current policy, learning

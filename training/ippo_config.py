@@ -4,14 +4,14 @@ run, self-play (training.selfplay), curriculum (training.curriculum_runner) and 
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from policies import networks as nets
 from training import common, run_schedule, selfplay
 
 
 @dataclass(frozen=True)
-class IPPOConfig(common.GameFields, selfplay.GhostFields, run_schedule.ScheduleFields):
+class IPPOConfig(
+    common.GameFields, common.RewardFields, selfplay.GhostFields, run_schedule.ScheduleFields
+):
     """Everything a run needs; a JSON/TOML file may set any field (`common.load_config`)."""
 
     # games: common.GameFields (maps, rosters, p_east, score_threshold, horizon, opponents)
@@ -36,18 +36,8 @@ class IPPOConfig(common.GameFields, selfplay.GhostFields, run_schedule.ScheduleF
     # same gradient (up to float rounding), but each chunk's activations stay in the CPU's
     # caches, which made the PPO epochs about 20% faster on this machine (chunks of 15-30).
     grad_chunk: int = 16
-    # reward = sum of w_<term> * term (common.SHAPING_TERMS; signs included)
-    w_outcome: float = 1.0
-    w_score: float = 0.05
-    w_dealt: float = 0.05
-    w_taken: float = -0.02
-    w_healed: float = 0.05
-    w_kills: float = 0.05
-    w_deaths: float = -0.05
-    # network (policies.networks.NetworkConfig)
-    embed: int = 32
-    torso: int = 64
-    hidden: int = 64
+    # reward weights and network sizes: common.RewardFields (w_outcome ... w_deaths, embed,
+    # torso, hidden)
     recurrent: bool = True  # False: feed-forward (training.ippo_ff)
     # run
     seed: int = 0
@@ -104,7 +94,3 @@ class IPPOConfig(common.GameFields, selfplay.GhostFields, run_schedule.ScheduleF
     @property
     def num_learners(self) -> int:
         return self.local_learners * self.devices
-
-    @property
-    def weights(self) -> np.ndarray:
-        return np.array([getattr(self, f"w_{k}") for k in common.SHAPING_TERMS], np.float32)

@@ -41,7 +41,9 @@ from training.ppo import psum
 
 
 @dataclass(frozen=True)
-class QConfig(common.GameFields, selfplay.GhostFields, run_schedule.ScheduleFields):
+class QConfig(
+    common.GameFields, common.RewardFields, selfplay.GhostFields, run_schedule.ScheduleFields
+):
     """Fields every Q learner has; a JSON/TOML file may set any field (`common.load_config`)."""
 
     # games: common.GameFields (maps, rosters, p_east, score_threshold, horizon, opponents)
@@ -59,18 +61,8 @@ class QConfig(common.GameFields, selfplay.GhostFields, run_schedule.ScheduleFiel
     eps_end: float = 0.05
     eps_decay_steps: int = 500_000
     reward_scale: float = 10.0  # seed 000 S6.1: x10 passed the search for both Q methods
-    # reward = sum of w_<term> * term (common.SHAPING_TERMS; signs included)
-    w_outcome: float = 1.0
-    w_score: float = 0.05
-    w_dealt: float = 0.05
-    w_taken: float = -0.02
-    w_healed: float = 0.05
-    w_kills: float = 0.05
-    w_deaths: float = -0.05
-    # network (policies.networks.NetworkConfig)
-    embed: int = 32
-    torso: int = 64
-    hidden: int = 64
+    # reward weights and network sizes: common.RewardFields (w_outcome ... w_deaths, embed,
+    # torso, hidden)
     layer_norm: bool = True
     # run
     seed: int = 0
@@ -128,10 +120,6 @@ class QConfig(common.GameFields, selfplay.GhostFields, run_schedule.ScheduleFiel
     @property
     def network_kind(self) -> str:
         return Q_NETWORK_KIND
-
-    @property
-    def weights(self) -> np.ndarray:
-        return np.array([getattr(self, f"w_{k}") for k in common.SHAPING_TERMS], np.float32)
 
 
 def epsilon(config: QConfig, env_steps) -> jax.Array:
