@@ -19,6 +19,7 @@ import numpy as np
 from engine import constants as C
 from engine import maps as map_files
 from engine.types import Actions, Events, Obs
+from policies import networks as nets
 
 # --- Shaped rewards ---------------------------------------------------------------------------
 # Each term is per slot, (10,) float32, from one tick's Events; a learner's reward is
@@ -71,7 +72,7 @@ class GameFields:
 @dataclasses.dataclass(frozen=True)
 class RewardFields:
     """The shaping weights of every learner's config: reward = sum of w_<term> * term over
-    SHAPING_TERMS (signs included), and the network's sizes (policies.networks.NetworkConfig)."""
+    SHAPING_TERMS (signs included)."""
 
     w_outcome: float = 1.0
     w_score: float = 0.05
@@ -80,14 +81,21 @@ class RewardFields:
     w_healed: float = 0.05
     w_kills: float = 0.05
     w_deaths: float = -0.05
-    embed: int = 32
-    torso: int = 64
-    hidden: int = 64
 
     @property
     def weights(self) -> np.ndarray:
         """(7,) float32, the w_<term> fields in SHAPING_TERMS order."""
         return np.array([getattr(self, f"w_{k}") for k in SHAPING_TERMS], np.float32)
+
+
+@dataclasses.dataclass(frozen=True)
+class NetworkSizeFields:
+    """The agent network's widths in every learner's config (policies.networks.NetworkConfig:
+    unit embedding, torso, GRU hidden size; its defaults)."""
+
+    embed: int = nets.NetworkConfig.embed
+    torso: int = nets.NetworkConfig.torso
+    hidden: int = nets.NetworkConfig.hidden
 
 
 # --- Opponents ----------------------------------------------------------------------------------

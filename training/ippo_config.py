@@ -10,7 +10,11 @@ from training import common, run_schedule, selfplay
 
 @dataclass(frozen=True)
 class IPPOConfig(
-    common.GameFields, common.RewardFields, selfplay.GhostFields, run_schedule.ScheduleFields
+    common.GameFields,
+    common.RewardFields,
+    common.NetworkSizeFields,
+    selfplay.GhostFields,
+    run_schedule.ScheduleFields,
 ):
     """Everything a run needs; a JSON/TOML file may set any field (`common.load_config`)."""
 
@@ -36,8 +40,8 @@ class IPPOConfig(
     # same gradient (up to float rounding), but each chunk's activations stay in the CPU's
     # caches, which made the PPO epochs about 20% faster on this machine (chunks of 15-30).
     grad_chunk: int = 16
-    # reward weights and network sizes: common.RewardFields (w_outcome ... w_deaths, embed,
-    # torso, hidden)
+    # reward weights: common.RewardFields (w_outcome ... w_deaths); network widths:
+    # common.NetworkSizeFields (embed, torso, hidden)
     recurrent: bool = True  # False: feed-forward (training.ippo_ff)
     # run
     seed: int = 0

@@ -42,7 +42,11 @@ from training.ppo import psum
 
 @dataclass(frozen=True)
 class QConfig(
-    common.GameFields, common.RewardFields, selfplay.GhostFields, run_schedule.ScheduleFields
+    common.GameFields,
+    common.RewardFields,
+    common.NetworkSizeFields,
+    selfplay.GhostFields,
+    run_schedule.ScheduleFields,
 ):
     """Fields every Q learner has; a JSON/TOML file may set any field (`common.load_config`)."""
 
@@ -61,8 +65,8 @@ class QConfig(
     eps_end: float = 0.05
     eps_decay_steps: int = 500_000
     reward_scale: float = 10.0  # seed 000 S6.1: x10 passed the search for both Q methods
-    # reward weights and network sizes: common.RewardFields (w_outcome ... w_deaths, embed,
-    # torso, hidden)
+    # reward weights: common.RewardFields (w_outcome ... w_deaths); network widths:
+    # common.NetworkSizeFields (embed, torso, hidden)
     layer_norm: bool = True
     # run
     seed: int = 0
