@@ -128,6 +128,52 @@ def _game_results(groups, done, outcome):
     return jnp.stack([res[g.lo : g.hi].sum(0) for g in groups])
 
 
+class BatchLayout(NamedTuple):
+    """What a policy-gradient run's functions close over, fixed for the run (training.ippo and
+    training.mappo): the opponent groups and their Systems, the learner's agents (a static set
+    of flat game * 10 + slot indices: the network runs on these only, a bot's slots cost
+    nothing, and they are the sequences PPO learns from), the frozen partners' lineup, the
+    shaping weights (7,) float32, b games and n learner agents, the ghost layout and config,
+    and the first curriculum stage's map pool."""
+
+    groups: tuple
+    systems: tuple
+    learn_idx: np.ndarray
+    partners: Any
+    weights: jax.Array
+    b: int
+    n: int
+    layout: Any
+    ghost_config: Any
+    first_pool: Any
+
+    def learners(self, tree):
+        """(b, 10, ...) leaves -> (n, ...): the learner agents' rows."""
+        flat = (self.b * C.NUM_SLOTS,)
+        return jax.tree.map(lambda x: x.reshape(flat + x.shape[2:])[self.learn_idx], tree)
+
+    def per_learner(self, game_values):
+        """(b,) -> (n,): each learner agent's game's value."""
+        return game_values[self.learn_idx // C.NUM_SLOTS]
+
+
+def batch_layout(config: IPPOConfig) -> BatchLayout:
+    """The run's BatchLayout from its config (common.opponent_groups, common.learner_slots)."""
+    groups = common.opponent_groups(config.opponents, config.num_envs)
+    learn_idx = np.flatnonzero(common.learner_slots(groups, config.num_envs, config.partners))
+    return BatchLayout(
+        groups, common.opponent_systems(groups), learn_idx,
+        common.partner_lineup(config.partners), jnp.asarray(config.weights), config.num_envs,
+        len(learn_idx), ghosts.ghost_layout(groups, config.num_envs), config.ghost,
+        config.schedule.pool(curriculum_runner.initial_state()),
+    )  # fmt: skip
+
+
+def own_key(key, axis_name: str | None):
+    """A device's own random draws (the carried rng stays the same on every device)."""
+    return key if axis_name is None else jax.random.fold_in(key, jax.lax.axis_index(axis_name))
+
+
 def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
     """Build the pure, jittable functions of a run (see Trainer). With config.devices > 1 they
     run on that many host devices (training.parallel). With `axis_name` (used there), they
@@ -139,25 +185,10 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
         return parallel.make_parallel_train(config)
     env, network = make_env(config), nets.ActorCritic(config.network)
     tx = make_optimizer(config)
-    groups = common.opponent_groups(config.opponents, config.num_envs)
-    systems = common.opponent_systems(groups)
-    # The learner's agents, a static set of flat (game * 10 + slot) indices: the network runs
-    # on these only (a bot's slots cost nothing) and they are the sequences PPO learns from.
-    learn_idx = np.flatnonzero(common.learner_slots(groups, config.num_envs, config.partners))
-    partners = common.partner_lineup(config.partners)
-    weights = jnp.asarray(config.weights)
-    b, n = config.num_envs, len(learn_idx)
-    layout, ghost_config = ghosts.ghost_layout(groups, b), config.ghost
-    first_pool = config.schedule.pool(curriculum_runner.initial_state())
-
-    def learners(tree):  # (b, 10, ...) -> (n, ...)
-        return jax.tree.map(lambda x: x.reshape((b * C.NUM_SLOTS,) + x.shape[2:])[learn_idx], tree)
-
-    def per_learner(game_values):  # (b,) -> (n,)
-        return game_values[learn_idx // C.NUM_SLOTS]
-
-    def own(key):  # a device's own random draws (the carried rng stays the same everywhere)
-        return key if axis_name is None else jax.random.fold_in(key, jax.lax.axis_index(axis_name))
+    fixed = batch_layout(config)
+    groups, systems, learn_idx, partners, weights, b, n, layout, ghost_config, first_pool = fixed
+    learners, per_learner = fixed.learners, fixed.per_learner
+    own = functools.partial(own_key, axis_name=axis_name)
 
     def init(rng) -> RunnerState:
         rng, k_env, k_net = jax.random.split(rng, 3)

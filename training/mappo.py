@@ -25,7 +25,6 @@ from typing import NamedTuple
 import flax.linen as nn
 import jax
 import jax.numpy as jnp
-import numpy as np
 
 from engine import constants as C
 from engine.types import ROW_DIM, Obs
@@ -170,23 +169,10 @@ def make_train(config: MAPPOConfig, axis_name: str | None = None) -> ippo.Traine
         return parallel.make_parallel_train(config, make_train)
     env, network = ippo.make_env(config), make_networks(config)
     tx = ippo.make_optimizer(config)
-    groups = common.opponent_groups(config.opponents, config.num_envs)
-    systems = common.opponent_systems(groups)
-    learn_idx = np.flatnonzero(common.learner_slots(groups, config.num_envs, config.partners))
-    partners = common.partner_lineup(config.partners)
-    weights = jnp.asarray(config.weights)
-    b, n = config.num_envs, len(learn_idx)
-    layout, ghost_config = ghosts.ghost_layout(groups, b), config.ghost
-    first_pool = config.schedule.pool(curriculum_runner.initial_state())
-
-    def learners(tree):  # (b, 10, ...) -> (n, ...)
-        return jax.tree.map(lambda x: x.reshape((b * C.NUM_SLOTS,) + x.shape[2:])[learn_idx], tree)
-
-    def per_learner(game_values):  # (b,) -> (n,)
-        return game_values[learn_idx // C.NUM_SLOTS]
-
-    def own(key):
-        return key if axis_name is None else jax.random.fold_in(key, jax.lax.axis_index(axis_name))
+    fixed = ippo.batch_layout(config)
+    groups, systems, learn_idx, partners, weights, b, n, layout, ghost_config, first_pool = fixed
+    learners, per_learner = fixed.learners, fixed.per_learner
+    own = functools.partial(ippo.own_key, axis_name=axis_name)
 
     def world_of(env_state):  # (n, 10 * ROW_DIM + CONTEXT_DIM): the critic's view only
         return learners(jax.vmap(env.world_state)(env_state))
