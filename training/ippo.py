@@ -174,6 +174,50 @@ def own_key(key, axis_name: str | None):
     return key if axis_name is None else jax.random.fold_in(key, jax.lax.axis_index(axis_name))
 
 
+def play_tick(fixed: BatchLayout, env, actor, actor_params, runner, mine, hidden, rng, k_opp, k_env,
+              axis_name):  # fmt: skip
+    """One rollout tick after the learner agents chose `mine` ((n,) Actions heads): the other
+    slots' actions (opponent groups, frozen partners, ghosts of `actor`), the vmapped env step
+    (b games), the ghosts' bookkeeping, and what the learners got. Returns (runner after the
+    tick, with `hidden` and `rng` carried in; shaping terms (n, 7) float32; active (n,) bool,
+    empty roster slots do not learn; done (b,) bool; the tick's stats dict)."""
+    b, learn_idx = fixed.b, fixed.learn_idx
+    joint = jax.tree.map(
+        lambda x: jnp.zeros(b * C.NUM_SLOTS, jnp.int32).at[learn_idx].set(x).reshape(b, -1), mine
+    )
+    joint, carries = common.opponent_actions(
+        fixed.groups, fixed.systems, runner.obs, joint, runner.opponents, runner.reset, k_opp
+    )
+    joint, partner_carries = common.partner_actions(
+        fixed.partners, runner.obs, joint, runner.partners, runner.reset, k_opp
+    )
+    ghost_key, k_ghost = jax.random.split(runner.ghost.key)
+    joint, ghost = ghosts.ghost_actions(
+        actor, fixed.layout, runner.ghost._replace(key=ghost_key), actor_params, runner.obs,
+        runner.reset, joint, k_ghost, axis_name,
+    )  # fmt: skip
+    step = functools.partial(env.step, pool=runner.pool)
+    obs2, state, reward, done, info = jax.vmap(step)(
+        jax.random.split(k_env, b), runner.env_state, joint
+    )
+    ghost = ghosts.after_tick(
+        fixed.ghost_config, fixed.layout, ghost, runner.env_state, done, info["outcome"], axis_name
+    )
+    events_terms = jax.vmap(common.reward_terms)(info["events"], reward)
+    terms = fixed.learners(jnp.moveaxis(events_terms, 1, 2))
+    active = fixed.learners(runner.env_state.active)
+    stats = {
+        "terms": jnp.einsum("k,nk,n->k", fixed.weights, terms, active),
+        "agent_steps": active.sum().astype(jnp.float32),
+        "results": _game_results(fixed.groups, done, info["outcome"]),
+    }
+    after = runner._replace(
+        env_state=state, obs=obs2, hidden=hidden, reset=done, opponents=carries, rng=rng,
+        ghost=ghost, partners=partner_carries,
+    )  # fmt: skip
+    return after, terms, active, done, stats
+
+
 def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
     """Build the pure, jittable functions of a run (see Trainer). With config.devices > 1 they
     run on that many host devices (training.parallel). With `axis_name` (used there), they
@@ -186,7 +230,7 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
     env, network = make_env(config), nets.ActorCritic(config.network)
     tx = make_optimizer(config)
     fixed = batch_layout(config)
-    groups, systems, learn_idx, partners, weights, b, n, layout, ghost_config, first_pool = fixed
+    groups, systems, _, partners, weights, b, n, layout, ghost_config, first_pool = fixed
     learners, per_learner = fixed.learners, fixed.per_learner
     own = functools.partial(own_key, axis_name=axis_name)
 
@@ -217,43 +261,14 @@ def make_train(config: IPPOConfig, axis_name: str | None = None) -> Trainer:
         hidden, heads = network.apply(runner.params, runner.hidden, obs, reset)
         move, pair = nets.sample_actions(k_act, heads, obs)
         mine = nets.to_actions(move, pair)  # (n,) heads; other slots start as the no-op
-        joint = jax.tree.map(
-            lambda x: jnp.zeros(b * C.NUM_SLOTS, jnp.int32).at[learn_idx].set(x).reshape(b, -1),
-            mine,
+        after, terms, active, done, stats = play_tick(
+            fixed, env, network, runner.params, runner, mine, hidden, rng, k_opp, k_env, axis_name
         )
-        joint, carries = common.opponent_actions(
-            groups, systems, runner.obs, joint, runner.opponents, runner.reset, k_opp
-        )
-        joint, partner_carries = common.partner_actions(
-            partners, runner.obs, joint, runner.partners, runner.reset, k_opp
-        )
-        ghost_key, k_ghost = jax.random.split(runner.ghost.key)
-        joint, ghost = ghosts.ghost_actions(
-            network, layout, runner.ghost._replace(key=ghost_key), runner.params, runner.obs,
-            runner.reset, joint, k_ghost, axis_name,
-        )  # fmt: skip
-        keys = jax.random.split(k_env, b)
-        step = functools.partial(env.step, pool=runner.pool)
-        obs2, state, reward, done, info = jax.vmap(step)(keys, runner.env_state, joint)
-        ghost = ghosts.after_tick(
-            ghost_config, layout, ghost, runner.env_state, done, info["outcome"], axis_name
-        )
-        terms = learners(jnp.moveaxis(jax.vmap(common.reward_terms)(info["events"], reward), 1, 2))
-        active = learners(runner.env_state.active)  # (n,) empty roster slots do not learn
         tr = Transition(
             obs, reset, move, pair, nets.joint_log_prob(heads, move, pair), heads.value,
             terms @ weights, per_learner(done), active,
         )  # fmt: skip
-        stats = {
-            "terms": jnp.einsum("k,nk,n->k", weights, terms, active),
-            "agent_steps": active.sum().astype(jnp.float32),
-            "results": _game_results(groups, done, info["outcome"]),
-        }
-        runner = runner._replace(
-            env_state=state, obs=obs2, hidden=hidden, reset=done, opponents=carries, rng=rng,
-            ghost=ghost, partners=partner_carries,
-        )  # fmt: skip
-        return runner, (tr, stats)
+        return after, (tr, stats)
 
     # ---- LEARN ----
     run_epoch = make_epoch(config, network, tx, axis_name)

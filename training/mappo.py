@@ -170,7 +170,7 @@ def make_train(config: MAPPOConfig, axis_name: str | None = None) -> ippo.Traine
     env, network = ippo.make_env(config), make_networks(config)
     tx = ippo.make_optimizer(config)
     fixed = ippo.batch_layout(config)
-    groups, systems, learn_idx, partners, weights, b, n, layout, ghost_config, first_pool = fixed
+    groups, systems, _, partners, weights, b, n, layout, ghost_config, first_pool = fixed
     learners, per_learner = fixed.learners, fixed.per_learner
     own = functools.partial(ippo.own_key, axis_name=axis_name)
 
@@ -210,43 +210,15 @@ def make_train(config: MAPPOConfig, axis_name: str | None = None) -> ippo.Traine
         value = critic_value(network, runner.params, world, obs)
         move, pair = nets.sample_actions(k_act, heads, obs)
         mine = nets.to_actions(move, pair)
-        joint = jax.tree.map(
-            lambda x: jnp.zeros(b * C.NUM_SLOTS, jnp.int32).at[learn_idx].set(x).reshape(b, -1),
-            mine,
-        )
-        joint, carries = common.opponent_actions(
-            groups, systems, runner.obs, joint, runner.opponents, runner.reset, k_opp
-        )
-        joint, partner_carries = common.partner_actions(
-            partners, runner.obs, joint, runner.partners, runner.reset, k_opp
-        )
-        ghost_key, k_ghost = jax.random.split(runner.ghost.key)
-        joint, ghost = ghosts.ghost_actions(
-            network.actor, layout, runner.ghost._replace(key=ghost_key),
-            runner.params["actor"], runner.obs, runner.reset, joint, k_ghost, axis_name,
+        after, terms, active, done, stats = ippo.play_tick(
+            fixed, env, network.actor, runner.params["actor"], runner, mine, hidden, rng, k_opp,
+            k_env, axis_name,
         )  # fmt: skip
-        keys = jax.random.split(k_env, b)
-        step = functools.partial(env.step, pool=runner.pool)
-        obs2, state, reward, done, info = jax.vmap(step)(keys, runner.env_state, joint)
-        ghost = ghosts.after_tick(
-            ghost_config, layout, ghost, runner.env_state, done, info["outcome"], axis_name
-        )
-        terms = learners(jnp.moveaxis(jax.vmap(common.reward_terms)(info["events"], reward), 1, 2))
-        active = learners(runner.env_state.active)
         tr = ippo.Transition(
             obs, reset, move, pair, nets.joint_log_prob(heads, move, pair), value,
             terms @ weights, per_learner(done), active,
         )  # fmt: skip
-        stats = {
-            "terms": jnp.einsum("k,nk,n->k", weights, terms, active),
-            "agent_steps": active.sum().astype(jnp.float32),
-            "results": ippo._game_results(groups, done, info["outcome"]),
-        }
-        runner = runner._replace(
-            env_state=state, obs=obs2, hidden=hidden, reset=done, opponents=carries, rng=rng,
-            ghost=ghost, partners=partner_carries,
-        )  # fmt: skip
-        return runner, (tr, world, stats)
+        return after, (tr, world, stats)
 
     run_epoch = ippo.make_epoch(config, network, tx, axis_name, loss=chunk_loss)
 
