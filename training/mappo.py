@@ -29,7 +29,7 @@ import jax.numpy as jnp
 from engine import constants as C
 from engine.types import ROW_DIM, Obs
 from policies import networks as nets
-from training import common, curriculum_runner, ghosts, ippo, run_schedule, selfplay
+from training import common, curriculum_runner, ghosts, ippo, ppo, run_schedule, selfplay
 
 # ================================ CONFIG ================================
 
@@ -131,20 +131,7 @@ def chunk_loss(params, network: Networks, config: MAPPOConfig, hidden0, batch: B
     PPO loss (total, dict of terms) of time-major sequences with normalised advantages."""
     _, heads = network.actor.apply(params["actor"], hidden0, batch.obs, batch.reset)
     value = critic_value(network, params, batch.world, batch.obs)
-    total, terms = ippo.ppo_loss(
-        nets.joint_log_prob(heads, batch.move, batch.pair),
-        batch.logp,
-        batch.adv,
-        value,
-        batch.value,
-        batch.ret,
-        nets.joint_entropy(heads),
-        batch.mask,
-        config.clip_eps,
-        config.vf_coef,
-        config.ent_coef,
-    )
-    return total * share, {k: v * share for k, v in terms.items()}
+    return ppo.shared_loss(heads, value, batch, config, share)
 
 
 def loss_fn(params, network: Networks, config: MAPPOConfig, hidden0, batch: Batch):

@@ -113,12 +113,17 @@ def chunk_loss(params, network, config, hidden0, batch: Batch, share):
     recurrence is a loop over T, everything else is one batch (policies.networks.ActorCritic).
     """
     _, heads = network.apply(params, hidden0, batch.obs, batch.reset)
-    logp = nets.joint_log_prob(heads, batch.move, batch.pair)
+    return shared_loss(heads, heads.value, batch, config, share)
+
+
+def shared_loss(heads, value, batch: Batch, config, share):
+    """`share` x the PPO loss (total, dict of terms) of the policy `heads` and the values
+    `value` (T, n) float32 (the actor-critic's own head, or MAPPO's centralised critic)."""
     total, terms = ppo_loss(
-        logp,
+        nets.joint_log_prob(heads, batch.move, batch.pair),
         batch.logp,
         batch.adv,
-        heads.value,
+        value,
         batch.value,
         batch.ret,
         nets.joint_entropy(heads),
