@@ -1,4 +1,4 @@
-"""One compiled engine step and observation for every scenario: horizon and score to win as data.
+"""Compiled programs a scenario shares: the engine step and observation, the machine players.
 
 A scenario's Config differs from the default rules only in `horizon` (start tick + ticks
 allowed) and `score_threshold` (evaluation.scenarios.scenario_config), and the engine reads
@@ -8,10 +8,18 @@ arguments: the programs are keyed by the rest of the Config (the *rules family*)
 scenarios share one step and one observation, and the persistent compile cache
 (controllers.configure_jax) holds one entry for them instead of one per scenario. The values
 are those of `evaluation.match.jit_step(config)` (tested tick for tick).
+
+A bot's act is compiled for its static tuple of slots (policies.scripted.scripted_system), and
+the slots a playtest's machines hold change with the roster and the slots the person takes.
+`shared_machines` gives each machine spec the System of a tuple already built in this process
+that covers its slots (the lobby's warm-up game registers its own: `remember_machines`), else
+the one over all ten slots, so one compile serves every scenario. A bot decides per agent
+(policies/scripted.py), so the slots it owns play as before; merge_actions takes only those.
 """
 
 import dataclasses
 import functools
+import threading
 
 import jax
 import numpy as np
@@ -21,6 +29,8 @@ from engine import env as engine
 from engine.observation import observe
 from engine.types import Config
 from evaluation import match
+from policies.slotspec import resolve_slots
+from policies.system import Lineup
 
 TRACED_FIELDS = ("horizon", "score_threshold")
 
@@ -82,3 +92,39 @@ def rules_observe(config: Config, state):
 def family_step_cache_size(config: Config) -> int:
     """How many shapes the step program of `config`'s rules family has compiled (0: none yet)."""
     return _family_step(rules_family(config))._cache_size()
+
+
+_BUILT: dict = {}  # machine spec -> the slot tuples its Systems were built for, newest first
+_BUILT_LOCK = threading.Lock()
+
+
+def _machines(lineup: Lineup):
+    """(index, spec, slots) of each JAX System of `lineup` (host Systems: desks, LLMs, skipped)."""
+    for i, (system, owned) in enumerate(zip(lineup.systems, lineup.owners, strict=True)):
+        slots = tuple(int(s) for s in np.flatnonzero(owned))
+        if not system.host and slots:
+            yield i, lineup.specs[slots[0]], slots
+
+
+def remember_machines(lineup: Lineup) -> None:
+    """Note the slot tuples `lineup`'s machine Systems were built for (a game's lineup from
+    `resolve_slots`, whose tuple is the slots owned), for `shared_machines` to reuse."""
+    with _BUILT_LOCK:
+        for _, spec, slots in _machines(lineup):
+            tuples = _BUILT.setdefault(spec, [])
+            tuples.insert(0, slots) if slots not in tuples else None
+
+
+def shared_machines(lineup: Lineup) -> Lineup:
+    """`lineup` with each machine System swapped for the System of its spec over a slot tuple
+    already built (`remember_machines`) that holds all its slots, else over all ten slots;
+    owners and specs kept. Raises what `resolve_slots` raises."""
+    systems = list(lineup.systems)
+    with _BUILT_LOCK:
+        for i, spec, slots in _machines(lineup):
+            known = [t for t in _BUILT.get(spec, []) if set(slots) <= set(t)]
+            chosen = known[0] if known else tuple(range(C.NUM_SLOTS))
+            specs = [spec if s in chosen else "" for s in range(C.NUM_SLOTS)]
+            systems[i] = resolve_slots(specs).systems[0]
+            _BUILT.setdefault(spec, []).append(chosen) if not known else None
+    return dataclasses.replace(lineup, systems=tuple(systems))

@@ -8,16 +8,15 @@ the other team plays the scenario's controller. The game's own Config ends it at
 (start tick + ticks allowed), so the success rule is the outcome: the focal team won.
 
 The engine step and the start's observation come from `battleclient.rule_programs` (a
-scenario's horizon and score to win enter as numbers) and the machine Systems are built over
-all ten slots (`over_all_slots`): one compiled program each for every scenario, so only the
-first scenario of a process compiles, and the persistent compile cache serves later
-processes. `try_again` goes back to the exact start at once: the same objects, the same
+scenario's horizon and score to win enter as numbers), and so do the machine Systems
+(`shared_machines`: built over slots already compiled, else all ten): one compile each serves
+every scenario, and the persistent compile cache serves later processes. `try_again` goes
+back to the exact start at once: the same objects, the same
 compiled step and System functions, so nothing is compiled again. Every attempt's replay
 names the scenario and its start hash (`header["scenario"]`, as `mbg scenarios run` writes it), and
 `winning_line_replay` is a stored verified line played out as a replay, tick by tick.
 """
 
-import dataclasses
 from pathlib import Path
 
 import jax
@@ -25,7 +24,7 @@ import numpy as np
 
 from battleclient import human
 from battleclient.game_setup import ClientSetup, roster_text
-from battleclient.rule_programs import rules_observe, rules_step
+from battleclient.rule_programs import rules_observe, rules_step, shared_machines
 from battleclient.session import GameSession
 from engine import constants as C
 from evaluation import scenario_lines
@@ -34,7 +33,7 @@ from evaluation.record import build_replay
 from evaluation.replay import Replay
 from evaluation.scenarios import Scenario, slot_name
 from policies.slotspec import parse_slots, resolve_slots
-from policies.system import Lineup, lineup_from_mapping
+from policies.system import lineup_from_mapping
 
 
 def slot_spec(scenario: Scenario, human_slots, others: str = "") -> str:
@@ -66,20 +65,6 @@ def client_setup(scenario: Scenario, spec: str, seed: int = 0) -> ClientSetup:
     )  # fmt: skip
 
 
-def over_all_slots(lineup: Lineup) -> Lineup:
-    """`lineup` with each JAX System swapped for the System of its spec over all ten slots
-    (owners and specs kept). A bot's act is compiled for its static tuple of slots
-    (policies.scripted.scripted_system), and the slots a playtest's machines hold change with
-    the roster and the slots the person takes: over all ten, every scenario shares one compile
-    per spec (and one persistent-cache entry). A bot decides per agent (policies/scripted.py),
-    so the slots it owns play as before; merge_actions takes only those."""
-    systems = []
-    for system, owned in zip(lineup.systems, np.asarray(lineup.owners, bool), strict=True):
-        spec = lineup.specs[int(np.flatnonzero(owned)[0])]
-        systems.append(system if system.host else resolve_slots([spec] * C.NUM_SLOTS).systems[0])
-    return dataclasses.replace(lineup, systems=tuple(systems))
-
-
 class ScenarioSession(GameSession):
     """One playtest of `scenario`: `human_slots` played by the person (at least one focal
     slot), the rest as `slot_spec` says. Raises ValueError for a bad slot or slot spec."""
@@ -97,7 +82,7 @@ class ScenarioSession(GameSession):
         self.config = scenario.config
         say("Building the Systems")
         roster = np.asarray(scenario.start.class_id)
-        self.lineup = over_all_slots(resolve_slots(parse_slots(self.spec), roster))
+        self.lineup = shared_machines(resolve_slots(parse_slots(self.spec), roster))
         self.desks = {}
         for system, owned in zip(self.lineup.systems, self.lineup.owners, strict=True):
             desk = human.desk_of(system)
