@@ -243,20 +243,24 @@ class ArenaRenderer:
     def _draw_bars(self, surface, scene: Scene, scale: float) -> None:
         """The living units' health bars, after every body so that no body covers one: above
         the body, or below it (under the status squares) when that spot overlaps a bar placed
-        before it in `label_order` (units side by side), else above all the same."""
+        before it in `label_order` or another unit's body (units side by side); failing both,
+        the spot clear of bars, else above all the same."""
         radius = max(4, round(C.BODY_RADIUS * scale))
         self._bars: list[pygame.Rect] = []  # health bars placed so far this frame
+        bodies = self._bodies(scene, radius)
         for unit in label_order(scene):
             if unit.alive:
-                box = self._place_bar(self.world_to_screen(unit.pos), radius)
+                others = [box for slot, box in bodies.items() if slot != unit.slot]
+                box = self._place_bar(self.world_to_screen(unit.pos), radius, others)
                 self._draw_health(surface, unit, box)
 
-    def _place_bar(self, centre, radius: int) -> pygame.Rect:
+    def _place_bar(self, centre, radius: int, bodies) -> pygame.Rect:
         width = max(16, radius * 2 + 4)
         above = pygame.Rect(centre[0] - width // 2, centre[1] - radius - 8, width, BAR_HEIGHT)
         below = above.move(0, 2 * radius + 18)  # under _draw_statuses' row of squares
         spots = [r.clamp(self._room) for r in (above, below)]  # by the map's edge: on the map
-        box = next((r for r in spots if r.inflate(0, 2).collidelist(self._bars) < 0), spots[0])
+        clear = [r for r in spots if r.inflate(0, 2).collidelist(self._bars) < 0]
+        box = next((r for r in clear if r.collidelist(bodies) < 0), (clear or spots)[0])
         self._bars.append(box)
         return box
 
