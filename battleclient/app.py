@@ -39,7 +39,11 @@ from fileio import unused_path
 from ui.pacing import FramePacer
 from ui.paths import screenshot_dir
 from ui.png import save_png
+from ui.signals import EXIT_CODE as TERM_EXIT
+from ui.signals import TermSignal, end_process
 from ui.window_fit import WindowFit
+
+TERM_WAIT_S = 3.0  # on SIGTERM: seconds for the engine thread to finish (a replay being written)
 
 
 class App:
@@ -282,8 +286,23 @@ class App:
         pacer = FramePacer()
         wake = pygame.event.custom_type()
         self.worker.notify = lambda: pygame.event.post(pygame.event.Event(wake))
-        while self.running:
+        with TermSignal() as term:
+            self._loop(pacer, display, screenshot, after_ticks, term)
+        if term.received:  # no questions, and no minute-long wait for a compile to end
+            video = getattr(self.screen, "video", None)
+            if video is not None:
+                video.cancel()  # an export in progress: its temporary file removed
+            self.close(timeout=TERM_WAIT_S)
+            print("battleclient: ended by SIGTERM", file=sys.stderr)
+            return TERM_EXIT
+        self.close()
+        return 0
+
+    def _loop(self, pacer, display, screenshot, after_ticks: int, term) -> None:
+        while self.running and not term.received:
             events, dt = pacer.next_frame(self.busy() or screenshot is not None)
+            if term.received:
+                break
             self.handle_events(events)
             self.update(dt)
             if screenshot is not None and _screenshot_ready(self, after_ticks):
@@ -300,8 +319,6 @@ class App:
                 break
             self.show(pygame.display.get_surface() or display)
             pygame.display.flip()
-        self.close()
-        return 0
 
     def close(self, timeout: float = 60.0) -> None:
         """Let the engine thread finish (a replay being written), then stop it."""
@@ -309,7 +326,7 @@ class App:
             done = self.jobs.pop(tag, None)
             if done is not None:
                 done(ok, value)
-        self.worker.stop()
+        self.worker.stop(min(timeout, 10.0))
 
 
 def _screenshot_ready(app: App, after_ticks: int) -> bool:
@@ -415,7 +432,10 @@ def _run(args, setup, note: str, branch=None) -> int:
         app.start_study(preset)
     app.draw(display)
     pygame.display.flip()
-    return app.run(display, args.screenshot, args.after_ticks)
+    code = app.run(display, args.screenshot, args.after_ticks)
+    if code == TERM_EXIT:
+        end_process(code)  # an engine-thread compile may still run: see ui.signals
+    return code
 
 
 if __name__ == "__main__":

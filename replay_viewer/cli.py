@@ -118,9 +118,9 @@ def main(argv=None) -> int:
             return 2
         print(args.screenshot)
         return 0
-    app.run(window)
+    code = app.run(window)
     pygame.quit()
-    return 0
+    return code
 
 
 if __name__ == "__main__":
