@@ -14,12 +14,12 @@ from pathlib import Path
 import pygame
 
 from evaluation.replay import SUFFIX
+from evaluation.replay_schema import tick_range
 from replay_viewer import layout as L
 from replay_viewer.app import App
 from replay_viewer.export import save_png
 from replay_viewer.export_cli import add_export_options, run_viewer_export
 from replay_viewer.folder import list_replays
-from replay_viewer.panels import tick_range
 from ui.scene import parse_view
 from ui.window import ScaledWindow
 
