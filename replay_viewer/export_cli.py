@@ -103,8 +103,9 @@ def run_viewer_export(args) -> int:
     return 0
 
 
-def register_batch(actions) -> None:
-    """Adds `mbg replay export` to the `mbg replay` subcommands."""
+def register_batch(actions):
+    """Adds `mbg replay export` to the `mbg replay` subcommands; returns its parser (cli.replay
+    adds --recursive, as for info and verify)."""
     parser = actions.add_parser("export", help="replays as GIF or MP4 videos, one a replay")
     parser.add_argument("paths", nargs="+", help="*.mbgr files or folders of them")
     parser.add_argument("--to", dest="folder", required=True, metavar="DIR",
@@ -120,7 +121,8 @@ def register_batch(actions) -> None:
     parser.add_argument("--until", dest="end", type=int, metavar="T",
                         help="last game tick (each replay's end)")  # fmt: skip
     add_export_options(_Skip(parser, ("--from", "--to")))
-    parser.set_defaults(func=run_batch)
+    parser.set_defaults(func=run_batch, recursive=False)
+    return parser
 
 
 class _Skip:
@@ -156,7 +158,7 @@ def run_batch(args) -> int:
     folder, failed, files = Path(args.folder), 0, []
     for name in args.paths:
         try:
-            files += replay_paths([name])
+            files += replay_paths([name], recursive=args.recursive)
         except OSError as error:
             print(f"mbg replay export: {name}: {error}", file=sys.stderr)
             failed += 1
