@@ -36,6 +36,24 @@ from policies.slotspec import parse_slots, resolve_slots
 from policies.system import lineup_from_mapping
 
 
+def start_rollout(scenario: Scenario, lineup, seed: int = 0, line=None) -> Rollout:
+    """The scenario's start as a Rollout (`scenario_lines.start_rollout`'s values: fresh
+    carries, `line` ((ticks, 10, 3)) in the line System's, the game's key) with the observation
+    from the compiled program every scenario shares (`rule_programs.rules_observe`), not the
+    eager one, whose ~400 one-operation compiles took half a minute on a loaded machine.
+    Raises ValueError when the start is already decided (as evaluation.match.start)."""
+    state = scenario.start
+    if int(state.outcome) != C.ONGOING:
+        raise ValueError(f"scenario {scenario.id}: its start state is already decided")
+    carries = tuple(
+        scenario_lines.line_carry(line) if line is not None and s is scenario_lines.line_system()
+        else s.initial_carry()
+        for s in lineup.systems
+    )  # fmt: skip
+    obs = rules_observe(scenario.config, state)
+    return Rollout(state, obs, carries, jax.random.key(int(seed)))
+
+
 def slot_spec(scenario: Scenario, human_slots, others: str = "") -> str:
     """The slot spec of a playtest: `human_slots` (global slots of the focal team) -> human,
     the focal team's other active slots -> `others` (default: the scenario's controller), the
@@ -90,12 +108,7 @@ class ScenarioSession(GameSession):
                 self.desks[int(slot)] = desk
         self.game = scenario_lines.setup(scenario, self.seed)
         say("Compiling the start position's observation (once for all scenarios)")
-        carries = tuple(system.initial_carry() for system in self.lineup.systems)
-        state = scenario.start
-        if int(state.outcome) != C.ONGOING:  # as evaluation.match.start refuses it
-            raise ValueError(f"scenario {scenario.id}: its start state is already decided")
-        obs = rules_observe(self.config, state)
-        self.first = Rollout(state, obs, carries, jax.random.key(self.seed))
+        self.first = start_rollout(scenario, self.lineup, self.seed)
         self.step = rules_step(self.config)
         self.monitors, self.monitor_teams = [], []  # LLM slots are not offered in a playtest
         self.attempt = 0
@@ -193,7 +206,7 @@ def winning_line_replay(scenario: Scenario, index: int = 0, controller=None) -> 
             other, controller
         )
         lineup = lineup_from_mapping(mapping)
-    first = scenario_lines.start_rollout(scenario, lineup, 0, table)
+    first = start_rollout(scenario, lineup, 0, table)
     final, trace, _ = host_game(scenario.config, lineup, None, record=True, game=first)
     final = jax.device_get(final)
     played, outcome = int(final.tick) - int(scenario.start.tick), int(final.outcome)
