@@ -9,8 +9,9 @@ scenarios share one step and one observation, and the persistent compile cache
 (controllers.configure_jax) holds one entry for them instead of one per scenario. The values
 are those of `evaluation.match.jit_step(config)` (tested tick for tick).
 
-A bot's act is compiled for its static tuple of slots (policies.scripted.scripted_system), and
-the slots a playtest's machines hold change with the roster and the slots the person takes.
+A scripted bot's act is compiled for its static tuple of slots (policies.scripted.
+scripted_system), and the slots a playtest's machines hold change with the roster and the
+slots the person takes.
 `shared_machines` gives each machine spec the System of a tuple already built in this process
 that covers its slots (the lobby's warm-up game registers its own: `remember_machines`), else
 the one over all ten slots, so one compile serves every scenario. A bot decides per agent
@@ -32,7 +33,7 @@ from evaluation import match
 from policies.slotspec import resolve_slots
 from policies.system import Lineup
 
-TRACED_FIELDS = ("horizon", "score_threshold")
+PER_AGENT_KINDS = ("scripted",)  # Systems whose answer for a slot ignores which others they hold
 
 
 def rules_family(config: Config) -> Config:
@@ -89,21 +90,18 @@ def rules_observe(config: Config, state):
     return _family_observe(rules_family(config))(*_numbers(config), state)
 
 
-def family_step_cache_size(config: Config) -> int:
-    """How many shapes the step program of `config`'s rules family has compiled (0: none yet)."""
-    return _family_step(rules_family(config))._cache_size()
-
-
 _BUILT: dict = {}  # machine spec -> the slot tuples its Systems were built for, newest first
 _BUILT_LOCK = threading.Lock()
 
 
 def _machines(lineup: Lineup):
-    """(index, spec, slots) of each JAX System of `lineup` (host Systems: desks, LLMs, skipped)."""
+    """(index, spec, slots) of each System of `lineup` of a PER_AGENT_KINDS kind (a checkpoint
+    or random System keeps the slots it was built for: its answers may depend on them)."""
     for i, (system, owned) in enumerate(zip(lineup.systems, lineup.owners, strict=True)):
         slots = tuple(int(s) for s in np.flatnonzero(owned))
-        if not system.host and slots:
-            yield i, lineup.specs[slots[0]], slots
+        spec = lineup.specs[slots[0]] if slots else ""
+        if not system.host and spec.partition(":")[0].strip() in PER_AGENT_KINDS:
+            yield i, spec, slots
 
 
 def remember_machines(lineup: Lineup) -> None:
@@ -112,7 +110,8 @@ def remember_machines(lineup: Lineup) -> None:
     with _BUILT_LOCK:
         for _, spec, slots in _machines(lineup):
             tuples = _BUILT.setdefault(spec, [])
-            tuples.insert(0, slots) if slots not in tuples else None
+            if slots not in tuples:
+                tuples.insert(0, slots)
 
 
 def shared_machines(lineup: Lineup) -> Lineup:
@@ -126,5 +125,6 @@ def shared_machines(lineup: Lineup) -> Lineup:
             chosen = known[0] if known else tuple(range(C.NUM_SLOTS))
             specs = [spec if s in chosen else "" for s in range(C.NUM_SLOTS)]
             systems[i] = resolve_slots(specs).systems[0]
-            _BUILT.setdefault(spec, []).append(chosen) if not known else None
+            if not known:
+                _BUILT.setdefault(spec, []).append(chosen)
     return dataclasses.replace(lineup, systems=tuple(systems))

@@ -81,3 +81,16 @@ def test_horizon_and_score_as_data_give_the_config_static_values():
     static_first = jax.jit(lambda s: engine.observation.observe(short, s))(state)
     for a, b in zip(jax.tree.leaves(first), jax.tree.leaves(static_first), strict=True):
         np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_only_per_agent_bots_are_swapped(monkeypatch):
+    monkeypatch.setattr(R, "_BUILT", {})
+    one = S.load_scenario(1)
+    roster = np.asarray(one.start.class_id)
+    plain = resolve_slots(parse_slots(slot_spec(one, [0], others="random")), roster)
+    shared = R.shared_machines(plain)
+    kinds = [spec.split(":")[0] for spec in plain.specs if spec]
+    assert "random" in kinds and "scripted" in kinds
+    for before, after, owned in zip(plain.systems, shared.systems, plain.owners, strict=True):
+        spec = plain.specs[int(np.flatnonzero(owned)[0])]
+        assert (after is before) == (not spec.startswith("scripted:")), spec
