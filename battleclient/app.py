@@ -26,20 +26,24 @@ from battleclient.controllers import (
     warm_up,
 )
 from battleclient.game_setup import ClientSetup
-from battleclient.map_catalog import load_choice, maps_by_split, read_catalog, settle_map
+from battleclient.map_catalog import load_choice, maps_by_split, read_catalog
 from battleclient.screens import Screen
 from battleclient.settings import (
-    load_last_setup,
     remember_recent_setup,
     save_last_setup,
     timestamp,
 )
+from battleclient.startup import fixed_hash_seed, remembered_setup, screenshot_ready
 from battleclient.wording import rules_words
 from fileio import unused_path
 from ui.pacing import FramePacer
 from ui.paths import screenshot_dir
 from ui.png import save_png
+from ui.signals import EXIT_CODE as TERM_EXIT
+from ui.signals import TermSignal, end_process
 from ui.window_fit import WindowFit
+
+TERM_WAIT_S = 3.0  # on SIGTERM: seconds for the engine thread to finish (a replay being written)
 
 
 class App:
@@ -282,11 +286,26 @@ class App:
         pacer = FramePacer()
         wake = pygame.event.custom_type()
         self.worker.notify = lambda: pygame.event.post(pygame.event.Event(wake))
-        while self.running:
+        with TermSignal() as term:
+            self._loop(pacer, display, screenshot, after_ticks, term)
+        if term.received:  # no questions, and no minute-long wait for a compile to end
+            video = getattr(self.screen, "video", None)
+            if video is not None:
+                video.cancel()  # an export in progress: its temporary file removed
+            self.close(timeout=TERM_WAIT_S)
+            print("battleclient: ended by SIGTERM", file=sys.stderr)
+            return TERM_EXIT
+        self.close()
+        return 0
+
+    def _loop(self, pacer, display, screenshot, after_ticks: int, term) -> None:
+        while self.running and not term.received:
             events, dt = pacer.next_frame(self.busy() or screenshot is not None)
+            if term.received:
+                break
             self.handle_events(events)
             self.update(dt)
-            if screenshot is not None and _screenshot_ready(self, after_ticks):
+            if screenshot is not None and screenshot_ready(self, after_ticks):
                 frame = pygame.Surface(L.SIZE)
                 self.draw(frame)
                 print(save_png(frame, screenshot))
@@ -300,8 +319,6 @@ class App:
                 break
             self.show(pygame.display.get_surface() or display)
             pygame.display.flip()
-        self.close()
-        return 0
 
     def close(self, timeout: float = 60.0) -> None:
         """Let the engine thread finish (a replay being written), then stop it."""
@@ -309,53 +326,13 @@ class App:
             done = self.jobs.pop(tag, None)
             if done is not None:
                 done(ok, value)
-        self.worker.stop()
-
-
-def _screenshot_ready(app: App, after_ticks: int) -> bool:
-    """Screenshot mode: lock in idle orders for humans until the tick is reached; True when the
-    frame to save is on screen (the resolution of the last tick still showing)."""
-    from battleclient.play_draw import TWEEN_S
-
-    screen = app.screen
-    snap = screen.snap
-    if snap is None or screen.waiting:
-        return False
-    if screen.phase == "spectate":
-        screen.speed_index = 5
-    if snap.tick < after_ticks and not snap.over:
-        if screen.phase == "handover":
-            screen.take_over()
-        if screen.phase == "orders":
-            screen.end_turn()
-        return False
-    if screen.phase == "handover":
-        screen.take_over()
-    screen.since = TWEEN_S
-    return screen.phase in ("orders", "spectate", "over") and (not snap.over or screen.replay_path)
-
-
-def _fixed_hash_seed() -> None:
-    """Re-start the interpreter once with PYTHONHASHSEED=0 (console-script runs only).
-
-    JAX's persistent compile-cache key includes compile options whose serialisation follows
-    Python's randomised string hashing, so without a fixed seed every start misses the cache
-    and compiles the engine again (a minute on a small machine); with it, a second start loads
-    the compiled code in seconds. MBG_KEEP_HASH_SEED=1 turns this off.
-    """
-    if "PYTHONHASHSEED" in os.environ or os.environ.get("MBG_KEEP_HASH_SEED"):
-        return
-    os.environ["PYTHONHASHSEED"] = "0"
-    try:
-        os.execv(sys.executable, [sys.executable, "-m", "battleclient.app", *sys.argv[1:]])
-    except OSError:
-        pass  # keep going in this process, without the compile cache across runs
+        self.worker.stop(min(timeout, 10.0))
 
 
 def main(argv=None) -> int:
     """Console entry point; returns the exit code (2 for bad arguments)."""
     if argv is None:
-        _fixed_hash_seed()
+        fixed_hash_seed()
     args = parse_args(argv)
     try:
         setup, branch = branch_from_args(args)
@@ -382,19 +359,6 @@ def rules_compiled_now(setup: ClientSetup) -> bool:
     return session is not None and session.rules_compiled(setup)
 
 
-def remembered_setup(args) -> tuple:
-    """(the lobby's last setup or None, a note to show): the last setup fills in only a game
-    that opens the lobby; one started at once from the command line (--slots without --lobby,
-    --headless, --screenshot) plays the defaults --help gives, plus its own options."""
-    if args.headless or args.screenshot or (args.slots and not args.lobby):
-        return None, ""
-    last, note = load_last_setup()
-    if last is not None:  # a remembered map whose file is gone: the default map, said once
-        last, map_note = settle_map(last, read_catalog())
-        note = f"{note} {map_note}".strip()
-    return last, note
-
-
 def _run(args, setup, note: str, branch=None) -> int:
     if args.headless:
         from battleclient.headless import run_headless
@@ -415,7 +379,10 @@ def _run(args, setup, note: str, branch=None) -> int:
         app.start_study(preset)
     app.draw(display)
     pygame.display.flip()
-    return app.run(display, args.screenshot, args.after_ticks)
+    code = app.run(display, args.screenshot, args.after_ticks)
+    if code == TERM_EXIT:
+        end_process(code)  # an engine-thread compile may still run: see ui.signals
+    return code
 
 
 if __name__ == "__main__":

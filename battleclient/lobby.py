@@ -11,7 +11,6 @@ import numpy as np
 import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UIDropDownMenu, UITextEntryLine
-from pygame_gui.windows import UIFileDialog
 
 from battleclient import layout as L
 from battleclient.game_setup import (
@@ -23,11 +22,11 @@ from battleclient.game_setup import (
     parse_specs,
     pick_map,
     roster_text,
-    slot_name,
     slots_text,
     spawn_end_code,
 )
 from battleclient.lobby_draw import FIELDS, draw_lobby
+from battleclient.lobby_slots import SlotRows
 from battleclient.map_catalog import map_label, map_menu_choices, settle_map
 from battleclient.presets import PLACEHOLDER, preset_menu
 from battleclient.screens import Screen
@@ -40,15 +39,11 @@ from ui.rules import C
 from ui.theme import GUI_THEME
 from ui.window_fit import FittedManager
 
-CLASS_OPTIONS = [*C.CLASS_NAMES[1:], "(empty)"]
 END_OPTIONS = ["Team A west", "Team A east", "random end"]
-PICK_FILE = "checkpoint: pick a file..."
-TYPE_SPEC = "other: type a spec below..."
-TYPED = ": type its spec below..."  # after the name of any other kind the registry offers
 NOTE_S = 8.0  # seconds a note (not a problem) stays on the message line
 
 
-class Lobby(Screen):
+class Lobby(SlotRows, Screen):
     """The lobby screen; `app` gives catalog, kinds, fonts, submit(), start_game(), quit()."""
 
     def __init__(self, app, setup: ClientSetup, message: str = "", error: bool = False):
@@ -109,42 +104,6 @@ class Lobby(Screen):
             self.say(message, error)
 
     # --- widgets ---------------------------------------------------------------------------
-    def controller_options(self, spec: str) -> list[str]:
-        kinds = self.app.kinds
-        if self.specs is None or kinds is None:
-            return ["(fix the slot spec below)" if self.spec_problem else "(loading)"]
-        options = [k for k in ("human", "random") if k in kinds]
-        options += [f"scripted:{b}" for b in self.app.scripted] if "scripted" in kinds else []
-        if spec and spec not in options:
-            options.append(spec)
-        if "checkpoint" in kinds:
-            options.append(PICK_FILE)
-        others = [k for k in kinds if k not in ("human", "random", "scripted", "checkpoint")]
-        return options + [f"{k}{TYPED}" for k in others] + [TYPE_SPEC]
-
-    def _row_y(self, slot: int) -> int:
-        return L.SLOTS_Y + 30 + slot * L.ROW_H + (12 if slot >= C.TEAM_SIZE else 0)
-
-    def _build_rows(self) -> None:
-        for widgets in self.rows.values():
-            for widget in widgets:
-                widget.kill()
-        self.rows = {}
-        for slot in range(C.NUM_SLOTS):
-            y = self._row_y(slot)
-            cls = int(self.roster[slot])
-            name = C.CLASS_NAMES[cls] if cls else "(empty)"
-            cls_menu = UIDropDownMenu(
-                CLASS_OPTIONS, name, pygame.Rect(L.SLOTS_X + 50, y, 130, 32), self.manager
-            )
-            spec = self.specs[slot] if self.specs is not None else ""
-            options = self.controller_options(spec)
-            shown = spec if spec in options else options[0]
-            ctl_menu = UIDropDownMenu(
-                options, shown, pygame.Rect(L.SLOTS_X + 186, y, 440, 32), self.manager
-            )
-            self.rows[slot] = (cls_menu, ctl_menu)
-
     def refresh(self) -> None:
         """The System kinds arrived (or changed): rebuild the controller menus."""
         if self.specs is None and not self.spec_problem:
@@ -278,42 +237,6 @@ class Lobby(Screen):
                 return self._give_controller(slot)
             elif element is ctl_menu:
                 self._controller(slot, text)
-
-    def _give_controller(self, slot: int) -> None:
-        """A slot that just got a class and has no controller gets the default one, so the
-        setup matches what its menu shows."""
-        if self.specs is None or not self.roster[slot] or self.specs[slot]:
-            return
-        self.specs[slot] = default_spec(slot)
-        self.spec_entry.set_text(slots_text(self.specs))
-        self._build_rows()
-
-    def _controller(self, slot: int, text: str) -> None:
-        if text == PICK_FILE:
-            self.dialog_slot = slot
-            self.dialog = UIFileDialog(
-                pygame.Rect(L.DIALOG),
-                self.manager,
-                f"Checkpoint for slot {slot_name(slot)}",
-                allow_existing_files_only=True,
-            )
-        elif text == TYPE_SPEC or text.endswith(TYPED):
-            if text != TYPE_SPEC and self.specs is not None:
-                kind = text[: -len(TYPED)]
-                self.specs[slot] = f"{kind}:"
-                self.spec_entry.set_text(slots_text(self.specs))
-            self.spec_entry.focus()
-            self.say(f"Type the spec of {slot_name(slot)} in the slot-spec line, then Enter")
-        elif self.specs is not None:
-            self.specs[slot] = text
-            self.spec_entry.set_text(slots_text(self.specs))
-
-    def _picked(self, path: str) -> None:
-        self.dialog = None
-        if self.specs is not None and self.dialog_slot is not None:
-            self.specs[self.dialog_slot] = f"checkpoint:{path}"
-            self.spec_entry.set_text(slots_text(self.specs))
-        self._build_rows()
 
     # --- start -----------------------------------------------------------------------------
     def field_values(self) -> tuple[dict[str, int], str]:

@@ -18,7 +18,7 @@ from battleclient.resolution import RESOLVE_S, TWEEN_S, draw_resolution
 from battleclient.views import ORACLE, fair_scene, viewer_label
 from ui import modal
 from ui.explain import counted
-from ui.panels import short_path
+from ui.panels import ELLIPSIS, cut_end, short_path
 from ui.rules import C
 from ui.scene import DEFAULT_OVERLAYS
 from ui.theme import COLOURS, TEAM_COLOURS
@@ -151,9 +151,7 @@ class PlayDrawing:
                         surface, centre, dots, chosen, small, self.ring_inner(), covered
                     )
                     surface.set_clip(clip)
-        right = self._top(surface)
-        if s.since < RESOLVE_S and s.snap.events is not None and s.phase != "over":
-            self._banner(surface, right)
+        self._top(surface)
         label = viewer_label(viewer)
         status = s.session.llm_status()
         replies = llm_panel.reply_lines(status, s.viewer_key)
@@ -172,11 +170,11 @@ class PlayDrawing:
             self._over(surface)
 
     def _top(self, surface) -> int:
-        """Tick, score and phase on the top bar; returns the x where the text ends."""
+        """Tick, score, phase and, while it shows, the resolution banner on the top bar, all
+        before its first button (`fit_top_bar`); returns the x where they end."""
         s = self.s
         font, small, big = self.fonts
         score = s.snap.state["score"]
-        head = self.heading()
         text = {
             "orders": f"Team {C.TEAM_NAMES[s.team] if s.team is not None else ''}: your orders"
             + (f" ({math.ceil(s.clock_left)} s)" if s.clock_left is not None else ""),
@@ -184,18 +182,42 @@ class PlayDrawing:
             "spectate": f"Spectating, {panels_speed(s)}" + ("  (paused)" if s.paused else ""),
             "over": "Game over",
         }.get(s.phase, "")
+        parts = [
+            (self.heading(), COLOURS["text"], 22),
+            (f"A {int(score[0])}", TEAM_COLOURS[0], 6),
+            (":", COLOURS["text"], 6),
+            (f"{int(score[1])} B", TEAM_COLOURS[1], 22),
+            (text, COLOURS["accent"], 6),
+        ]
+        if s.since < RESOLVE_S and s.snap.events is not None and s.phase != "over":
+            parts.append((self._banner_text(), COLOURS["accent"], BANNER_SPACE))
+        reserve = BANNER_SPACE + font.size(WIDEST_BANNER)[0] if s.phase != "over" else 0
+        room = self._top_room()
+        top_font, texts = fit_top_bar([p[::2] for p in parts], (big, font), 10, room, font, reserve)
         x = 10
-        for part, colour in (
-            (head, COLOURS["text"]),
-            (f"A {int(score[0])}", TEAM_COLOURS[0]),
-            (":", COLOURS["text"]),
-            (f"{int(score[1])} B", TEAM_COLOURS[1]),
-            (text, COLOURS["accent"]),
-        ):
-            image = big.render(part, True, colour)
-            surface.blit(image, (x, 20 - image.get_height() // 2))
-            x += image.get_width() + (22 if part in (head, f"{int(score[1])} B") else 6)
+        for i, (words, (_, colour, space)) in enumerate(zip(texts, parts, strict=True)):
+            image = (font if i == BANNER else top_font).render(words, True, colour)
+            if i == BANNER and words:
+                box = image.get_rect(midleft=(x + BANNER_SPACE - 7, 20)).inflate(14, 8)
+                pygame.draw.rect(surface, COLOURS["panel"], box)
+                pygame.draw.rect(surface, COLOURS["accent"], box, 1)
+                surface.blit(image, image.get_rect(center=box.center))
+            else:
+                surface.blit(image, (x, 20 - image.get_height() // 2))
+            x += image.get_width() + space
         return x
+
+    def _top_room(self) -> int:
+        """The x where the top bar must end: before the leftmost button shown on it."""
+        shown = [w.relative_rect.left for w in self.s.buttons.values() if w.visible]
+        return min(shown, default=L.TOP[2]) - TOP_MARGIN
+
+    def _banner_text(self) -> str:
+        """ "Tick N resolved", with public score changes (the banner while it shows)."""
+        events = self.s.snap.events
+        parts = [f"Tick {self.s.snap.tick - 1} resolved"]
+        parts += [f"+{d} {C.TEAM_NAMES[t]}" for t, d in enumerate(events["score_delta"]) if d]
+        return "  ".join(parts)
 
     def ticks_played(self) -> int:
         """Ticks resolved in this game so far (the game starts at tick 0)."""
@@ -229,17 +251,6 @@ class PlayDrawing:
             for t in range(C.NUM_TEAMS)
         ]
         panels.draw_lines(surface, inner, lines, small)
-
-    def _banner(self, surface, x: int) -> None:
-        """ "Tick N resolved", with public score changes, on the top bar while it shows."""
-        events = self.s.snap.events
-        parts = [f"Tick {self.s.snap.tick - 1} resolved"]
-        parts += [f"+{d} {C.TEAM_NAMES[t]}" for t, d in enumerate(events["score_delta"]) if d]
-        text = self.fonts[0].render("  ".join(parts), True, COLOURS["accent"])
-        box = text.get_rect(midleft=(x + 14, 20)).inflate(14, 8)
-        pygame.draw.rect(surface, COLOURS["panel"], box)
-        pygame.draw.rect(surface, COLOURS["accent"], box, 1)
-        surface.blit(text, text.get_rect(center=box.center))
 
     def _toast(self, surface, message: str) -> None:
         text = self.fonts[0].render(message, True, COLOURS["text"])
@@ -332,3 +343,40 @@ def _fit_piece(piece: str, font, width: int) -> list[str]:
 
 def panels_speed(screen) -> str:
     return f"{SPEEDS[screen.speed_index]} ticks/s"
+
+
+TOP_MARGIN = 8  # pixels between the top bar's last words and its first button
+PHASE, BANNER = 4, 5  # the top bar's parts: tick note, "A n", ":", "n B", phase, banner
+BANNER_SPACE = 21  # the banner's box and lead beyond its text (pixels)
+WIDEST_BANNER = "Tick 999 resolved  +10 A  +10 B"  # five 2-point deaths a side (RULES 4, A4)
+CUT_ORDER = (BANNER, PHASE, 0)  # what loses words first (the banner is in the log too)
+
+
+def fit_top_bar(parts, fonts, left: int, right: int, banner_font=None, reserve: int = 0) -> tuple:
+    """(font, texts) for the top bar's `parts` ((text, pixels it takes beyond its text: the gap
+    after it or the banner's box), ...) to fit from x `left` to `right`. The font is the first
+    of `fonts` (largest first) in which the parts before the banner fit with `reserve` pixels to
+    spare (room for the widest banner), so it does not change as the banner comes and goes; the
+    banner (part BANNER, in `banner_font`, default that font) and then the others are cut in
+    CUT_ORDER ("...": ui.panels.cut_end; "" when not even that fits) until all fit. The score
+    (parts 1-3) is never cut."""
+    texts = [text for text, _ in parts]
+
+    def width(font, words):
+        sizes = [
+            (banner_font or font if i == BANNER else font).size(w)[0] + parts[i][1]
+            for i, w in enumerate(words)
+            if w or i != BANNER  # a banner cut away takes no room
+        ]
+        return sum(sizes)
+
+    steady = texts[:BANNER]
+    font = next((f for f in fonts if left + width(f, steady) + reserve <= right), fonts[-1])
+    for i in (i for i in CUT_ORDER if i < len(texts)):
+        if left + width(font, texts) <= right:
+            break
+        shown = banner_font or font if i == BANNER else font
+        room = right - left - width(font, texts[:i] + [""] + texts[i + 1 :])
+        room -= parts[i][1] if i == BANNER else 0
+        texts[i] = cut_end(texts[i], shown, room) if room >= shown.size(ELLIPSIS)[0] else ""
+    return font, texts

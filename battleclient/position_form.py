@@ -48,7 +48,8 @@ def save_position_job(session, focal_team: str, horizon: int, folder=None):
     if replay is None:
         raise ValueError("play at least one tick first: this is the game's start")
     path = write_replay(new_replay_path(replay_dir(), session.map_id, session.setup.seed), replay)
-    return save_position(path, replay.ticks, focal_team, int(horizon), folder or scenario_dir())
+    last = int(replay.states["tick"][-1])  # the game tick now (a scenario's game starts later)
+    return save_position(path, last, focal_team, int(horizon), folder or scenario_dir())
 
 
 class PositionForm:

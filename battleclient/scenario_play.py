@@ -44,6 +44,7 @@ def build_scenario_game(progress, scenario, human_slots, others: str):
     before the first orders screen (as controllers.build_game does for a plain game), the
     stages on `progress`. Raises what ScenarioSession raises (ValueError for a bad spec)."""
     from battleclient.scenario_session import ScenarioSession
+    from battleclient.session import rules_compiled
 
     steps = iter([0.2, 0.4, 0.6])
     progress.done = False
@@ -54,9 +55,10 @@ def build_scenario_game(progress, scenario, human_slots, others: str):
                 f"Setting up scenario {scenario.id}: {text.lower()}", next(steps, progress.fraction)
             ),
         )  # fmt: skip
-        progress.stage("Compiling the engine for this scenario's rules (up to a minute)", 0.8)
+        if not rules_compiled(game.setup):  # scenarios share one step (rule_programs)
+            progress.stage("Compiling the engine for this scenario's rules (up to a minute)", 0.8)
         game.compile_step()
-        progress.stage("Compiling the machine players (their first move)", 0.9)
+        progress.stage("The machine players' first move (compiled once for all scenarios)", 0.9)
         game.decide(ask_hosts=False)
         progress.stage(f"Ready: scenario {scenario.id}", 1.0)
     except Exception:

@@ -7,9 +7,13 @@ focal team's other slots play a slot spec (`others`, the scenario's controller b
 the other team plays the scenario's controller. The game's own Config ends it at the horizon
 (start tick + ticks allowed), so the success rule is the outcome: the focal team won.
 
-`try_again` goes back to the exact start at once: the same objects, the same compiled step
-and System functions, so nothing is compiled again. Every attempt's replay names the scenario
-and its start hash (`header["scenario"]`, as `mbg scenarios run` writes it), and
+The engine step and the start's observation come from `battleclient.rule_programs` (a
+scenario's horizon and score to win enter as numbers), and so do the machine Systems
+(`shared_machines`: built over slots already compiled, else all ten): one compile each serves
+every scenario, and the persistent compile cache serves later processes. `try_again` goes
+back to the exact start at once: the same objects, the same
+compiled step and System functions, so nothing is compiled again. Every attempt's replay
+names the scenario and its start hash (`header["scenario"]`, as `mbg scenarios run` writes it), and
 `winning_line_replay` is a stored verified line played out as a replay, tick by tick.
 """
 
@@ -20,15 +24,34 @@ import numpy as np
 
 from battleclient import human
 from battleclient.game_setup import ClientSetup, roster_text
+from battleclient.rule_programs import rules_observe, rules_step, shared_machines
 from battleclient.session import GameSession
 from engine import constants as C
 from evaluation import scenario_lines
-from evaluation.match import host_game, jit_step, result_row, start
+from evaluation.match import Rollout, host_game, result_row
 from evaluation.record import build_replay
 from evaluation.replay import Replay
 from evaluation.scenarios import Scenario, slot_name
 from policies.slotspec import parse_slots, resolve_slots
 from policies.system import lineup_from_mapping
+
+
+def start_rollout(scenario: Scenario, lineup, seed: int = 0, line=None) -> Rollout:
+    """The scenario's start as a Rollout (`scenario_lines.start_rollout`'s values: fresh
+    carries, `line` ((ticks, 10, 3)) in the line System's, the game's key) with the observation
+    from the compiled program every scenario shares (`rule_programs.rules_observe`), not the
+    eager one, whose ~400 one-operation compiles took half a minute on a loaded machine.
+    Raises ValueError when the start is already decided (as evaluation.match.start)."""
+    state = scenario.start
+    if int(state.outcome) != C.ONGOING:
+        raise ValueError(f"scenario {scenario.id}: its start state is already decided")
+    carries = tuple(
+        scenario_lines.line_carry(line) if line is not None and s is scenario_lines.line_system()
+        else s.initial_carry()
+        for s in lineup.systems
+    )  # fmt: skip
+    obs = rules_observe(scenario.config, state)
+    return Rollout(state, obs, carries, jax.random.key(int(seed)))
 
 
 def slot_spec(scenario: Scenario, human_slots, others: str = "") -> str:
@@ -77,16 +100,16 @@ class ScenarioSession(GameSession):
         self.config = scenario.config
         say("Building the Systems")
         roster = np.asarray(scenario.start.class_id)
-        self.lineup = resolve_slots(parse_slots(self.spec), roster)
+        self.lineup = shared_machines(resolve_slots(parse_slots(self.spec), roster))
         self.desks = {}
         for system, owned in zip(self.lineup.systems, self.lineup.owners, strict=True):
             desk = human.desk_of(system)
             for slot in np.flatnonzero(owned) if desk is not None else ():
                 self.desks[int(slot)] = desk
         self.game = scenario_lines.setup(scenario, self.seed)
-        say("Setting up the start position")
-        self.first = start(self.config, self.lineup, self.game)
-        self.step = jit_step(self.config)
+        say("Compiling the start position's observation (once for all scenarios)")
+        self.first = start_rollout(scenario, self.lineup, self.seed)
+        self.step = rules_step(self.config)
         self.monitors, self.monitor_teams = [], []  # LLM slots are not offered in a playtest
         self.attempt = 0
         self._restart()
@@ -183,7 +206,7 @@ def winning_line_replay(scenario: Scenario, index: int = 0, controller=None) -> 
             other, controller
         )
         lineup = lineup_from_mapping(mapping)
-    first = scenario_lines.start_rollout(scenario, lineup, 0, table)
+    first = start_rollout(scenario, lineup, 0, table)
     final, trace, _ = host_game(scenario.config, lineup, None, record=True, game=first)
     final = jax.device_get(final)
     played, outcome = int(final.tick) - int(scenario.start.tick), int(final.outcome)

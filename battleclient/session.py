@@ -19,6 +19,7 @@ from battleclient import human
 from battleclient.branching import Branch
 from battleclient.game_setup import ClientSetup, parse_roster, pick_map, slot_name, spawn_end_code
 from battleclient.map_catalog import load_choice
+from battleclient.rule_programs import remember_machines
 from engine import constants as C
 from engine.env import initial_state
 from engine.observation import observe
@@ -146,6 +147,7 @@ class GameSession:
         self.config = config_of(setup)
         say("Building the Systems")
         self.lineup = resolve_slots(parse_slots(setup.slots), roster)
+        remember_machines(self.lineup)  # a scenario's machines reuse these compiles
         self.desks = {}
         for system, owned in zip(self.lineup.systems, self.lineup.owners, strict=True):
             desk = human.desk_of(system)

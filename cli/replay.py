@@ -2,7 +2,7 @@
 
 mbg replay info game.mbgr [more.mbgr | folder ...] [--json] [--recursive]
 mbg replay verify game.mbgr [more.mbgr | folder ...] [--systems] [--recursive]
-mbg replay export FOLDER [more ...] --to DIR [--format gif|mp4] [--from T] [--until T] ...
+mbg replay export FOLDER [more ...] --to DIR [--format gif|mp4] [--from T] [--until T] [-r] ...
 
 `verify` checks that a replay was recorded under this engine's rules version (naming both
 when not), recomputes every header field the game determines (result, score, ticks, map,
@@ -46,7 +46,7 @@ def register(subparsers) -> None:
     verify.set_defaults(func=run_verify)
     from replay_viewer.export_cli import register_batch  # pygame is imported only on export
 
-    register_batch(actions)
+    _recursive_option(register_batch(actions))
 
 
 def _recursive_option(parser) -> None:

@@ -188,3 +188,16 @@ def check_header(header: dict, source, error) -> None:
     _check_keys(header, optional, "header.", source, error)
     _check_keys(header["map"], MAP_FIELDS, "header.map.", source, error)
     _check_keys(header["result"], RESULT_FIELDS, "header.result.", source, error)
+
+
+def tick_range(name: str, last: int, first: int = 0) -> str:
+    """What a tick option (the viewer's --tick, the video's --from/--to, scenario_save's
+    --tick: game ticks, states["tick"]) accepts for a replay `name` of `last` transitions
+    starting at game tick `first`, in the words of the viewer's info bar and the BattleClient's
+    end card: "game.mbgr has ticks 0 to 40 (40 is the end, after the last tick played, tick
+    39)"."""
+    if last < 1:
+        return f"{name} has only tick {first}"
+    end = first + last
+    after = f"{end} is the end, after the last tick played, tick {end - 1}"
+    return f"{name} has ticks {first} to {end} ({after})"

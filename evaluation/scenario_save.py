@@ -106,16 +106,21 @@ def recorded_controller(header: dict, focal_team: str) -> tuple[str, str]:
 
 
 def save_position(replay_path, tick: int, focal_team: str, horizon: int, folder=None) -> Path:
-    """Write the position at replay index `tick` (0..T) as a new scenario file; returns its path.
+    """Write the position at game tick `tick` as a new scenario file; returns its path.
 
+    tick: the game tick as the Replay Viewer and the BattleClient show it (states["tick"]: a
+    scenario's or a branched game's replay starts after tick 0), from the replay's first tick
+    to its end.
     focal_team: "A" or "B"; horizon: ticks allowed (1 and up); folder: where the file goes
-    (default scenarios.SCENARIOS_DIR). Raises ValueError for a bad tick, team or horizon, a
+    (default scenarios.SCENARIOS_DIR). Raises ValueError for a tick not in the replay (naming
+    --tick, the value and the replay's ticks), a bad team or horizon, a
     replay that does not re-simulate or is not on a built-in map, and ScenarioError (naming
     the new file, the field and the value) when the saved file does not load back.
     """
     from evaluation import scenarios as S
     from evaluation.record import replay_config
     from evaluation.replay import read_replay
+    from evaluation.replay_schema import tick_range
     from evaluation.replay_states import state_at_tick
 
     if focal_team not in S.TEAMS:
@@ -124,11 +129,10 @@ def save_position(replay_path, tick: int, focal_team: str, horizon: int, folder=
         raise ValueError(f"--horizon {horizon}: a scenario allows at least 1 tick")
     replay_path = Path(replay_path)
     replay = read_replay(replay_path)
-    if not 0 <= int(tick) <= replay.ticks:
-        raise ValueError(f"replay: tick {tick} is outside 0-{replay.ticks}")
-    # state_at_tick counts game ticks; a scenario or branched replay starts after tick 0, so
-    # the title and name give the game tick (the one the BattleClient and Viewer show)
-    game_tick = int(replay.states["tick"][int(tick)])
+    first = int(replay.states["tick"][0])
+    game_tick = int(tick)
+    if not first <= game_tick <= first + replay.ticks:
+        raise ValueError(f"--tick {tick}: {tick_range(replay_path.name, replay.ticks, first)}")
     state = state_at_tick(replay, game_tick)
     folder = Path(folder or S.SCENARIOS_DIR)
     # unique beside the shipped files too: the Scenarios screen lists a user folder after them
@@ -165,7 +169,8 @@ def main(argv=None) -> int:
     position cannot be saved."""
     parser = argparse.ArgumentParser(prog="python -m evaluation.scenario_save")
     parser.add_argument("replay", type=Path)
-    parser.add_argument("--tick", type=int, required=True, help="replay index 0..T")
+    parser.add_argument("--tick", type=int, required=True,
+                        help="the game tick, as the Replay Viewer shows it")  # fmt: skip
     parser.add_argument("--focal", default="A", help="the team that must win: A or B")
     parser.add_argument("--horizon", type=int, default=HORIZON_DEFAULT, help="ticks allowed")
     parser.add_argument("--folder", type=Path, help="default: the scenarios folder")

@@ -229,7 +229,9 @@ def branch_request(app, request) -> None:
         focal, horizon = values
         if not horizon.isdigit() or int(horizon) < 1:
             return app.say(f"Horizon {horizon!r}: type a number of ticks, 1 or more", error=True)
-        argv = save_scenario_command(app.replay_path, tick, focal, int(horizon))
+        argv = save_scenario_command(
+            app.replay_path, app.model.game_tick(tick), focal, int(horizon)
+        )
         what = f"Scenario from tick {app.model.game_tick(tick)}"
     app.close_windows()
     app.last_command = argv

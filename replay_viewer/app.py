@@ -31,6 +31,8 @@ from ui.arena import ArenaRenderer
 from ui.explain import counted
 from ui.pacing import FramePacer
 from ui.panels import fit_lines
+from ui.signals import EXIT_CODE as TERM_EXIT
+from ui.signals import TermSignal
 from ui.theme import COLOURS, GUI_THEME
 from ui.window import FixedWindow
 
@@ -324,18 +326,27 @@ class App:
         """True while the picture moves on its own (playback); else the loop waits for input."""
         return self.video.running or (self.model is not None and self.model.timeline.playing)
 
-    def run(self, window) -> None:
+    def run(self, window) -> int:
         """The window's loop; `window` a ui.window.ScaledWindow (resizable, F11) or the display
-        surface itself (then shown as it is, ui.window.FixedWindow)."""
+        surface itself (then shown as it is, ui.window.FixedWindow). Returns 0, or 143 when
+        SIGTERM ended it (ui.signals: at once, whatever is open)."""
         if isinstance(window, pygame.Surface):
             window = FixedWindow(window)
         self.window, pacer = window, FramePacer()
-        while self.running:
-            events, dt = pacer.next_frame(self.busy())
-            self.handle_events(window.events(events))
-            self.update(dt)
-            self.draw(window.surface)
-            window.present()
+        with TermSignal() as term:
+            while self.running and not term.received:
+                events, dt = pacer.next_frame(self.busy())
+                if term.received:
+                    break
+                self.handle_events(window.events(events))
+                self.update(dt)
+                self.draw(window.surface)
+                window.present()
+        if term.received:
+            self.video.cancel()  # an export in progress: its temporary file removed
+            print("replay-viewer: ended by SIGTERM", file=sys.stderr)
+            return TERM_EXIT
+        return 0
 
 
 def wrap_tooltip(lines, font, width: int = 380) -> list[str]:

@@ -14,12 +14,12 @@ from pathlib import Path
 import pygame
 
 from evaluation.replay import SUFFIX
+from evaluation.replay_schema import tick_range
 from replay_viewer import layout as L
 from replay_viewer.app import App
 from replay_viewer.export import save_png
 from replay_viewer.export_cli import add_export_options, run_viewer_export
 from replay_viewer.folder import list_replays
-from replay_viewer.panels import tick_range
 from ui.scene import parse_view
 from ui.window import ScaledWindow
 
@@ -118,9 +118,9 @@ def main(argv=None) -> int:
             return 2
         print(args.screenshot)
         return 0
-    app.run(window)
+    code = app.run(window)
     pygame.quit()
-    return 0
+    return code
 
 
 if __name__ == "__main__":

@@ -17,8 +17,15 @@ from replay_viewer.video_writers import VideoError, check_format
 def add_export_options(parser, view: bool = True) -> None:
     """The export options: --from --to [--view] --fps --ticks-per-second --captions/
     --no-captions --size --no-animation."""
-    parser.add_argument("--from", dest="start", type=int, metavar="T", help="first tick (0)")
-    parser.add_argument("--to", dest="end", type=int, metavar="T", help="last tick (the end)")
+    parser.add_argument(
+        "--from",
+        dest="start",
+        type=int,
+        metavar="T",
+        help="first game tick, as the viewer shows it (the replay's first)",
+    )
+    parser.add_argument("--to", dest="end", type=int, metavar="T",
+                        help="last game tick (the replay's end)")  # fmt: skip
     if view:
         parser.add_argument("--view", default="oracle", help="oracle | agent:0-9|A0-B4 | team:A|B")
     parser.add_argument("--fps", type=int, default=30, help="frames a second (30)")
@@ -52,14 +59,15 @@ def options_from_args(args):
     )
 
 
-def export_one(source, out, options, quiet: bool = False) -> Path:
-    """Exports one replay (VideoOptions) with a progress bar on stderr; returns the path
-    written. Raises FileExistsError, VideoError, ReplayError or OSError (nothing is left)."""
+def export_one(source, out, options, quiet: bool = False, replay=None) -> Path:
+    """Exports one replay (VideoOptions; `replay`: the file's Replay when already read) with a
+    progress bar on stderr; returns the path written. Raises FileExistsError, VideoError,
+    ReplayError or OSError (nothing is left)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from replay_viewer.video import VideoExport
 
-    job = VideoExport(source, out, options)
+    job = VideoExport(source, out, options, replay=replay)
     columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, transient=True, disable=quiet) as bar:
         task = bar.add_task(Path(out).name, total=job.total)
@@ -95,17 +103,26 @@ def run_viewer_export(args) -> int:
     return 0
 
 
-def register_batch(actions) -> None:
-    """Adds `mbg replay export` to the `mbg replay` subcommands."""
+def register_batch(actions):
+    """Adds `mbg replay export` to the `mbg replay` subcommands; returns its parser (cli.replay
+    adds --recursive, as for info and verify)."""
     parser = actions.add_parser("export", help="replays as GIF or MP4 videos, one a replay")
     parser.add_argument("paths", nargs="+", help="*.mbgr files or folders of them")
     parser.add_argument("--to", dest="folder", required=True, metavar="DIR",
                         help="folder for the videos (made if missing)")  # fmt: skip
     parser.add_argument("--format", choices=("gif", "mp4"), default="gif", help="gif (default)")
-    parser.add_argument("--from", dest="start", type=int, metavar="T", help="first tick (0)")
-    parser.add_argument("--until", dest="end", type=int, metavar="T", help="last tick (the end)")
+    parser.add_argument(
+        "--from",
+        dest="start",
+        type=int,
+        metavar="T",
+        help="first game tick, as the viewer shows it (each replay's first)",
+    )
+    parser.add_argument("--until", dest="end", type=int, metavar="T",
+                        help="last game tick (each replay's end)")  # fmt: skip
     add_export_options(_Skip(parser, ("--from", "--to")))
-    parser.set_defaults(func=run_batch)
+    parser.set_defaults(func=run_batch, recursive=False)
+    return parser
 
 
 class _Skip:
@@ -124,7 +141,7 @@ def run_batch(args) -> int:
     """Every replay the arguments name -> DIR/<stem>_t<from>-<to>_<view>.<format>; each failure
     (unreadable replay, existing video, bad option) one stderr line, the rest go on. Returns 0,
     1 when some failed, 2 when the arguments name no replay or the options are bad."""
-    from evaluation.replay import read_header
+    from evaluation.replay import read_replay
     from replay_viewer.video import default_name
 
     try:  # options wrong for every file (a frame rate, a size, a missing extra): said once
@@ -141,17 +158,18 @@ def run_batch(args) -> int:
     folder, failed, files = Path(args.folder), 0, []
     for name in args.paths:
         try:
-            files += replay_paths([name])
+            files += replay_paths([name], recursive=args.recursive)
         except OSError as error:
             print(f"mbg replay export: {name}: {error}", file=sys.stderr)
             failed += 1
     for path in files:
         try:
-            ticks = read_header(path)["result"]["ticks"]
-            start = options.start or 0
-            end = ticks if options.end is None else options.end
+            replay = read_replay(path)
+            ticks = replay.states["tick"]  # game ticks: a scenario's replay starts later
+            start = int(ticks[0]) if options.start is None else options.start
+            end = int(ticks[-1]) if options.end is None else options.end
             out = folder / default_name(path, options.view, start, end, f".{args.format}")
-            print(export_one(path, out, options))
+            print(export_one(path, out, options, replay=replay))
         except (FileExistsError, VideoError, ReplayError, OSError, KeyError, TypeError) as error:
             print(f"mbg replay export: {problem_line(path, error)}", file=sys.stderr)
             failed += 1

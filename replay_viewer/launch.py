@@ -67,7 +67,7 @@ def play_on_command(replay_path, tick: int, slots: str, python: str | None = Non
 def save_scenario_command(
     replay_path, tick: int, focal: str, horizon: int, python=None
 ) -> list[str]:
-    """The evaluation.scenario_save command line for the position at replay index `tick`,
+    """The evaluation.scenario_save command line for the position at game tick `tick`,
     saved into the user's scenario folder (ui.paths.scenario_dir: the BattleClient's Scenarios
     screen lists it), never into the shipped scenarios/ folder."""
     exe = python or sys.executable

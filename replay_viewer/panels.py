@@ -98,17 +98,6 @@ def tick_heading(t: int, last: int, over: bool, first: int = 0) -> str:
     return f"tick {first + t}/{first + last}"
 
 
-def tick_range(name: str, last: int, first: int = 0) -> str:
-    """What --tick, --from and --to accept for a replay `name` of `last` ticks starting at game
-    tick `first`, in the words of the info bar and the BattleClient's end card (tick_heading):
-    "game.mbgr has ticks 0 to 40 (40 is the end, after the last tick played, tick 39)"."""
-    if last < 1:
-        return f"{name} has only tick {first}"
-    end = first + last
-    after = f"{end} is the end, after the last tick played, tick {end - 1}"
-    return f"{name} has ticks {first} to {end} ({after})"
-
-
 def scenario_lines(info: dict | None, tick: int, oracle: bool, over: bool = False) -> list[str]:
     """A scenario replay's lines (header "scenario", evaluation/scenario_lines.py): its title,
     skill and the ticks left at replay tick `tick` (or, at the final state of a finished

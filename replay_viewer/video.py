@@ -20,9 +20,10 @@ import numpy as np
 import pygame
 
 from evaluation.replay import read_replay
+from evaluation.replay_schema import tick_range
 from fileio import ordinary_temp_file, publish_new_file
 from replay_viewer.model import ViewerModel
-from replay_viewer.panels import team_systems, tick_range
+from replay_viewer.panels import team_systems
 from replay_viewer.video_frames import FRAME_MASKS, FrameMaker
 from replay_viewer.video_writers import (
     GifWriter,
@@ -42,7 +43,8 @@ END_S = 2.0  # seconds of the end card
 
 @dataclass(frozen=True)
 class VideoOptions:
-    """What to export. start / end: ticks (None: 0 / the last); fps: frames a second;
+    """What to export. start / end: game ticks as the viewer shows them (states["tick"]; None:
+    the replay's first / last; a scenario's replay starts at its start tick); fps: frames a second;
     ticks_per_second: playback speed; size: (width, height) pixels; animate: in-between frames
     (False: each tick held for its frames); end_option: the command-line name of `end` in
     messages ("--until" in `mbg replay export`, whose --to names the folder)."""
@@ -85,7 +87,8 @@ def card_frames(fps: int) -> tuple[int, int]:
 
 
 def title_lines(model: ViewerModel, options: VideoOptions, start: int, end: int) -> list[str]:
-    """The title card: map, each team's Systems and roster, the final score, the range."""
+    """The title card: map, each team's Systems and roster, the final score, the range
+    (`start`, `end`: replay indices, shown as game ticks)."""
     h = model.replay.header
     roster = h["roster"]
     lines = [f"Map {h['map']['id']} {h['map']['name']} ({h['map']['split']})"]
@@ -97,7 +100,8 @@ def title_lines(model: ViewerModel, options: VideoOptions, start: int, end: int)
     r = h["result"]
     lines.append(f"Final score A {r['score'][0]} : {r['score'][1]} B, {r['outcome_name']} "
                  f"after {counted(r['ticks'], 'tick')}")  # fmt: skip
-    lines.append(f"Ticks {start}-{end} at {options.ticks_per_second:g} ticks/s, "
+    lines.append(f"Ticks {model.game_tick(start)}-{model.game_tick(end)} at "
+                 f"{options.ticks_per_second:g} ticks/s, "
                  f"view: {view_label(options.view)}")  # fmt: skip
     return lines
 
@@ -129,17 +133,24 @@ class VideoExport:
         self.total = self.title_frames + self.game_frames + self.end_frames
 
     def _range(self, options) -> tuple[int, int]:
-        last = self.model.ticks
-        start = 0 if options.start is None else options.start
-        end = last if options.end is None else options.end
-        to = options.end_option
-        if not 0 <= start <= last:
-            raise VideoError(f"--from {start}: {tick_range(self.source.name, last)}")
-        if not 0 <= end <= last:
-            raise VideoError(f"{to} {end}: {tick_range(self.source.name, last)}")
+        """The options' game ticks -> (first, last) replay index of the export."""
+        first, ticks = self.model.first_tick, self.model.ticks
+        start = first if options.start is None else options.start
+        end = first + ticks if options.end is None else options.end
+        to, words = options.end_option, tick_range(self.source.name, ticks, first)
+        if not first <= start <= first + ticks:
+            raise VideoError(f"--from {start}: {words}")
+        if not first <= end <= first + ticks:
+            raise VideoError(f"{to} {end}: {words}")
         if end <= start:
             raise VideoError(f"--from {start} {to} {end}: the range needs at least one tick")
-        return start, end
+        return start - first, end - first
+
+    @property
+    def game_ticks(self) -> tuple[int, int]:
+        """The export's first and last game tick (what a person reads; `start`, `end` are
+        replay indices)."""
+        return self.model.game_tick(self.start), self.model.game_tick(self.end)
 
     def _check_view(self, view) -> None:
         if view != "oracle" and view[0] == "agent":
@@ -152,10 +163,10 @@ class VideoExport:
         h = self.model.replay.header
         return {
             "title": f"MARL-BattleGrounds: map {h['map']['id']} {h['map']['name']}, "
-            f"ticks {self.start}-{self.end}, {view_label(o.view)}",
+            f"ticks {self.game_ticks[0]}-{self.game_ticks[1]}, {view_label(o.view)}",
             "replay": self.source.name,
             "sha256": file_sha256(self.source) if self.source.is_file() else None,
-            "ticks": [self.start, self.end],
+            "ticks": list(self.game_ticks),
             "view": view_text(o.view),
             "fps": o.fps,
             "ticks_per_second": o.ticks_per_second,

@@ -16,6 +16,7 @@ from ui.scene import Scene, UnitView
 from ui.theme import COLOURS, STATUS_COLOURS, TEAM_COLOURS, TEAM_DARK
 
 MARGIN = 8  # pixels around the map inside the given rect
+BAR_HEIGHT = 4  # a health bar's height in pixels
 
 
 class ArenaRenderer:
@@ -85,6 +86,7 @@ class ArenaRenderer:
         self._draw_overlays(surface, scene, scale)
         for unit in scene.units:
             self._draw_unit(surface, scene, unit, scale)
+        self._draw_bars(surface, scene, scale)
         self._draw_labels(surface, scene, scale)
         self._draw_floats(surface, scene, scale)
         surface.set_clip(previous_clip)
@@ -228,53 +230,88 @@ class ArenaRenderer:
             pygame.draw.circle(surface, COLOURS["highlight"], centre, radius + 6, 2)
         if unit.slot == scene.selected:
             pygame.draw.circle(surface, COLOURS["select"], centre, radius + 5, 2)
-        if unit.alive:
-            self._draw_health(surface, unit, centre, radius)
         self._draw_statuses(surface, unit, centre, radius)
+
+    def _bodies(self, scene: Scene, radius: int) -> dict[int, pygame.Rect]:
+        """Each unit's body and icon as a screen box (slot -> Rect), what labels keep off."""
+        boxes = {}
+        for unit in scene.units:
+            x, y = self.world_to_screen(unit.pos)
+            boxes[unit.slot] = pygame.Rect(x - radius, y - radius, 2 * radius + 1, 2 * radius + 1)
+        return boxes
+
+    def _draw_bars(self, surface, scene: Scene, scale: float) -> None:
+        """The living units' health bars, after every body so that no body covers one: above
+        the body, or below it (under the status squares) when that spot overlaps a bar placed
+        before it in `label_order` or another unit's body (units side by side); failing both,
+        the spot clear of bars, else above all the same."""
+        radius = max(4, round(C.BODY_RADIUS * scale))
+        self._bars: list[pygame.Rect] = []  # health bars placed so far this frame
+        bodies = self._bodies(scene, radius)
+        for unit in label_order(scene):
+            if unit.alive:
+                others = [box for slot, box in bodies.items() if slot != unit.slot]
+                box = self._place_bar(self.world_to_screen(unit.pos), radius, others)
+                self._draw_health(surface, unit, box)
+
+    def _place_bar(self, centre, radius: int, bodies) -> pygame.Rect:
+        width = max(16, radius * 2 + 4)
+        above = pygame.Rect(centre[0] - width // 2, centre[1] - radius - 8, width, BAR_HEIGHT)
+        below = above.move(0, 2 * radius + 18)  # under _draw_statuses' row of squares
+        spots = [r.clamp(self._room) for r in (above, below)]  # by the map's edge: on the map
+        clear = [r for r in spots if r.inflate(0, 2).collidelist(self._bars) < 0]
+        box = next((r for r in clear if r.collidelist(bodies) < 0), (clear or spots)[0])
+        self._bars.append(box)
+        return box
 
     def _draw_labels(self, surface, scene: Scene, scale: float) -> None:
         """The units' slot labels, over every body, placed by priority (`label_order`) so that
         in a crowd the selected and living units keep theirs and a label with no free spot
-        left is not drawn rather than drawn over another (the tooltip still names the unit)."""
+        left is not drawn rather than drawn over another label, a health bar or another unit's
+        body and icon (the tooltip still names the unit)."""
         radius = max(4, round(C.BODY_RADIUS * scale))
         self._labels: list[pygame.Rect] = []  # unit labels placed so far this frame
+        bodies = self._bodies(scene, radius)
         for unit in label_order(scene):
             label = self.font(14).render(
                 C.slot_label(unit.slot) + (" r" if unit.relayed else ""),
                 True,
                 COLOURS["muted"] if unit.relayed else COLOURS["text"],
             )
+            others = [box for slot, box in bodies.items() if slot != unit.slot]
             first = not self._labels  # the most important label always shows
-            box = self._place_label(label.get_size(), self.world_to_screen(unit.pos), radius, first)
+            centre = self.world_to_screen(unit.pos)
+            box = self._place_label(label.get_size(), centre, radius, first, others)
             if box is not None:
                 surface.blit(label, box)
 
-    def _place_label(self, size, centre, radius: int, always: bool = False) -> pygame.Rect | None:
+    def _place_label(
+        self, size, centre, radius: int, always=False, keep_off=()
+    ) -> pygame.Rect | None:
         """Where a unit's label goes: top right of the body, else top left, bottom right or
         bottom left, then the same a label's height further out, the first spot that stays on
-        the map and clear of the labels already placed this frame (units bunched together);
-        None when every spot is taken, unless `always` (then the first spot on the map)."""
+        the map and clear of the labels and health bars already placed this frame and of the
+        boxes in `keep_off` (other units' bodies); None when every spot is taken, unless
+        `always` (then the first spot on the map)."""
         w, h = size
         right, left = centre[0] + radius + 2, centre[0] - radius - 2 - w
         top, bottom = centre[1] - radius - 2, centre[1] + radius + 2 - h
         rows = (top, bottom, top - h, bottom + h)
         spots = [pygame.Rect(x, y, w, h) for y in rows for x in (right, left)]
         fits = [r for r in spots if self._room.contains(r)] or [spots[0].clamp(self._room)]
-        box = next((r for r in fits if r.collidelist(self._labels) < 0), None)
+        taken = [*self._labels, *getattr(self, "_bars", ()), *keep_off]
+        box = next((r for r in fits if r.collidelist(taken) < 0), None)
         if box is None and always:
             box = fits[0]
         if box is not None:
             self._labels.append(box)
         return box
 
-    def _draw_health(self, surface, unit: UnitView, centre, radius: int) -> None:
-        width, height = max(16, radius * 2 + 4), 4
-        box = pygame.Rect(centre[0] - width // 2, centre[1] - radius - 8, width, height)
-        box = box.clamp(self._room)  # by the map's edge: on the map, not past it
+    def _draw_health(self, surface, unit: UnitView, box: pygame.Rect) -> None:
         surface.fill(COLOURS["health_back"], box)
         frac = 0.0 if unit.max_health <= 0 else max(0.0, min(1.0, unit.health / unit.max_health))
         colour = COLOURS["health"] if frac > 0.35 else COLOURS["health_low"]
-        surface.fill(colour, (box.x, box.y, round(width * frac), height))
+        surface.fill(colour, (box.x, box.y, round(box.width * frac), box.height))
 
     def _draw_statuses(self, surface, unit: UnitView, centre, radius: int) -> None:
         active = [c for c, left in enumerate(unit.status) if left > 0]

@@ -2,7 +2,8 @@
 
 A UITextEntryLine keeps the keyboard on Tab, so a person leaving a box with Tab would stay in
 it and its value would never count as entered. `tab_focus` moves the focus along a form's boxes
-in order (wrapping round) and says which box was left, so the form can commit its value.
+in order (wrapping round) and says which box was left, so the form can commit its value. The
+box Tab arrives in has its old text selected, as desktop forms do, so typing replaces it.
 """
 
 import pygame
@@ -11,7 +12,8 @@ import pygame
 def tab_focus(manager, entries, event) -> object | None:
     """On a Tab KEYDOWN (Shift: backwards) while one of `entries` (text boxes in form order)
     has the keyboard, gives it to the next box through `manager` (pygame_gui.UIManager) and
-    returns the box left; None (nothing done) for any other event."""
+    returns the box left; None (nothing done) for any other event. The new box's text is
+    selected whole (what its own Ctrl+A does), so the next key typed replaces it."""
     if event.type != pygame.KEYDOWN or event.key != pygame.K_TAB:
         return None
     entries = list(entries)
@@ -19,5 +21,13 @@ def tab_focus(manager, entries, event) -> object | None:
     if left is None:
         return None
     step = -1 if event.mod & pygame.KMOD_SHIFT else 1
-    manager.set_focus_set(entries[(left + step) % len(entries)])
+    arrived = entries[(left + step) % len(entries)]
+    manager.set_focus_set(arrived)
+    select_all(arrived)
     return entries[left]
+
+
+def select_all(entry) -> None:
+    """Select the whole text of a pygame_gui UITextEntryLine, the cursor at its end."""
+    entry.select_range = [0, len(entry.get_text())]
+    entry.edit_position = len(entry.get_text())

@@ -7,7 +7,7 @@ import pygame
 import pygame_gui
 
 from battleclient import layout as L
-from battleclient.lobby import PICK_FILE, TYPE_SPEC
+from battleclient.lobby_slots import PICK_FILE, TYPE_SPEC
 from battleclient.settings import config_dir
 from tests.battleclient.driver import frame, key, setup, wait_for
 

@@ -51,3 +51,29 @@ def test_tab_out_of_max_ticks_commits_it_and_moves_on(monkeypatch, display):
         assert jobs == [TYPED_TICKS]  # entered once, compiled once
     finally:
         app.close()
+
+
+def test_tab_into_a_box_selects_its_text_so_typing_replaces_it(monkeypatch, display):
+    monkeypatch.setattr("battleclient.app.warm_up", lambda progress, s, maps: "")
+    monkeypatch.setattr("battleclient.app.prepare_rules", lambda progress, s, maps: "")
+    app = App(setup(HUMAN), start=False, warm=True)
+    app.launch = FakeLaunch()
+    try:
+        frame(app)
+        lobby = app.screen
+        seed, score = lobby.entries["seed"], lobby.entries["score_threshold"]
+        order = list(lobby.entries)
+        assert order.index("score_threshold") == order.index("seed") + 1  # Tab: seed -> score
+        old = score.get_text()
+        assert old == "20"
+        post_events(app, _click(seed.rect.center))
+        post_events(app, [_key(pygame.K_TAB)])
+        assert score.is_focused
+        assert sorted(score.select_range) == [0, len(old)]  # the old value is selected
+        post_events(app, _typed("7"))
+        assert score.get_text() == "7"  # typing replaced it, not "207"
+        post_events(app, [_key(pygame.K_TAB, pygame.KMOD_LSHIFT)])  # back to the seed
+        post_events(app, _typed("9"))
+        assert seed.get_text() == "9"
+    finally:
+        app.close()

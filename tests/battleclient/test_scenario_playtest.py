@@ -14,6 +14,8 @@ import time
 import pygame
 import pytest
 
+from battleclient import layout as L
+from battleclient.resolution import RESOLVE_S
 from battleclient.scenario_play import ScenarioPlay
 from battleclient.scenario_screen import ScenarioScreen
 from engine import constants as C
@@ -100,6 +102,11 @@ def playtest(display, tmp_path_factory):
         play = app.screen
         seen["heading"] = play.drawing.heading()
         _shot(app, "scenario_play_ticks_left", shots)
+        _key(app, pygame.K_SPACE)  # the first tick: its banner joins the top bar
+        wait_for(app, lambda: _orders_up(app) and play.snap.tick == 296, dt=0.0)
+        seen["bar"] = (play.drawing._top(pygame.Surface(L.SIZE)), play.drawing._top_room())
+        seen["banner"] = play.since < RESOLVE_S
+        _shot(app, "scenario_play_banner", shots)
 
         _space_until_over(app)  # attempt 1: every order the no-op
         seen["first"] = (play.session.solved, play.drawing.heading(), play.replay_path)
@@ -160,6 +167,14 @@ def test_the_scenarios_screen_lists_the_eight_and_takes_focal_slots(playtest):
     assert seen["default_picked"] == [0] and seen["picked"] == [0, 1]
     assert seen["heading"] == "Scenario 1, ticks left: 5"
     assert [name for name, _ in shots][:2] == ["scenarios_screen", "scenario_play_ticks_left"]
+
+
+def test_the_top_bar_and_its_banner_end_before_the_repeat_button(playtest):
+    seen, _, _ = playtest
+    end, room = seen["bar"]
+    assert seen["banner"]  # measured while "Tick 295 resolved" showed
+    assert room == L.PLAY_BUTTONS["repeat"][1][0] - 8  # Repeat is the first button shown
+    assert end <= room, (end, room)
 
 
 def test_a_losing_attempt_then_try_again_within_half_a_second(playtest):

@@ -56,7 +56,10 @@ def test_bad_requests_are_refused_and_write_nothing(tmp_path, capsys):
     with pytest.raises(ValueError, match="at least 1 tick"):
         save_position(GAME, 3, "A", 0, tmp_path)
     assert main([str(GAME), "--tick", "9999", "--folder", str(tmp_path)]) == 2
-    assert "tick 9999 is outside" in capsys.readouterr().err
+    last = read_replay(GAME).ticks
+    assert f"--tick 9999: {GAME.name} has ticks 0 to {last} ({last} is the end" in (
+        capsys.readouterr().err
+    )
     assert not list(tmp_path.rglob("*.json"))
 
 
@@ -70,13 +73,16 @@ def test_a_long_replay_name_keeps_the_tick_in_the_file_name(tmp_path):
 
 @pytest.mark.slow  # plays scenario 1's line (compiles its step): about 35 s here
 def test_a_scenario_replay_saved_one_tick_in_is_named_by_its_game_tick(tmp_path):
-    """A scenario replay's index 0 is the scenario's start tick (295 for scenario 1): one tick
-    in, the title, brief and file name say tick 296, the tick the saved start holds."""
+    """A scenario replay starts at the scenario's start tick (295 for scenario 1): --tick is the
+    game tick, as the viewer's, so 296 saves the start one tick in (the title, brief and file
+    name say 296), and a replay position (1) is refused with the replay's ticks."""
     from battleclient.scenario_session import save_winning_line
 
     shipped = Path(S.__file__).resolve().parents[1] / "scenarios" / "001_hold_the_trap.json"
     replay_path = save_winning_line(tmp_path / "replays", S.load_scenario_file(shipped), 0)
-    path = save_position(replay_path, 1, "A", 4, tmp_path / "scenarios")
+    with pytest.raises(ValueError, match=r"--tick 1: .* has ticks 295 to "):
+        save_position(replay_path, 1, "A", 4, tmp_path / "scenarios")
+    path = save_position(replay_path, 296, "A", 4, tmp_path / "scenarios")
     saved = S.load_scenario_file(path)
     assert int(saved.start.tick) == 296 and saved.horizon == 4
     assert path.name.endswith("_at_tick_296.json"), path.name

@@ -101,3 +101,16 @@ def test_a_scenario_replay_opens_without_a_tick(scenario_app, capsys, tmp_path):
     shot = tmp_path / "first.png"
     assert main([str(scenario_app.replay_path), "--screenshot", str(shot)]) == 0
     assert shot.exists() and capsys.readouterr().err == ""
+
+
+def test_x_saves_the_position_by_its_game_tick(scenario_app, monkeypatch):
+    from tests.replay_viewer.test_viewer_branching import key, post, press
+
+    app = scenario_app
+    started = []
+    monkeypatch.setattr(app.children, "start", lambda what, argv: started.append(argv) or what)
+    app.model.timeline.seek(2)  # replay index 2: game tick 296, as the tick box reads it
+    post(app, *key(pygame.K_x, "x"))
+    post(app, *press(app.branch_window.go.rect.center))
+    (argv,) = started
+    assert argv[argv.index("--tick") + 1] == "296"  # scenario_save's --tick is the game tick
