@@ -21,3 +21,17 @@ def logged_rows(run: Path) -> list[dict]:
     between any two runs."""
     lines = (Path(run) / "metrics.jsonl").read_text().splitlines()
     return [{k: v for k, v in json.loads(x).items() if not k.startswith("perf/")} for x in lines]
+
+
+def check_script_report(script: Path, root: Path, timeout: float) -> dict:
+    """Run a check script in a fresh Python process (XLA fixes the CPU device count when JAX
+    starts) as `python SCRIPT ROOT`, and return the JSON object on its last stdout line; the
+    assertion shows the end of its stderr when it fails."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, str(script), str(root)], capture_output=True, text=True, timeout=timeout
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])

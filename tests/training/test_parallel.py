@@ -2,25 +2,18 @@
 (training.selfplay), checked in a fresh process (tests/training/parallel_check.py) because XLA
 fixes the CPU device count when JAX starts."""
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.runs import check_script_report
 from training import ippo
 
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    script = Path(__file__).with_name("parallel_check.py")
     root = tmp_path_factory.mktemp("parallel")
-    done = subprocess.run(
-        [sys.executable, str(script), str(root)], capture_output=True, text=True, timeout=900
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return check_script_report(Path(__file__).with_name("parallel_check.py"), root, timeout=900)
 
 
 def test_two_devices_sum_to_the_one_device_gradient(report):

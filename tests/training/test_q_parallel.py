@@ -3,13 +3,11 @@
 the same gradient steps as one device on the same data, one set of parameters on both
 devices, and a run started by `mbg train NAME --devices 2` resumes bit for bit."""
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.runs import check_script_report
 from training import pqn_vdn, qmix
 
 pytestmark = pytest.mark.slow  # four runs' compilations: minutes on the loaded machine
@@ -17,13 +15,8 @@ pytestmark = pytest.mark.slow  # four runs' compilations: minutes on the loaded 
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    script = Path(__file__).with_name("q_parallel_check.py")
     root = tmp_path_factory.mktemp("q_parallel")
-    done = subprocess.run(
-        [sys.executable, str(script), str(root)], capture_output=True, text=True, timeout=2400
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return check_script_report(Path(__file__).with_name("q_parallel_check.py"), root, timeout=2400)
 
 
 def test_pqn_two_devices_learn_as_one_device_on_the_same_rollout(report):
