@@ -55,9 +55,12 @@ print(json.dumps(figures))
 """
 
 
-def one_run(batch: int) -> dict:
-    """Figures of one fresh process (seconds, instruction counts)."""
+def one_run(batch: int, xla_flags: str | None = None) -> dict:
+    """Figures of one fresh process (seconds, instruction counts); `xla_flags` replaces the
+    XLA_FLAGS environment variable for it (None: inherited)."""
     env = dict(os.environ, JAX_PLATFORMS=os.environ.get("JAX_PLATFORMS", "cpu"))
+    if xla_flags is not None:
+        env["XLA_FLAGS"] = xla_flags
     done = subprocess.run(
         [sys.executable, "-c", WORKER, str(batch)], env=env, capture_output=True, text=True
     )
@@ -78,7 +81,10 @@ def main() -> None:
     parts = ("reset_trace", "reset_compile", "step_trace", "step_compile")
     for label, suffix in (("wall", "_s"), ("CPU", "_cpu_s")):
         total = [sum(r[part + suffix] for part in parts) for r in runs]
-        print(f"{'reset + step, ' + label + ' s':24s} median {statistics.median(total):9.2f}  all {total}")
+        print(
+            f"{'reset + step, ' + label + ' s':24s} median {statistics.median(total):9.2f}",
+            f" all {[round(t, 2) for t in total]}",
+        )
     print("target: reset + step under 10 s; CPU time (process_time) is the figure load moves least")
 
 
