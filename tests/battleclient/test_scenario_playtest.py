@@ -1,11 +1,11 @@
 """Playtesting scenario 1 as a person does, through SDL's event queue: the lobby's Scenarios
-button, the scenario picked in the list, both live focal slots taken, a losing attempt (Space
+button, the scenario picked in the list, its one live focal slot taken, a losing attempt (Space
 on every tick), "Not solved", "Show a winning line" (the verified line written as a replay and
 handed to the Replay Viewer), Try again (the next orders screen measured), then the first
-verified line played by keys (two ticks of Space, then 1 U T Space: the Rogue's Poison on the
-Warrior) to "Solved". The record then holds 2 attempts and 1 solve, the replays name the
-scenario and its start hash. F12 screenshots of each screen are kept under the test's tmp
-folder (and in $MBG_SHOTS when set, to be looked at)."""
+verified line played by keys (the Rogue's moves from the line, Q for NW and A for W, then 1 U T
+Space: its Poison on the Warrior) to "Solved". The record then holds 2 attempts and 1 solve,
+the replays name the scenario and its start hash. F12 screenshots of each screen are kept
+under the test's tmp folder (and in $MBG_SHOTS when set, to be looked at)."""
 
 import os
 import shutil
@@ -15,6 +15,7 @@ import pygame
 import pytest
 
 from battleclient import layout as L
+from battleclient.controls import MOVE_KEYS
 from battleclient.resolution import RESOLVE_S
 from battleclient.scenario_play import ScenarioPlay
 from battleclient.scenario_screen import ScenarioScreen
@@ -93,8 +94,7 @@ def playtest(display, tmp_path_factory):
         seen["second"] = listing.item.scenario.id
         _press(app, rows[0])
         seen["default_picked"] = sorted(listing.picked)
-        mage = next(b for b, slot in listing.toggles.items() if slot == 1)
-        _press(app, mage)  # the trapped Mage too: the verified line keeps it still
+        seen["toggles"] = sorted(listing.toggles.values())  # the dead Hunter is listed too
         seen["picked"] = sorted(listing.picked)
         _shot(app, "scenarios_screen", shots)
         _press(app, listing.buttons["start"])
@@ -129,9 +129,16 @@ def playtest(display, tmp_path_factory):
         print(f"Try again: the next orders screen in {seen['again_s']:.3f} s (loaded machine)")
 
         # the verified line by keys
-        hold = dict(S.load_scenario(1).lines)["hold: wait two ticks, then Poison"]
+        hold = dict(S.load_scenario(1).lines)[
+            "hold: step out of the Mage's reach twice, then Poison"
+        ]
+        letter = {}
+        for key, move in MOVE_KEYS.items():  # the letter keys come first
+            letter.setdefault(move, key)
         for tick in range(len(hold)):
             wait_for(app, lambda: _orders_up(app))
+            _key(app, pygame.K_1)
+            _key(app, letter[int(hold[tick, 0, 0])])  # Team A spawns west: world moves
             if tick == len(hold) - 1:
                 for key in (pygame.K_1, pygame.K_u, pygame.K_t):
                     _key(app, key)
@@ -164,7 +171,7 @@ def test_the_scenarios_screen_lists_the_eight_and_takes_focal_slots(playtest):
     assert seen["labels"][:2] == ["1. Hold the Trap", "2. Borrowed Power"]
     assert len(seen["labels"]) == 8
     assert seen["second"] == 2
-    assert seen["default_picked"] == [0] and seen["picked"] == [0, 1]
+    assert seen["default_picked"] == seen["picked"] == [0] and seen["toggles"] == [0, 1]
     assert seen["heading"] == "Scenario 1, ticks left: 5"
     assert [name for name, _ in shots][:2] == ["scenarios_screen", "scenario_play_ticks_left"]
 
