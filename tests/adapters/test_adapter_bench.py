@@ -93,3 +93,11 @@ def test_every_way_of_building_the_rows_gives_the_flat_rows():
     for way, build in rows.WAYS.items():
         built = np.stack([np.asarray(r) for r in build(obs, slots)])
         np.testing.assert_array_equal(built, block, err_msg=way)
+
+
+def test_each_reading_names_its_programs_once_the_stacked_one_against_the_core_trajectory():
+    assert whole.program_names(whole.READINGS) == [
+        "core_step", "adapter_step", "core_carried", "adapter_carried", "core_trajectory",
+        "adapter_trajectory", "adapter_stacked", "core_learner", "adapter_learner",
+    ]  # fmt: skip
+    assert whole.program_names(["stacked"]) == ["core_trajectory", "adapter_stacked"]
