@@ -7,7 +7,7 @@ engine's `pick_legal`), vmapped over games, and each hands over, every tick, wha
 needs: the observation, the legal-action mask, the rewards and the dones. The core side gets
 `Obs` and `Masks` from `Env.step` with `Actions`; the adapter side its dicts of flat (680,)
 vectors, `get_avail_actions` and `env.step` with a dict, the agents' entries stacked into one
-batch as a JaxMARL learner does. Three ways a learner takes them:
+batch as a JaxMARL learner does. The readings (ways a learner takes them):
 
 - step: one jitted step a call, its outputs back from the jit (a learner stepping from Python);
 - carried: `lax.scan` over ticks, the observation and mask read at the start of the next tick,
@@ -16,11 +16,16 @@ batch as a JaxMARL learner does. Three ways a learner takes them:
   rollout buffer a purejaxrl learner keeps;
 - stacked: the trajectory reading through the adapter's stacked path (`step_stacked`,
   `avail_stacked`: the arrays `batchify` would make, without stacking the dicts), against the
-  same core trajectory.
+  same core trajectory;
+- learner: the trajectory reading laid out as JaxMARL's IPPO and `examples/ippo_jaxmarl_style`
+  lay it out: `lax.scan` over ticks outside, the games' `env.step` vmapped inside, and
+  `batchify` applied outside the vmap, so the learner stacks each agent's (games, 680) block
+  into (agents, games, 680) (agents-major, as its network batch is); the core the same way
+  round (`Env.step` vmapped inside the scan), its `Obs` (games, 10, ...).
 
 Each reading makes both programs build every observation. (Summing the observation right after
 the step, in the same tick, does not: XLA fuses the sum into the core's observation code and
-never builds `Obs`, which no learner feeding a network can do.) The seven programs are timed in
+never builds `Obs`, which no learner feeding a network can do.) The nine programs are timed in
 short alternating ABBA rounds in one process (`evaluation.interleaved`), one call or 0.25 s a
 program a round, by the wall clock and by this process's CPU clock (which other jobs' load on a
 shared machine barely moves). Each ratio is the median of the per-round adapter / core ratios,
@@ -45,7 +50,7 @@ from adapters import arrays  # noqa: E402
 from engine.sampling import pick_legal  # noqa: E402
 from evaluation import interleaved  # noqa: E402
 
-READINGS = ("step", "carried", "trajectory", "stacked")
+READINGS = ("step", "carried", "trajectory", "stacked", "learner")
 TARGET = 1.10  # issue 25: the wrapper costs under 10% over the core API
 CORE_OF = {"stacked": "trajectory"}  # the core program each adapter reading is compared with
 batchify = arrays.batchify
@@ -146,6 +151,53 @@ def adapter_stacked_rollout(env, ticks: int):
     return jax.jit(jax.vmap(game))
 
 
+def core_learner_rollout(env, games: int, ticks: int):
+    """Engine API in a JaxMARL learner's layout: the games' `Env.step` vmapped inside a scan
+    over `ticks` ticks, every tick's (Obs (games, 10, ...), flat mask, reward, done) kept."""
+    reset, step = jax.vmap(env.core.reset), jax.vmap(env.core.step)
+    draw = jax.vmap(_draw)  # one game a key, the slots on the game's axis 1
+
+    def tick(carry, k):
+        obs, state, seen = carry
+        k_act, k_step = jax.random.split(k)
+        actions = arrays.to_actions(draw(jax.random.split(k_act, games), obs.mask.flat), "flat")
+        nxt, state, reward, done, _ = step(jax.random.split(k_step, games), state, actions)
+        out = (obs.replace(mask=None), obs.mask.flat, reward, done)
+        return (nxt, state, seen + reward.sum() + done.sum()), out
+
+    def rollout(keys):
+        obs, state = reset(keys)
+        return jax.lax.scan(tick, (obs, state, jnp.float32(0)), jax.random.split(keys[0], ticks))
+
+    return jax.jit(rollout)
+
+
+def adapter_learner_rollout(env, games: int, ticks: int):
+    """The dicts in a JaxMARL learner's layout: `env.step` vmapped over the games inside the
+    scan, `batchify` outside it, every tick's (obs (agents, games, 680), avail, rewards (agents,
+    games), done (games,)) kept; the same draws as `core_learner_rollout`."""
+    reset, step = jax.vmap(env.reset), jax.vmap(env.step)
+    avail_of = jax.vmap(env.get_avail_actions)
+    draw = jax.vmap(_draw, in_axes=(0, 1), out_axes=1)  # the agents lead: (agents, games)
+
+    def tick(carry, k):
+        obs, state, seen = carry
+        stacked, avail = batchify(obs, env.agents), batchify(avail_of(state), env.agents)
+        k_act, k_step = jax.random.split(k)
+        flat = draw(jax.random.split(k_act, games), avail)
+        actions = {a: flat[i] for i, a in enumerate(env.agents)}
+        nxt, state, rewards, dones, _ = step(jax.random.split(k_step, games), state, actions)
+        reward, done = batchify(rewards, env.agents), dones["__all__"]
+        out = (stacked, avail, reward, done)
+        return (nxt, state, seen + reward.sum() + done.sum()), out
+
+    def rollout(keys):
+        obs, state = reset(keys)
+        return jax.lax.scan(tick, (obs, state, jnp.float32(0)), jax.random.split(keys[0], ticks))
+
+    return jax.jit(rollout)
+
+
 def warm_games(env, games: int, ticks: int):
     """(adapter state, flat actions (games, 10)) after `ticks` ticks of random legal actions, so
     that the timed step sees bodies spread over the map, fighting and sometimes dead."""
@@ -186,6 +238,8 @@ def programs(env, games: int, ticks: int, readings=READINGS) -> dict:
         calls[f"core_{reading}"] = (core_rollout(env, ticks, trajectory), (keys,))
         calls[f"adapter_{reading}"] = (adapter_rollout(env, ticks, trajectory), (keys,))
     calls["adapter_stacked"] = (adapter_stacked_rollout(env, ticks), (keys,))
+    calls["core_learner"] = (core_learner_rollout(env, games, ticks), (keys,))
+    calls["adapter_learner"] = (adapter_learner_rollout(env, games, ticks), (keys,))
     return {  # jax.jit compiles on the first call: the programs no reading needs never do
         name: (lambda fn=calls[name][0], args=calls[name][1]: jax.block_until_ready(fn(*args)))
         for name in program_names(readings)
@@ -225,7 +279,7 @@ def summaries(seconds: dict, readings) -> dict:
 
 
 def run(games: int, ticks: int, rounds: int, readings=READINGS) -> dict:
-    """Compile and warm the readings' programs (seven for all four), then time them in
+    """Compile and warm the readings' programs (nine for all five), then time them in
     `rounds` ABBA rounds (`timed_rounds`): env-steps/s by the wall clock (games x ticks, or
     games for one step) and the adapter / core ratios by both clocks, with the A/A noise."""
     env = adapters.make("TeamDeathmatch", maps="train", rosters=["MWHRP/MWHRP"])

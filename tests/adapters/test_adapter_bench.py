@@ -1,11 +1,13 @@
-"""The adapter benchmarks' own arithmetic (bench/bench_adapters.py, bench/bench_adapter_pieces.py)
-and the world state the adapter hands over: the core's rows, with no more HLO than the core's."""
+"""The adapter benchmarks' own arithmetic (bench/bench_adapters.py, bench/bench_adapter_pieces.py,
+bench/bench_adapter_rows.py) and the world state the adapter hands over: the core's rows, with
+no more HLO than the core's."""
 
 import jax
 import numpy as np
 import pytest
 
 import adapters
+from adapters import arrays
 from bench import bench_adapter_pieces as pieces
 from bench import bench_adapters as whole
 
@@ -74,3 +76,28 @@ def test_world_state_compiles_to_no_more_than_the_core(env_and_states):
         )  # fmt: skip
     }
     assert pieces.hlo_counts(text["adapter"]) == pieces.hlo_counts(text["core"])
+
+
+def test_every_way_of_building_the_rows_gives_the_flat_rows():
+    """Each construction `bench_adapter_rows` times hands over exactly `flatten_obs`'s rows, so
+    its ratio is the construction's cost and nothing else; one team plays from each end (RULES
+    A6), so both obstacle frames are checked."""
+    from bench import bench_adapter_rows as rows
+
+    core = adapters.make("TeamDeathmatch", maps=[12]).core
+    obs = jax.jit(lambda key: core.reset(key)[0])(jax.random.PRNGKey(5))
+    block = np.asarray(arrays.flatten_obs(obs))
+    obstacles = slice(380, 636)  # spaces.FLAT_LAYOUT: the (32, 8) table
+    assert not np.array_equal(block[0, obstacles], block[5, obstacles])  # the two frames differ
+    slots = tuple(range(10))
+    for way, build in rows.WAYS.items():
+        built = np.stack([np.asarray(r) for r in build(obs, slots)])
+        np.testing.assert_array_equal(built, block, err_msg=way)
+
+
+def test_each_reading_names_its_programs_once_the_stacked_one_against_the_core_trajectory():
+    assert whole.program_names(whole.READINGS) == [
+        "core_step", "adapter_step", "core_carried", "adapter_carried", "core_trajectory",
+        "adapter_trajectory", "adapter_stacked", "core_learner", "adapter_learner",
+    ]  # fmt: skip
+    assert whole.program_names(["stacked"]) == ["core_trajectory", "adapter_stacked"]
