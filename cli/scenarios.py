@@ -137,12 +137,16 @@ def run_solve(args) -> int:
         "exhaustive": report.exhaustive, "pruned_at": report.pruned_at,
         "first_tick_actions": report.first_tick_actions,
         "first_tick_winning": report.first_tick_winning, "depths": report.depths,
-        "seconds": round(report.seconds, 1), "lines": found,
+        "seconds": round(report.seconds, 1), "peak_rss_mib": round(report.peak_rss_mib),
+        "lines": found,
     }  # fmt: skip
     if args.json:
         print(json.dumps(summary, indent=1))
         return 0 if found else 1
-    print(f"scenario {s.id} {s.title} ({s.start_hash[:12]}), {report.seconds:.1f} s")
+    print(
+        f"scenario {s.id} {s.title} ({s.start_hash[:12]}), {report.seconds:.1f} s, "
+        f"peak {report.peak_rss_mib:.0f} MiB resident"
+    )
     for d in report.depths:
         print(
             f"  depth {d['depth']}: {d['frontier']} positions, {d['children']} joint actions "

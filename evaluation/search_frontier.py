@@ -1,0 +1,253 @@
+"""The line finder's bookkeeping on the host (`evaluation.scenario_search`): joint actions,
+the frontier of open positions, the merge of one depth's children, first-tick roots and paths.
+
+Memory is bounded by the distinct open positions: a depth's children stream in batches
+(`child_batches`), and `Merge` keeps of each batch only the ongoing children whose 64-bit
+fingerprint is new at this depth. The frontier lives in host numpy arrays without the line
+System's carry (the finder writes that carry afresh before every tick) and without the game
+key (one key for every node: `match._tick` never changes it). First-tick roots (which
+first-tick joint actions reach a position) are exact sets held as one integer id per position
+(`Roots`), and lines as per-depth back-pointers (`Paths`), not one copy per position.
+"""
+
+import functools
+import os
+import resource
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from engine import constants as C
+from evaluation import match
+
+
+def _slot_options(move_row: np.ndarray, pair_row: np.ndarray) -> np.ndarray:
+    """(k, 3) int32 (move, target, ult) of one slot: legal moves outer, legal pairs inner."""
+    moves = np.flatnonzero(move_row)
+    pairs = np.argwhere(pair_row)
+    out = np.empty((len(moves) * len(pairs), 3), np.int32)
+    out[:, 0] = np.repeat(moves, len(pairs))
+    out[:, 1:] = np.tile(pairs, (len(moves), 1))
+    return out
+
+
+def joint_actions(mask_move, mask_pair, slots) -> np.ndarray:
+    """Every legal joint action of `slots` (team-frame masks (10, 9), (10, 11, 2)) as an
+    (n, 10, 3) int32 array in `itertools.product` order (the last slot varies fastest); other
+    slots hold the no-op. n is the product of each slot's legal moves times its legal pairs."""
+    options = [_slot_options(mask_move[s], mask_pair[s]) for s in slots]
+    counts = [len(o) for o in options]
+    out = np.zeros((int(np.prod(counts, dtype=np.int64)), C.NUM_SLOTS, 3), np.int32)
+    if not slots:
+        return out
+    grid = np.indices(counts).reshape(len(slots), -1)
+    for s, o, pick in zip(slots, options, grid, strict=True):
+        out[:, s] = o[pick]
+    return out
+
+
+def option_counts(move: np.ndarray, pair: np.ndarray, slots) -> np.ndarray:
+    """(n,) int64 joint actions of each of n positions (masks (n, 10, 9), (n, 10, 11, 2))."""
+    counts = np.ones(len(move), np.int64)
+    for s in slots:
+        counts *= move[:, s].sum(-1, dtype=np.int64) * pair[:, s].sum((-1, -2), dtype=np.int64)
+    return counts
+
+
+class Frontier:
+    """n open positions on the host: `nodes` = (state, obs, the other Systems' carries), numpy
+    arrays with a leading n axis; `move`, `pair` their focal-frame masks."""
+
+    def __init__(self, nodes, line_index: int):
+        self.nodes, self.line_index = nodes, line_index
+        self.move = nodes[1].mask.move
+        self.pair = nodes[1].mask.pair
+
+    @classmethod
+    def of(cls, rollouts, line_index: int) -> "Frontier":
+        return cls(host_nodes(match._stack(rollouts), line_index), line_index)
+
+    def __len__(self) -> int:
+        return len(self.move)
+
+    def games(self, idx: np.ndarray, line_carry, keys) -> match.Rollout:
+        """The Rollouts of positions `idx` with the line System's carry `line_carry`."""
+        state, obs, others = jax.tree.map(lambda x: x[idx], self.nodes)
+        carries = list(others)
+        carries.insert(self.line_index, line_carry)
+        return match.Rollout(state, obs, tuple(carries), keys)
+
+
+def host_nodes(games: match.Rollout, line_index: int):
+    """A batch of Rollouts -> (state, obs, carries but the line System's) as numpy arrays."""
+    others = tuple(c for i, c in enumerate(games.carries) if i != line_index)
+    return jax.device_get((games.state, games.obs, others))
+
+
+def batched_key(key: jax.Array):
+    """size -> the game key `key` repeated `size` times (cached: two chunk sizes)."""
+    return functools.cache(lambda size: jnp.broadcast_to(key, (size, *key.shape)))
+
+
+def child_batches(frontier: Frontier, slots, order: np.ndarray, chunk: int):
+    """Yield (parents (m,) int64, actions (m, 10, 3) int32) of every child of the positions in
+    `order`, in order (each position's joint actions as `joint_actions` lists them), in
+    batches of `chunk` (the last one shorter)."""
+    parents, actions, held = [], [], 0
+    for i in order.tolist():
+        acts = joint_actions(frontier.move[i], frontier.pair[i], slots)
+        lo = 0
+        while lo < len(acts):
+            take = min(chunk - held, len(acts) - lo)
+            parents.append(np.full(take, i, np.int64))
+            actions.append(acts[lo : lo + take])
+            held, lo = held + take, lo + take
+            if held == chunk:
+                yield np.concatenate(parents), np.concatenate(actions)
+                parents, actions, held = [], [], 0
+    if held:
+        yield np.concatenate(parents), np.concatenate(actions)
+
+
+class Roots:
+    """Which first-tick joint actions reach each open position, exactly. Ids below `count`
+    stand for the one first-tick action of that index; larger ids name merged sets (sorted
+    int32 arrays). `won[i]`: a win was found from first-tick action i."""
+
+    def __init__(self, count: int):
+        self.count = count
+        self.won = np.zeros(count, bool)
+        self.sets: dict[int, np.ndarray] = {}
+        self.node_ids: np.ndarray | None = None  # per frontier position; None on the first tick
+        self._next = count
+
+    def child_ids(self, parents: np.ndarray, children: np.ndarray) -> np.ndarray:
+        """Root ids of children: on the first tick their own index, later their parent's."""
+        return children.astype(np.int64) if self.node_ids is None else self.node_ids[parents]
+
+    def members(self, sid: int) -> np.ndarray:
+        return np.array([sid], np.int64) if sid < self.count else self.sets[sid]
+
+    def mark_won(self, ids: np.ndarray) -> None:
+        self.won[ids[ids < self.count]] = True
+        for sid in np.unique(ids[ids >= self.count]).tolist():
+            self.won[self.sets[sid]] = True
+
+    def union(self, ids) -> int:
+        members = np.unique(np.concatenate([self.members(s) for s in ids]))
+        if len(members) == 1:
+            return int(members[0])
+        sid, self._next = self._next, self._next + 1
+        self.sets[sid] = members.astype(np.int32)
+        return sid
+
+    def advance(self, node_ids: np.ndarray) -> None:
+        """The next frontier's root ids; sets no position names any more are freed."""
+        self.node_ids = node_ids
+        live = np.unique(node_ids[node_ids >= self.count]).tolist()
+        self.sets = {sid: self.sets[sid] for sid in live}
+
+
+class Merge:
+    """The distinct ongoing children of one depth, in order of first appearance: a child whose
+    fingerprint was seen before merges its roots into the first one's. With `keep` false (the
+    last depth) only the fingerprints are kept, to count the distinct open positions."""
+
+    def __init__(self, keep: bool, line_index: int):
+        self.keep, self.line_index = keep, line_index
+        self.seen: dict[int, int] = {}  # fingerprint -> index among the distinct children
+        self.ids: list[int] = []  # root id of each distinct child's first occurrence
+        self.extra: dict[int, list[int]] = {}  # distinct child -> root ids merged into it
+        self.pieces, self.first_parents, self.first_actions = [], [], []
+        self.alive = 0
+
+    def __len__(self) -> int:
+        return len(self.seen)
+
+    def add(self, nxt, prints, alive, parents, actions, child_ids) -> None:
+        """Take one batch: nxt (its stepped Rollouts), prints (n,) uint64, alive (indices of
+        the ongoing children), parents, actions and root ids (of the alive ones)."""
+        self.alive += len(alive)
+        new = []
+        for i, key, sid in zip(
+            alive.tolist(), prints[alive].tolist(), child_ids.tolist(), strict=True
+        ):
+            first = self.seen.get(key)
+            if first is None:
+                self.seen[key] = len(self.ids)
+                self.ids.append(sid)
+                new.append(i)
+            elif sid != self.ids[first]:
+                self.extra.setdefault(first, []).append(sid)
+        if not new or not self.keep:
+            return
+        new = np.asarray(new)
+        self.first_parents.append(parents[new].astype(np.int32))
+        self.first_actions.append(actions[new].astype(np.int8))
+        self.pieces.append(jax.tree.map(lambda x: x[new], host_nodes(nxt, self.line_index)))
+
+    def frontier(self, roots: Roots) -> tuple[Frontier, np.ndarray]:
+        """The next frontier and its (n,) root ids (merged sets made in `roots`)."""
+        nodes = jax.tree.map(lambda *xs: np.concatenate(xs), *self.pieces)
+        self.pieces = []
+        ids = np.asarray(self.ids, np.int64)
+        for first, more in self.extra.items():
+            ids[first] = roots.union([ids[first], *more])
+        return Frontier(nodes, self.line_index), ids
+
+    def parents(self) -> np.ndarray:
+        return np.concatenate(self.first_parents)
+
+    def actions(self) -> np.ndarray:
+        return np.concatenate(self.first_actions)
+
+
+class Paths:
+    """Back-pointers of the frontier positions: per depth, each position's parent and the
+    (10, 3) joint action (int8) that reached it."""
+
+    def __init__(self):
+        self.parents: list[np.ndarray] = []
+        self.actions: list[np.ndarray] = []
+
+    def extend(self, parents: np.ndarray, actions: np.ndarray) -> None:
+        self.parents.append(parents)
+        self.actions.append(actions)
+
+    def path(self, node: int) -> np.ndarray:
+        """(depth, 10, 3) int32: the joint actions from the start to frontier position `node`."""
+        rows = []
+        for parents, actions in zip(reversed(self.parents), reversed(self.actions), strict=True):
+            rows.append(actions[node])
+            node = int(parents[node])
+        return np.array(rows[::-1], np.int32).reshape(-1, C.NUM_SLOTS, 3)
+
+
+class Watch:
+    """Wall time and peak resident memory from its creation: the kernel's peak (VmHWM) is reset
+    through /proc/self/clear_refs (Linux, proc(5)) where it can be, else the process's peak
+    since it started (`resource.getrusage`)."""
+
+    def __init__(self):
+        self.started = time.perf_counter()
+        try:
+            with open("/proc/self/clear_refs", "w") as f:
+                f.write("5")
+        except OSError:
+            pass
+
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+    def peak_rss_mib(self) -> float:
+        try:
+            with open("/proc/self/status") as f:
+                for row in f:
+                    if row.startswith("VmHWM:"):
+                        return int(row.split()[1]) / 1024
+        except OSError:
+            pass
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return rss / (1024 * 1024 if os.uname().sysname == "Darwin" else 1024)
