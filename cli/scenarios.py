@@ -119,9 +119,11 @@ def run_verify(args) -> int:
 
 
 def run_solve(args) -> int:
+    from cli.train import enable_compile_cache
     from evaluation import scenario_lines as L
     from evaluation import scenario_search as Q
 
+    enable_compile_cache()  # a second solve of the same rules skips the compile
     s = S.load_scenario(args.name)
     if args.depth is not None and not 1 <= args.depth <= s.horizon:
         raise ValueError(f"--depth {args.depth}: must be 1-{s.horizon} (scenario {s.id}'s horizon)")

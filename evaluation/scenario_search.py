@@ -94,19 +94,19 @@ def _plan(table: np.ndarray, slots) -> tuple:
     return tuple(tuple(int(v) for s in slots for v in table[t, s, 1:]) for t in range(len(table)))
 
 
-def _expansion_order(frontier: F.Frontier, slots, budget, report, depth, focal) -> np.ndarray:
-    """The frontier nodes to expand, in order: all of them, or (when their children would
-    exceed `budget`) the best by `_value` whose children fit (at least one); a cut is
-    recorded in `report` as (depth, positions, kept)."""
+def _expansion_order(frontier: F.Frontier, slots, budget, report, depth) -> np.ndarray:
+    """The kept frontier positions to expand, in order: all of them, or (when the children of
+    all `frontier.count` positions would exceed `budget`) the best by value whose children fit
+    (at least one); a cut is recorded in `report` as (depth, positions, kept)."""
     counts = F.option_counts(frontier.move, frontier.pair, slots)
     order = np.arange(len(counts))
-    if counts.sum() > budget:
-        by_value = np.argsort(-_value(frontier.nodes[0], focal), kind="stable")
+    if len(counts) < frontier.count or counts.sum() > budget:
+        by_value = np.argsort(-frontier.value, kind="stable")
         keep = max(int(np.searchsorted(np.cumsum(counts[by_value]), budget, side="right")), 1)
-        if keep < len(order):
+        if keep < frontier.count:
             order = by_value[:keep]
             report.exhaustive = False
-            report.pruned_at.append((depth, len(counts), keep))
+            report.pruned_at.append((depth, frontier.count, keep))
     return order
 
 
@@ -158,19 +158,20 @@ def solve(
     line_index = lineup.systems.index(lines.line_system())
     slots = scenario.focal_slots
     start = lines.start_rollout(scenario, lineup)
-    frontier = F.Frontier.of([start], line_index)
+    value = functools.partial(_value, focal=scenario.focal_team)
+    frontier = F.Frontier.of([start], line_index, value)
     key = F.batched_key(start.key)
     paths = F.Paths()
     report = SearchReport()
     roots = None
     for d in range(1, depth + 1):
-        order = _expansion_order(frontier, slots, budget, report, d, scenario.focal_team)
+        order = _expansion_order(frontier, slots, budget, report, d)
         total = int(F.option_counts(frontier.move[order], frontier.pair[order], slots).sum())
         if d == 1:
             report.first_tick_actions = total
             roots = F.Roots(total)
         last = d == depth
-        merge = F.Merge(not last, line_index)
+        merge = F.Merge(not last, line_index, budget, value)
         wins = seen = 0
         for parents, actions in F.child_batches(frontier, slots, order, chunk):
             nxt, outcome, prints = _step_chunk(
@@ -179,6 +180,7 @@ def solve(
             win = outcome == scenario.win_code
             _record_wins(report, roots, paths, parents, actions, win, slots, seen)
             wins += int(win.sum())
+            merge.keep &= not (wins and not deeper)  # this depth is the last: keep no positions
             alive = np.flatnonzero(outcome == C.ONGOING)
             merge.add(
                 nxt, prints, alive, parents, actions, roots.child_ids(parents[alive], seen + alive)
@@ -193,8 +195,8 @@ def solve(
         )  # fmt: skip
         if not len(merge) or (wins and not deeper) or last:
             break
-        frontier, ids = merge.frontier(roots)
-        paths.extend(merge.parents(), merge.actions())
+        frontier, ids, parents, actions = merge.frontier(roots)
+        paths.extend(parents, actions)
         roots.advance(ids)
     report.seconds = watch.seconds()
     report.peak_rss_mib = watch.peak_rss_mib()

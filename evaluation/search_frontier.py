@@ -56,25 +56,69 @@ def option_counts(move: np.ndarray, pair: np.ndarray, slots) -> np.ndarray:
     return counts
 
 
-class Frontier:
-    """n open positions on the host: `nodes` = (state, obs, the other Systems' carries), numpy
-    arrays with a leading n axis; `move`, `pair` their focal-frame masks."""
+class Nodes:
+    """Positions on the host, (state, obs, the other Systems' carries) with a leading axis:
+    numpy leaves, bool leaves bit-packed along their last axis (np.packbits: exact, 8x
+    smaller; the pathfinding carry and the masks are mostly bools)."""
 
-    def __init__(self, nodes, line_index: int):
-        self.nodes, self.line_index = nodes, line_index
-        self.move = nodes[1].mask.move
-        self.pair = nodes[1].mask.pair
+    def __init__(self, treedef, leaves, sizes):
+        self.treedef, self.leaves, self.sizes = treedef, leaves, sizes
 
     @classmethod
-    def of(cls, rollouts, line_index: int) -> "Frontier":
-        return cls(host_nodes(match._stack(rollouts), line_index), line_index)
+    def pack(cls, tree) -> "Nodes":
+        leaves, treedef = jax.tree.flatten(tree)
+        sizes = [x.shape[-1] if x.dtype == bool else None for x in leaves]
+        packed = [np.packbits(x, axis=-1) if n else x for x, n in zip(leaves, sizes, strict=True)]
+        return cls(treedef, packed, sizes)
 
     def __len__(self) -> int:
-        return len(self.move)
+        return len(self.leaves[0])
+
+    def take(self, idx: np.ndarray) -> "Nodes":
+        return Nodes(self.treedef, [x[idx] for x in self.leaves], self.sizes)
+
+    @staticmethod
+    def concat(parts: list) -> "Nodes":
+        leaves = [np.concatenate(xs) for xs in zip(*(p.leaves for p in parts), strict=True)]
+        return Nodes(parts[0].treedef, leaves, parts[0].sizes)
+
+    def unpack(self, idx: np.ndarray):
+        """The positions `idx` as a pytree of numpy arrays (bools unpacked)."""
+        leaves = [
+            x[idx] if n is None else np.unpackbits(x[idx], axis=-1, count=n).astype(bool)
+            for x, n in zip(self.leaves, self.sizes, strict=True)
+        ]
+        return jax.tree.unflatten(self.treedef, leaves)
+
+    def nbytes(self) -> int:
+        return sum(x.nbytes for x in self.leaves)
+
+
+class Frontier:
+    """The open positions of one depth kept for expansion, in order of first appearance:
+    `nodes` (Nodes), their focal-frame masks `move` (k, 10, 9) and `pair` (k, 10, 11, 2) and
+    heuristic `value` (k,) float; `count` is how many distinct open positions there were (more
+    than k when `Merge` dropped the worst, see there)."""
+
+    def __init__(self, nodes: Nodes, move, pair, value, line_index: int, count: int):
+        self.nodes, self.move, self.pair, self.value = nodes, move, pair, value
+        self.line_index, self.count = line_index, count
+
+    @classmethod
+    def of(cls, rollouts, line_index: int, value) -> "Frontier":
+        """The frontier of `rollouts`; value: numpy states (n leading) -> (n,) float."""
+        tree = host_nodes(match._stack(rollouts), line_index)
+        mask = tree[1].mask
+        return cls(
+            Nodes.pack(tree), mask.move, mask.pair, value(tree[0]), line_index, len(rollouts)
+        )
+
+    def __len__(self) -> int:
+        return self.count
 
     def games(self, idx: np.ndarray, line_carry, keys) -> match.Rollout:
-        """The Rollouts of positions `idx` with the line System's carry `line_carry`."""
-        state, obs, others = jax.tree.map(lambda x: x[idx], self.nodes)
+        """The Rollouts of kept positions `idx` with the line System's carry `line_carry`."""
+        state, obs, others = self.nodes.unpack(idx)
         carries = list(others)
         carries.insert(self.line_index, line_carry)
         return match.Rollout(state, obs, tuple(carries), keys)
@@ -152,15 +196,19 @@ class Roots:
 
 class Merge:
     """The distinct ongoing children of one depth, in order of first appearance: a child whose
-    fingerprint was seen before merges its roots into the first one's. With `keep` false (the
-    last depth) only the fingerprints are kept, to count the distinct open positions."""
+    fingerprint was seen before merges its roots into the first one's. Stored for the next
+    depth: while `keep`, each distinct child, but never more than about `cap`: past 1.25 cap
+    only the best `cap` by value (ties: first appearance) stay. That is exact: each position
+    has at least one joint action, so a frontier cut to `cap` children (`_expansion_order`)
+    keeps only positions among those best `cap`."""
 
-    def __init__(self, keep: bool, line_index: int):
-        self.keep, self.line_index = keep, line_index
+    def __init__(self, keep: bool, line_index: int, cap: int, value):
+        self.keep, self.line_index, self.cap, self.value = keep, line_index, cap, value
         self.seen: dict[int, int] = {}  # fingerprint -> index among the distinct children
         self.ids: list[int] = []  # root id of each distinct child's first occurrence
         self.extra: dict[int, list[int]] = {}  # distinct child -> root ids merged into it
-        self.pieces, self.first_parents, self.first_actions = [], [], []
+        self.parts: list[dict] = []  # stored children: index, parent, action, masks, value, nodes
+        self.stored = 0
         self.alive = 0
 
     def __len__(self) -> int:
@@ -170,13 +218,14 @@ class Merge:
         """Take one batch: nxt (its stepped Rollouts), prints (n,) uint64, alive (indices of
         the ongoing children), parents, actions and root ids (of the alive ones)."""
         self.alive += len(alive)
-        new = []
+        new, index = [], []
         for i, key, sid in zip(
             alive.tolist(), prints[alive].tolist(), child_ids.tolist(), strict=True
         ):
             first = self.seen.get(key)
             if first is None:
                 self.seen[key] = len(self.ids)
+                index.append(len(self.ids))
                 self.ids.append(sid)
                 new.append(i)
             elif sid != self.ids[first]:
@@ -184,24 +233,42 @@ class Merge:
         if not new or not self.keep:
             return
         new = np.asarray(new)
-        self.first_parents.append(parents[new].astype(np.int32))
-        self.first_actions.append(actions[new].astype(np.int8))
-        self.pieces.append(jax.tree.map(lambda x: x[new], host_nodes(nxt, self.line_index)))
+        tree = jax.tree.map(lambda x: x[new], host_nodes(nxt, self.line_index))
+        self.parts.append({
+            "index": np.asarray(index, np.int64), "parent": parents[new].astype(np.int32),
+            "action": actions[new].astype(np.int8), "move": tree[1].mask.move,
+            "pair": tree[1].mask.pair, "value": self.value(tree[0]), "nodes": Nodes.pack(tree),
+        })  # fmt: skip
+        self.stored += len(new)
+        if self.stored > self.cap + self.cap // 4:
+            self._cut()
 
-    def frontier(self, roots: Roots) -> tuple[Frontier, np.ndarray]:
-        """The next frontier and its (n,) root ids (merged sets made in `roots`)."""
-        nodes = jax.tree.map(lambda *xs: np.concatenate(xs), *self.pieces)
-        self.pieces = []
+    def _joined(self) -> dict:
+        joined = {
+            k: np.concatenate([p[k] for p in self.parts]) for k in self.parts[0] if k != "nodes"
+        }
+        joined["nodes"] = Nodes.concat([p["nodes"] for p in self.parts])
+        return joined
+
+    def _cut(self) -> None:
+        """Keep the best `cap` stored children by value, in order of first appearance."""
+        whole = self._joined()
+        best = np.sort(np.argsort(-whole["value"], kind="stable")[: self.cap])
+        part = {k: v.take(best) if k == "nodes" else v[best] for k, v in whole.items()}
+        self.parts, self.stored = [part], len(best)
+
+    def frontier(self, roots: Roots) -> tuple[Frontier, np.ndarray, np.ndarray, np.ndarray]:
+        """The next frontier, its (k,) root ids (merged sets made in `roots`), and each kept
+        position's parent (k,) int32 and joint action (k, 10, 3) int8."""
+        whole = self._joined()
+        self.parts = []
         ids = np.asarray(self.ids, np.int64)
         for first, more in self.extra.items():
             ids[first] = roots.union([ids[first], *more])
-        return Frontier(nodes, self.line_index), ids
-
-    def parents(self) -> np.ndarray:
-        return np.concatenate(self.first_parents)
-
-    def actions(self) -> np.ndarray:
-        return np.concatenate(self.first_actions)
+        nodes = Frontier(
+            whole["nodes"], whole["move"], whole["pair"], whole["value"], self.line_index, len(self)
+        )
+        return nodes, ids[whole["index"]], whole["parent"], whole["action"]
 
 
 class Paths:

@@ -3,11 +3,14 @@ joint actions in `itertools.product` order, batches that cover every child once 
 first-tick roots that stay the exact sets of the finder's first version (frozensets)."""
 
 import itertools
+from typing import NamedTuple
 
+import jax
 import numpy as np
 import pytest
 
 from engine import constants as C
+from evaluation import match
 from evaluation import search_frontier as F
 
 rng = np.random.default_rng(17)
@@ -89,7 +92,7 @@ def test_roots_merge_exactly_like_sets():
         won_ref |= set().union(*[ref_children[i] for i in np.flatnonzero(win)])
         prints = rng.integers(0, 25, len(parents)).astype(np.uint64)  # many merges
         alive = np.flatnonzero(~win)
-        merge = F.Merge(False, 0)
+        merge = F.Merge(False, 0, 10, None)
         merge.add(None, prints, alive, parents, None, ids[alive])
         seen, ref_next = {}, []
         for i in alive:
@@ -124,3 +127,60 @@ def test_watch_reports_a_peak_that_covers_a_fresh_allocation():
     watch = F.Watch()
     block = np.ones(64 * 2**20, np.uint8)  # 64 MiB, touched
     assert watch.peak_rss_mib() >= 64 and block.sum() == 64 * 2**20
+
+
+class _Mask(NamedTuple):
+    move: np.ndarray
+    pair: np.ndarray
+
+
+class _Obs(NamedTuple):
+    mask: _Mask
+    seen: np.ndarray
+
+
+class _State(NamedTuple):
+    value: np.ndarray
+
+
+def _batch(values):
+    n = len(values)
+    move, pair = _masks(n, 0.4)
+    obs = _Obs(_Mask(move, pair), rng.random((n, 3, 13)) < 0.5)
+    return match.Rollout(_State(np.asarray(values, np.float32)), obs, ((), ()), None)
+
+
+def test_nodes_round_trip_bit_for_bit():
+    tree = (_State(rng.random((5, 3)).astype(np.float32)), _batch(range(5)).obs, ())
+    nodes = F.Nodes.pack(tree)
+    assert nodes.nbytes() < sum(x.nbytes for x in jax.tree.leaves(tree))
+    idx = np.array([3, 0, 3])
+    back = nodes.take(np.array([0, 3])).unpack(np.array([1, 0, 1]))
+    for a, b in zip(jax.tree.leaves(back), jax.tree.leaves(tree), strict=True):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b[idx])
+
+
+def test_merge_keeps_the_best_positions_in_order_of_first_appearance():
+    # Cap 4: past 5 stored, only the best 4 by value stay (ties: the first seen), exactly the
+    # positions a frontier cut to 4 children could expand; merged duplicates keep their roots.
+    merge = F.Merge(True, 1, 4, lambda state: state.value)
+    values = [[5, 1, 7, 7], [0, 9, 7, 2], [3, 8]]
+    prints = [[10, 11, 12, 13], [14, 15, 16, 12], [17, 10]]  # 12 and 10 come back
+    roots = F.Roots(10)
+    seen = 0
+    for vals, keys in zip(values, prints, strict=True):
+        games = _batch(vals)
+        alive = np.arange(len(vals))
+        parents = np.arange(len(vals)) + 100 * seen
+        actions = rng.integers(0, 9, (len(vals), C.NUM_SLOTS, 3)).astype(np.int32)
+        merge.add(games, np.asarray(keys, np.uint64), alive, parents, actions, seen + alive)
+        seen += len(vals)
+    assert len(merge) == 8 and merge.alive == 10
+    frontier, ids, parents, actions = merge.frontier(roots)
+    # keys 10-16 first seen with values 5, 1, 7, 7, 0, 9, 7: seven stored > 5, so the best
+    # four stay (keys 12, 13, 15, 16); key 17 (value 3) comes after the cut.
+    assert len(frontier) == 8 and frontier.value.tolist() == [7, 7, 9, 7, 3]
+    assert parents.tolist() == [2, 3, 401, 402, 800]
+    assert [sorted(roots.members(int(s)).tolist()) for s in ids] == [[2, 7], [3], [5], [6], [8]]
+    assert len(frontier.nodes) == 5 and frontier.move.shape == (5, C.NUM_SLOTS, 9)
