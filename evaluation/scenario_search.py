@@ -149,7 +149,7 @@ def solve(
 ):
     """Search for winning lines up to `depth` ticks (default the horizon). budget: children
     stepped per depth at most (beyond it the frontier is pruned, see the module doc); chunk:
-    games per compiled batch (more than SMALL_CHUNK); deeper: go on past the first depth with
+    games per compiled batch (at least SMALL_CHUNK); deeper: go on past the first depth with
     a win (default: stop there, the shortest lines). Memory holds the distinct open positions
     of two depths and one chunk, not all children. Returns a SearchReport."""
     watch = F.Watch()

@@ -58,8 +58,8 @@ def option_counts(move: np.ndarray, pair: np.ndarray, slots) -> np.ndarray:
 
 class Nodes:
     """Positions on the host, (state, obs, the other Systems' carries) with a leading axis:
-    numpy leaves, bool leaves bit-packed along their last axis (np.packbits: exact, 8x
-    smaller; the pathfinding carry and the masks are mostly bools)."""
+    numpy leaves, bool leaves of two or more axes bit-packed along their last axis
+    (np.packbits: exact, 8x smaller; the pathfinding carry and the masks are mostly bools)."""
 
     def __init__(self, treedef, leaves, sizes):
         self.treedef, self.leaves, self.sizes = treedef, leaves, sizes
@@ -67,7 +67,7 @@ class Nodes:
     @classmethod
     def pack(cls, tree) -> "Nodes":
         leaves, treedef = jax.tree.flatten(tree)
-        sizes = [x.shape[-1] if x.dtype == bool else None for x in leaves]
+        sizes = [x.shape[-1] if x.dtype == bool and x.ndim > 1 else None for x in leaves]
         packed = [np.packbits(x, axis=-1) if n else x for x, n in zip(leaves, sizes, strict=True)]
         return cls(treedef, packed, sizes)
 

@@ -151,7 +151,11 @@ def _batch(values):
 
 
 def test_nodes_round_trip_bit_for_bit():
-    tree = (_State(rng.random((5, 3)).astype(np.float32)), _batch(range(5)).obs, ())
+    tree = (
+        _State(rng.random((5, 3)).astype(np.float32)),
+        _batch(range(5)).obs,
+        (rng.random(5) < 0.5,),
+    )
     nodes = F.Nodes.pack(tree)
     assert nodes.nbytes() < sum(x.nbytes for x in jax.tree.leaves(tree))
     idx = np.array([3, 0, 3])
