@@ -11,9 +11,11 @@ fingerprint computed on the device; duplicates across chunks merge on the host),
 grows with the distinct open positions, not with the children.
 
 When the children of a depth would exceed `budget`, the frontier is cut to the nodes with the
-best heuristic value (score lead first, then the controller's hit points lost): the search is
-then *pruned* and may miss lines; otherwise it is *exhaustive* and no shorter line exists than
-the first it finds. Rarity: the fraction of first-tick joint actions from which the search
+best heuristic value (score lead first, then the controller's hit points lost) whose children
+fit (at least one node): the search is then *pruned* and may miss lines; otherwise it is
+*exhaustive* and no shorter line exists than the first it finds. So at most about `budget`
+positions are ever stored (plus one batch), and none on the last depth searched or once a depth
+has a win (without `deeper`); the bookkeeping is in `evaluation.search_frontier`. Rarity: the fraction of first-tick joint actions from which the search
 found a win, and the fraction of children that win at each depth.
 """
 

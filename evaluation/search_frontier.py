@@ -199,8 +199,9 @@ class Merge:
     fingerprint was seen before merges its roots into the first one's. Stored for the next
     depth: while `keep`, each distinct child, but never more than about `cap`: past 1.25 cap
     only the best `cap` by value (ties: first appearance) stay. That is exact: each position
-    has at least one joint action, so a frontier cut to `cap` children (`_expansion_order`)
-    keeps only positions among those best `cap`."""
+    has at least one joint action (every mask row allows the no-op, RULES 3.5), so a frontier
+    cut to `cap` children (`scenario_search._expansion_order`) keeps only positions among
+    those best `cap`."""
 
     def __init__(self, keep: bool, line_index: int, cap: int, value):
         self.keep, self.line_index, self.cap, self.value = keep, line_index, cap, value
