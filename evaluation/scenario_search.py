@@ -15,8 +15,11 @@ best heuristic value (score lead first, then the controller's hit points lost) w
 fit (at least one node): the search is then *pruned* and may miss lines; otherwise it is
 *exhaustive* and no shorter line exists than the first it finds. So at most about `budget`
 positions are ever stored (plus one batch), and none on the last depth searched or once a depth
-has a win (without `deeper`); the bookkeeping is in `evaluation.search_frontier`. Rarity: the fraction of first-tick joint actions from which the search
-found a win, and the fraction of children that win at each depth.
+has a win (without `deeper`); the bookkeeping is in `evaluation.search_frontier`.
+
+Rarity: the fraction of first-tick joint actions from which the search found a win (exact:
+each position carries the set of first-tick actions that reach it, merged sets united), and
+the wins among the children of each depth.
 """
 
 import functools
