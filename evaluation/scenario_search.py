@@ -22,6 +22,7 @@ each position carries the set of first-tick actions that reach it, merged sets u
 the wins among the children of each depth.
 """
 
+import dataclasses
 import functools
 from dataclasses import dataclass, field
 
@@ -34,6 +35,7 @@ from evaluation import match
 from evaluation import scenario_lines as lines
 from evaluation import search_frontier as F
 from evaluation.scenarios import Scenario
+from policies.system import Lineup, as_system
 
 _MIX = np.uint32(0x9E3779B1)
 SMALL_CHUNK = 64
@@ -53,10 +55,45 @@ def _fingerprint(game: match.Rollout) -> jax.Array:
     return jnp.stack([a, b])
 
 
+_GIVEN: dict[int, tuple] = {}
+
+
+def _given_lineup(lineup: Lineup, control: int) -> Lineup:
+    """`lineup` with System `control` swapped for one that plays what its carry holds:
+    (its actions, its next carry), worked out once per parent by `_controller_moves`."""
+    system = lineup.systems[control]
+    if id(system) not in _GIVEN:
+        given = as_system(lambda obs, masks, carry, key: (carry[0], carry), name=system.name)
+        _GIVEN[id(system)] = (system, given)
+    systems = list(lineup.systems)
+    systems[control] = _GIVEN[id(system)][1]
+    return dataclasses.replace(lineup, systems=tuple(systems))
+
+
 @functools.partial(jax.jit, static_argnums=(0, 1))
-def _expand(config, lineup, games: match.Rollout):
-    step = jax.vmap(functools.partial(match._tick, config, lineup))
-    nxt, _ = step(games)
+def _controller_moves(lineup: Lineup, control: int, parents: match.Rollout):
+    """The controller's (actions, next carry) in each parent position, as `match._tick` asks
+    for them: the controller sees only the parent, so all its children share them."""
+    system = lineup.systems[control]
+
+    def one(game):
+        keys = match.system_keys(game.key, game.state.tick, len(lineup.systems))
+        return system.act(game.obs, game.obs.mask, game.carries[control], keys[control])
+
+    return jax.vmap(one)(parents)
+
+
+@functools.partial(jax.jit, static_argnums=(0, 1, 2))
+def _expand(config, lineup: Lineup, control: int, games: match.Rollout, moves, parent_of):
+    """One tick of each child (`match._tick`) with the controller's moves of its parent
+    (`moves` rows `parent_of`); returns the next Rollouts and their fingerprints."""
+    carries = list(games.carries)
+    carries[control] = jax.tree.map(lambda x: x[parent_of], moves)
+    step = jax.vmap(functools.partial(match._tick, config, _given_lineup(lineup, control)))
+    nxt, _ = step(games._replace(carries=tuple(carries)))
+    carries = list(nxt.carries)
+    carries[control] = carries[control][1]
+    nxt = nxt._replace(carries=tuple(carries))
     return nxt, jax.vmap(_fingerprint)(nxt)
 
 
@@ -118,17 +155,29 @@ def _expansion_order(frontier: F.Frontier, slots, budget, report, depth) -> np.n
 def _step_chunk(scenario, lineup, frontier: F.Frontier, parents, actions, chunk, key):
     """One padded batch of children stepped one tick: (next Rollout on the device, (n,)
     outcome codes, (n,) uint64 fingerprints) for the n = len(parents) real children. Batches
-    are `chunk` games, or SMALL_CHUNK when n is at most that (two compiled sizes)."""
+    are `chunk` games, or SMALL_CHUNK when n is at most that (two compiled sizes); their
+    parents (at most SMALL_CHUNK) get the controller's moves in one batch of SMALL_CHUNK."""
     size = chunk if len(parents) > SMALL_CHUNK else SMALL_CHUNK
     pad = size - len(parents)
-    idx = np.concatenate([parents, np.zeros(pad, parents.dtype)])
+    idx = np.concatenate([parents, np.full(pad, parents[0])])  # no new parent
     acts = np.concatenate([actions, np.zeros((pad, C.NUM_SLOTS, 3), np.int32)])
+    distinct, parent_of = np.unique(idx, return_inverse=True)
+    distinct = np.concatenate([distinct, np.zeros(SMALL_CHUNK - len(distinct), distinct.dtype)])
+    control = _control_index(lineup)
+    idle = _line_carries(np.zeros((SMALL_CHUNK, C.NUM_SLOTS, 3), np.int32))
+    moves = _controller_moves(lineup, control, frontier.games(distinct, idle, key(SMALL_CHUNK)))
     games = frontier.games(idx, _line_carries(acts), key(size))
-    nxt, prints = _expand(scenario.config, lineup, games)
+    nxt, prints = _expand(scenario.config, lineup, control, games, moves, parent_of)
     n = len(parents)
     outcome = np.asarray(nxt.state.outcome)[:n]
     prints = np.asarray(prints)[:n].astype(np.uint64)
     return nxt, outcome, (prints[:, 0] << np.uint64(32)) | prints[:, 1]
+
+
+def _control_index(lineup: Lineup) -> int:
+    """The controller's index in a scenario lineup (the System that is not the line System)."""
+    (control,) = [i for i, s in enumerate(lineup.systems) if s is not lines.line_system()]
+    return control
 
 
 def _line_carries(acts: np.ndarray):
@@ -178,7 +227,7 @@ def solve(
         last = d == depth
         merge = F.Merge(not last, line_index, budget, value)
         wins = seen = 0
-        for parents, actions in F.child_batches(frontier, slots, order, chunk):
+        for parents, actions in F.child_batches(frontier, slots, order, chunk, SMALL_CHUNK):
             nxt, outcome, prints = _step_chunk(
                 scenario, lineup, frontier, parents, actions, chunk, key
             )

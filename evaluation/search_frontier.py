@@ -135,22 +135,25 @@ def batched_key(key: jax.Array):
     return functools.cache(lambda size: jnp.broadcast_to(key, (size, *key.shape)))
 
 
-def child_batches(frontier: Frontier, slots, order: np.ndarray, chunk: int):
+def child_batches(frontier: Frontier, slots, order: np.ndarray, chunk: int, parents_at_most: int):
     """Yield (parents (m,) int64, actions (m, 10, 3) int32) of every child of the positions in
     `order`, in order (each position's joint actions as `joint_actions` lists them), in
-    batches of `chunk` (the last one shorter)."""
-    parents, actions, held = [], [], 0
+    batches of `chunk` children of at most `parents_at_most` positions (the last one shorter)."""
+    parents, actions, held, held_parents = [], [], 0, 0
     for i in order.tolist():
         acts = joint_actions(frontier.move[i], frontier.pair[i], slots)
         lo = 0
         while lo < len(acts):
+            if held_parents == parents_at_most:
+                yield np.concatenate(parents), np.concatenate(actions)
+                parents, actions, held, held_parents = [], [], 0, 0
             take = min(chunk - held, len(acts) - lo)
             parents.append(np.full(take, i, np.int64))
             actions.append(acts[lo : lo + take])
-            held, lo = held + take, lo + take
+            held, lo, held_parents = held + take, lo + take, held_parents + 1
             if held == chunk:
                 yield np.concatenate(parents), np.concatenate(actions)
-                parents, actions, held = [], [], 0
+                parents, actions, held, held_parents = [], [], 0, 0
     if held:
         yield np.concatenate(parents), np.concatenate(actions)
 

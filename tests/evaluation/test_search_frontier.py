@@ -59,13 +59,15 @@ class _Masks:
         self.move, self.pair = move, pair
 
 
-@pytest.mark.parametrize("chunk", [1, 7, 512])
-def test_child_batches_cover_every_child_once_in_order(chunk):
+@pytest.mark.parametrize(("chunk", "most"), [(1, 1), (7, 64), (512, 2), (512, 64)])
+def test_child_batches_cover_every_child_once_in_order(chunk, most):
     move, pair = _masks(9, 0.25)
     slots = (0, 2)
     order = np.array([4, 0, 8, 3])
-    batches = list(F.child_batches(_Masks(move, pair), slots, order, chunk))
-    assert all(len(p) == chunk for p, _ in batches[:-1]) and 0 < len(batches[-1][0]) <= chunk
+    batches = list(F.child_batches(_Masks(move, pair), slots, order, chunk, most))
+    assert all(0 < len(p) <= chunk and len(set(p.tolist())) <= most for p, _ in batches)
+    if most == 64:  # full batches but the last
+        assert all(len(p) == chunk for p, _ in batches[:-1])
     parents = np.concatenate([p for p, _ in batches])
     actions = np.concatenate([a for _, a in batches])
     want = [_reference_joint_actions(move[i], pair[i], slots) for i in order]
