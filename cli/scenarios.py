@@ -136,7 +136,8 @@ def run_solve(args) -> int:
     ]
     summary = {
         "scenario": s.id, "start_hash": s.start_hash, "first_win_depth": report.first_win_depth,
-        "exhaustive": report.exhaustive, "pruned_at": report.pruned_at,
+        "shortest_proven": report.shortest_proven, "exhaustive": report.exhaustive,
+        "pruned_at": report.pruned_at,
         "first_tick_actions": report.first_tick_actions,
         "first_tick_winning": report.first_tick_winning, "depths": report.depths,
         "seconds": round(report.seconds, 1), "peak_rss_mib": round(report.peak_rss_mib),
@@ -163,11 +164,12 @@ def run_solve(args) -> int:
     if report.first_win_depth is None:
         print("no winning line found")
         return 1
-    shortest = "no shorter line exists" if report.exhaustive else "shorter lines may exist"
+    shortest = "no shorter line exists" if report.shortest_proven else "shorter lines may exist"
     print(f"first win at depth {report.first_win_depth} ({shortest})")
     print(
         f"first-tick joint actions from which a win was found: {report.first_tick_winning} of "
-        f"{report.first_tick_actions} ({100 * report.first_tick_fraction:.2f}%)"
+        f"{report.first_tick_actions} ({100 * report.first_tick_fraction:.2f}%"
+        f"{'' if report.exhaustive else '; pruned: at least this many'})"
     )
     print(f"{len(found)} distinct combat plans win:")
     for line in found:

@@ -120,6 +120,14 @@ class SearchReport:
     def first_tick_fraction(self) -> float:
         return self.first_tick_winning / max(self.first_tick_actions, 1)
 
+    @property
+    def shortest_proven(self) -> bool:
+        """No line shorter than the first win exists: every depth before it was searched in
+        full (a cut at the winning depth itself or later hides no shorter line)."""
+        return self.first_win_depth is not None and all(
+            depth >= self.first_win_depth for depth, _, _ in self.pruned_at
+        )
+
 
 def _value(state, focal: int) -> np.ndarray:
     """Heuristic of nodes (higher first): score lead, then the controller's hit points lost."""

@@ -85,3 +85,31 @@ def test_pruned_searches_give_the_first_versions_report(frozen):
         (1, 1, 18, 0, 0, 18), (2, 18, 18, 0, 0, 18), (3, 18, 27, 0, 0, 27)
     )
     assert (report.first_tick_winning, report.lines) == (0, {})
+
+
+def test_a_cut_at_or_after_the_winning_depth_hides_no_shorter_line():
+    assert Q.SearchReport(first_win_depth=2, pruned_at=[(2, 1215, 40)]).shortest_proven
+    assert Q.SearchReport(first_win_depth=2).shortest_proven
+    assert not Q.SearchReport(first_win_depth=3, pruned_at=[(2, 1215, 40)]).shortest_proven
+    assert not Q.SearchReport().shortest_proven  # no win found
+
+
+@pytest.mark.slow
+def test_cli_solve_reports_the_search_and_its_peak_memory(capsys, monkeypatch):
+    import cli.train
+    from cli.main import main
+
+    monkeypatch.setattr(cli.train, "enable_compile_cache", lambda: None)  # keep the tests' cache
+    assert main(["scenarios", "solve", str(FIXTURE), "--depth", "2", "--budget", "1000"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert (
+        out[0].startswith("scenario 1 Hold the Trap (9bdc072eb851), ") and "MiB resident" in out[0]
+    )
+    assert out[1:] == [
+        "  depth 1: 1 positions, 18 joint actions stepped, 0 win, 0 decided otherwise, "
+        "18 distinct open positions",
+        "  depth 2: 18 positions, 234 joint actions stepped, 0 win, 0 decided otherwise, "
+        "234 distinct open positions",
+        "search: exhaustive",
+        "no winning line found",
+    ]
