@@ -3,7 +3,7 @@
     mbg scenarios list [--json]
     mbg scenarios validate [FILE_OR_ID ...]      every problem of every file at once
     mbg scenarios verify [FILE_OR_ID ...]        re-simulate every stored line; exit 1 if one fails
-    mbg scenarios solve FILE_OR_ID [--depth N] [--budget N] [--deeper] [--json]
+    mbg scenarios solve FILE_OR_ID [--depth N] [--budget N] [--positions N] [--deeper] [--json]
     mbg scenarios run --systems SPEC ... [--scenarios 1,2] [--games N] --out DIR
                       [--json] [--csv FILE] [--parquet FILE]
 
@@ -34,6 +34,7 @@ def register(subparsers) -> None:
     p.add_argument("name", metavar="FILE_OR_ID")
     p.add_argument("--depth", type=int, default=None, help="ticks to search (default horizon)")
     p.add_argument("--budget", type=int, default=20000, help="children per depth before pruning")
+    p.add_argument("--positions", type=int, default=50_000, help="open positions kept a depth")
     p.add_argument("--deeper", action="store_true", help="go on past the first winning depth")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_solve)
@@ -129,7 +130,11 @@ def run_solve(args) -> int:
         raise ValueError(f"--depth {args.depth}: must be 1-{s.horizon} (scenario {s.id}'s horizon)")
     if args.budget < 1:
         raise ValueError(f"--budget {args.budget}: must be 1 or more")
-    report = Q.solve(s, depth=args.depth, budget=args.budget, deeper=args.deeper)
+    if args.positions < 1:
+        raise ValueError(f"--positions {args.positions}: must be 1 or more")
+    report = Q.solve(
+        s, depth=args.depth, budget=args.budget, deeper=args.deeper, positions=args.positions
+    )
     found = [
         L.line_document(f"found {i + 1}", t, s.focal_slots)
         for i, t in enumerate(report.lines.values())

@@ -13,8 +13,9 @@ grows with the distinct open positions, not with the children.
 When the children of a depth would exceed `budget`, the frontier is cut to the nodes with the
 best heuristic value (score lead first, then the controller's hit points lost) whose children
 fit (at least one node): the search is then *pruned* and may miss lines; otherwise it is
-*exhaustive* and no shorter line exists than the first it finds. So at most about `budget`
-positions are ever stored (plus one batch), and none on the last depth searched or once a depth
+*exhaustive* and no shorter line exists than the first it finds. At most about
+min(`budget`, `positions`) open positions are ever stored (plus one batch), the best by value
+(a depth that had more is reported pruned), and none on the last depth searched or once a depth
 has a win (without `deeper`); the bookkeeping is in `evaluation.search_frontier`.
 
 Rarity: the fraction of first-tick joint actions from which the search found a win (exact:
@@ -208,12 +209,14 @@ def solve(
     budget: int = 20000,
     chunk: int = 512,
     deeper: bool = False,
+    positions: int = 50_000,
 ):
     """Search for winning lines up to `depth` ticks (default the horizon). budget: children
     stepped per depth at most (beyond it the frontier is pruned, see the module doc); chunk:
     games per compiled batch (at least SMALL_CHUNK); deeper: go on past the first depth with
-    a win (default: stop there, the shortest lines). Memory holds the distinct open positions
-    of two depths and one chunk, not all children. Returns a SearchReport."""
+    a win (default: stop there, the shortest lines); positions: distinct open positions kept
+    for the next depth at most (about 30 KB each on the host; the best by value, and a depth
+    that had more is reported pruned). Returns a SearchReport."""
     watch = F.Watch()
     depth = depth or scenario.horizon
     lineup = lines.scenario_lineup(scenario)
@@ -233,7 +236,7 @@ def solve(
             report.first_tick_actions = total
             roots = F.Roots(total)
         last = d == depth
-        merge = F.Merge(not last, line_index, budget, value)
+        merge = F.Merge(not last, line_index, min(budget, positions), value)
         wins = seen = 0
         for parents, actions in F.child_batches(frontier, slots, order, chunk, SMALL_CHUNK):
             nxt, outcome, prints = _step_chunk(

@@ -201,10 +201,11 @@ class Merge:
     """The distinct ongoing children of one depth, in order of first appearance: a child whose
     fingerprint was seen before merges its roots into the first one's. Stored for the next
     depth: while `keep`, each distinct child, but never more than about `cap`: past 1.25 cap
-    only the best `cap` by value (ties: first appearance) stay. That is exact: each position
-    has at least one joint action (every mask row allows the no-op, RULES 3.5), so a frontier
-    cut to `cap` children (`scenario_search._expansion_order`) keeps only positions among
-    those best `cap`."""
+    only the best `cap` by value (ties: first appearance) stay. With cap = budget that changes
+    nothing: each position has at least one joint action (every mask row allows the no-op,
+    RULES 3.5), so a frontier cut to `budget` children (`scenario_search._expansion_order`)
+    keeps only positions among those best `cap`; a smaller cap cuts the next frontier to them,
+    and that depth is reported pruned."""
 
     def __init__(self, keep: bool, line_index: int, cap: int, value):
         self.keep, self.line_index, self.cap, self.value = keep, line_index, cap, value
@@ -255,11 +256,19 @@ class Merge:
         return joined
 
     def _cut(self) -> None:
-        """Keep the best `cap` stored children by value, in order of first appearance."""
-        whole = self._joined()
-        best = np.sort(np.argsort(-whole["value"], kind="stable")[: self.cap])
-        part = {k: v.take(best) if k == "nodes" else v[best] for k, v in whole.items()}
-        self.parts, self.stored = [part], len(best)
+        """Keep the best `cap` stored children by value, in order of first appearance (each
+        part keeps its own rows before they are joined: one copy of the kept ones at most)."""
+        values = np.concatenate([p["value"] for p in self.parts])
+        best = np.zeros(len(values), bool)
+        best[np.argsort(-values, kind="stable")[: self.cap]] = True
+        parts, lo = [], 0
+        for p in self.parts:
+            rows = np.flatnonzero(best[lo : lo + len(p["value"])])
+            lo += len(p["value"])
+            parts.append({k: v.take(rows) if k == "nodes" else v[rows] for k, v in p.items()})
+            p.clear()  # frees this part's positions before the next one is copied
+        self.parts = [p for p in parts if len(p["value"])]
+        self.stored = int(best.sum())
 
     def frontier(self, roots: Roots) -> tuple[Frontier, np.ndarray, np.ndarray, np.ndarray]:
         """The next frontier, its (k,) root ids (merged sets made in `roots`), and each kept
