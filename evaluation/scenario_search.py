@@ -231,6 +231,11 @@ def solve(
     roots = None
     for d in range(1, depth + 1):
         order = _expansion_order(frontier, slots, budget, report, d)
+        if len(order) < len(frontier.move):  # let the cut positions go before stepping
+            frontier = frontier.take(order)
+            paths.take(order)
+            roots.take(order)
+            order = np.arange(len(order))
         total = int(F.option_counts(frontier.move[order], frontier.pair[order], slots).sum())
         if d == 1:
             report.first_tick_actions = total

@@ -79,7 +79,12 @@ class Nodes:
 
     @staticmethod
     def concat(parts: list) -> "Nodes":
-        leaves = [np.concatenate(xs) for xs in zip(*(p.leaves for p in parts), strict=True)]
+        """The parts joined; each leaf of the parts is let go once joined (one copy at most)."""
+        leaves = []
+        for i in range(len(parts[0].leaves)):
+            leaves.append(np.concatenate([p.leaves[i] for p in parts]))
+            for p in parts:
+                p.leaves[i] = None
         return Nodes(parts[0].treedef, leaves, parts[0].sizes)
 
     def unpack(self, idx: np.ndarray):
@@ -115,6 +120,13 @@ class Frontier:
 
     def __len__(self) -> int:
         return self.count
+
+    def take(self, rows: np.ndarray) -> "Frontier":
+        """Only the kept positions `rows` (the others are let go); `count` stays."""
+        return Frontier(
+            self.nodes.take(rows), self.move[rows], self.pair[rows], self.value[rows],
+            self.line_index, self.count,
+        )  # fmt: skip
 
     def games(self, idx: np.ndarray, line_carry, keys) -> match.Rollout:
         """The Rollouts of kept positions `idx` with the line System's carry `line_carry`."""
@@ -189,6 +201,10 @@ class Roots:
         sid, self._next = self._next, self._next + 1
         self.sets[sid] = members.astype(np.int32)
         return sid
+
+    def take(self, rows: np.ndarray) -> None:
+        """Keep only the frontier positions `rows`, renumbered 0.. in that order."""
+        self.node_ids = self.node_ids[rows]
 
     def advance(self, node_ids: np.ndarray) -> None:
         """The next frontier's root ids; sets no position names any more are freed."""
@@ -295,6 +311,10 @@ class Paths:
     def extend(self, parents: np.ndarray, actions: np.ndarray) -> None:
         self.parents.append(parents)
         self.actions.append(actions)
+
+    def take(self, rows: np.ndarray) -> None:
+        """Keep only the frontier positions `rows`, renumbered 0.. in that order."""
+        self.parents[-1], self.actions[-1] = self.parents[-1][rows], self.actions[-1][rows]
 
     def path(self, node: int) -> np.ndarray:
         """(depth, 10, 3) int32: the joint actions from the start to frontier position `node`."""
