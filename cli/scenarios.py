@@ -3,7 +3,7 @@
     mbg scenarios list [--json]
     mbg scenarios validate [FILE_OR_ID ...]      every problem of every file at once
     mbg scenarios verify [FILE_OR_ID ...]        re-simulate every stored line; exit 1 if one fails
-    mbg scenarios solve FILE_OR_ID [--depth N] [--budget N] [--deeper] [--json]
+    mbg scenarios solve FILE_OR_ID [--depth N] [--budget N] [--positions N] [--deeper] [--json]
     mbg scenarios run --systems SPEC ... [--scenarios 1,2] [--games N] --out DIR
                       [--json] [--csv FILE] [--parquet FILE]
 
@@ -34,6 +34,7 @@ def register(subparsers) -> None:
     p.add_argument("name", metavar="FILE_OR_ID")
     p.add_argument("--depth", type=int, default=None, help="ticks to search (default horizon)")
     p.add_argument("--budget", type=int, default=20000, help="children per depth before pruning")
+    p.add_argument("--positions", type=int, default=50_000, help="open positions kept a depth")
     p.add_argument("--deeper", action="store_true", help="go on past the first winning depth")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_solve)
@@ -119,30 +120,41 @@ def run_verify(args) -> int:
 
 
 def run_solve(args) -> int:
+    from cli.train import enable_compile_cache
     from evaluation import scenario_lines as L
     from evaluation import scenario_search as Q
 
+    enable_compile_cache()  # a second solve of the same rules skips the compile
     s = S.load_scenario(args.name)
     if args.depth is not None and not 1 <= args.depth <= s.horizon:
         raise ValueError(f"--depth {args.depth}: must be 1-{s.horizon} (scenario {s.id}'s horizon)")
     if args.budget < 1:
         raise ValueError(f"--budget {args.budget}: must be 1 or more")
-    report = Q.solve(s, depth=args.depth, budget=args.budget, deeper=args.deeper)
+    if args.positions < 1:
+        raise ValueError(f"--positions {args.positions}: must be 1 or more")
+    report = Q.solve(
+        s, depth=args.depth, budget=args.budget, deeper=args.deeper, positions=args.positions
+    )
     found = [
         L.line_document(f"found {i + 1}", t, s.focal_slots)
         for i, t in enumerate(report.lines.values())
     ]
     summary = {
         "scenario": s.id, "start_hash": s.start_hash, "first_win_depth": report.first_win_depth,
-        "exhaustive": report.exhaustive, "pruned_at": report.pruned_at,
+        "shortest_proven": report.shortest_proven, "exhaustive": report.exhaustive,
+        "pruned_at": report.pruned_at,
         "first_tick_actions": report.first_tick_actions,
         "first_tick_winning": report.first_tick_winning, "depths": report.depths,
-        "seconds": round(report.seconds, 1), "lines": found,
+        "seconds": round(report.seconds, 1), "peak_rss_mib": round(report.peak_rss_mib),
+        "lines": found,
     }  # fmt: skip
     if args.json:
         print(json.dumps(summary, indent=1))
         return 0 if found else 1
-    print(f"scenario {s.id} {s.title} ({s.start_hash[:12]}), {report.seconds:.1f} s")
+    print(
+        f"scenario {s.id} {s.title} ({s.start_hash[:12]}), {report.seconds:.1f} s, "
+        f"peak {report.peak_rss_mib:.0f} MiB resident"
+    )
     for d in report.depths:
         print(
             f"  depth {d['depth']}: {d['frontier']} positions, {d['children']} joint actions "
@@ -157,11 +169,12 @@ def run_solve(args) -> int:
     if report.first_win_depth is None:
         print("no winning line found")
         return 1
-    shortest = "no shorter line exists" if report.exhaustive else "shorter lines may exist"
+    shortest = "no shorter line exists" if report.shortest_proven else "shorter lines may exist"
     print(f"first win at depth {report.first_win_depth} ({shortest})")
     print(
         f"first-tick joint actions from which a win was found: {report.first_tick_winning} of "
-        f"{report.first_tick_actions} ({100 * report.first_tick_fraction:.2f}%)"
+        f"{report.first_tick_actions} ({100 * report.first_tick_fraction:.2f}%"
+        f"{'' if report.exhaustive else '; pruned: at least this many'})"
     )
     print(f"{len(found)} distinct combat plans win:")
     for line in found:
