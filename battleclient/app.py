@@ -37,6 +37,7 @@ from battleclient.startup import fixed_hash_seed, remembered_setup, screenshot_r
 from battleclient.wording import rules_words
 from fileio import unused_path
 from ui.pacing import FramePacer
+from ui.panels import short_path
 from ui.paths import screenshot_dir
 from ui.png import save_png
 from ui.signals import EXIT_CODE as TERM_EXIT
@@ -218,7 +219,7 @@ class App:
             self.viewers.append(self.launch([*command, str(path)], start_new_session=True))
         except OSError as error:
             return f"Could not start the Replay Viewer: {error}"
-        return f"Opening {path} in the Replay Viewer"
+        return f"Opening {short_path(path)} in the Replay Viewer"
 
     def quit(self) -> None:
         self.running = False

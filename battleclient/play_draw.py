@@ -320,10 +320,11 @@ def replay_lines(path, font, width: int) -> list[str]:
 
 
 def path_lines(text: str, font, width: int) -> list[str]:
-    """`text` ending in a path as lines of at most `width` pixels, broken after a "/" where it
-    must be, inside a folder or file name only when that alone is wider than a line."""
+    """`text` ending in a path as lines of at most `width` pixels, broken after a space or a
+    "/" where it must be, inside a word, folder or file name only when that alone is wider
+    than a line (the words before the path wrap as words: "Opening", not "Openin" "g")."""
     lines = [""]
-    for piece in re.findall(r"[^/]*/|[^/]+$", text):
+    for piece in re.findall(r"[^/ ]*[/ ]|[^/ ]+$", text):
         for char_run in _fit_piece(piece, font, width):
             if lines[-1] and font.size(lines[-1] + char_run)[0] > width:
                 lines.append("")

@@ -259,3 +259,32 @@ def test_game_over_names_the_same_tick_as_the_log(apps):
     assert panels.tick_heading(screen.snap.tick, horizon, screen.snap.over) == f"Tick {last} (last)"
     lines = [str(x) for x in panels.score_lines(screen.snap, horizon)]
     assert any(f"Ended on tick {last}:" in x for x in lines)
+
+
+def test_end_card_line_note_wraps_its_words_whole_before_the_path(display):
+    # Trial 11: "Show a winning line" left "... (W again: line 2). Openin" / "g /root/..." on
+    # the scenario end card: the prose before the path was cut inside a word
+    font = pygame.font.Font(None, 18)
+    width = L.OVER_CARD[2] - 32 - 8
+    note = (
+        "Line 1 of 2, hold: step out of the Mage's reach twice, then Poison (W again: line 2). "
+        "Opening ~/.local/share/marl-battlegrounds/replays/"
+        "scenario01_8a1be991_line1_20261202-035314.mbgr in the Replay Viewer"
+    )
+    lines = path_lines(note, font, width)
+    assert "".join(lines) == note
+    assert all(font.size(line)[0] <= width for line in lines)
+    words = set(note.replace("/", " ").split())
+    for line in lines:  # every line starts and ends on a word's (or folder's) boundary
+        pieces = line.replace("/", " ").split()
+        assert pieces[0] in words and pieces[-1] in words, line
+
+
+def test_opening_the_viewer_names_the_replay_under_home_with_a_tilde(monkeypatch, tmp_path):
+    from battleclient.app import App
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    fake = SimpleNamespace(viewers=[], launch=lambda command, **kw: command)
+    text = App.open_viewer(fake, tmp_path / "replays" / "g.mbgr")
+    assert text == "Opening ~/replays/g.mbgr in the Replay Viewer"
+    assert fake.viewers and fake.viewers[0][-1] == str(tmp_path / "replays" / "g.mbgr")
