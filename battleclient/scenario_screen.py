@@ -5,7 +5,7 @@ any a user adds; issue 17 point 5), then those of the user's scenario folder
 (`ui.paths.scenario_dir`, where both apps save positions): title, skill, horizon, the brief a
 playtester reads before playing, the file, a picture of the start and the client's record
 (battleclient.scenario_record). A file that does not load is listed with its error, never a
-crash. The player toggles the focal slots to take (the first one by default); the focal
+crash. The player toggles the focal slots to take (every live one by default); the focal
 team's other slots play the slot spec in the "Others" box (the scenario's controller by
 default) and the other team the controller. The files load on a thread of their own (they
 build engine states) once the engine thread has imported JAX and the scenario modules
@@ -169,7 +169,7 @@ class ScenarioScreen(Screen):
 
     # --- actions ---------------------------------------------------------------------------
     def choose(self, index: int) -> None:
-        """Show file `index`: its details, its focal-slot toggles (the first taken) and the
+        """Show file `index`: its details, its focal-slot toggles (every live one taken) and the
         Others box holding its controller."""
         self.index = index
         for button in self.toggles:
@@ -185,7 +185,7 @@ class ScenarioScreen(Screen):
         names = focal_slot_names(scenario)
         alive = np.asarray(scenario.start.alive)
         playable = [s for s in scenario.focal_slots if alive[s]] or list(scenario.focal_slots)
-        self.picked = {playable[0]}
+        self.picked = set(playable)  # a verified line moves the whole focal team
         for k, (slot, name) in enumerate(zip(scenario.focal_slots, names, strict=True)):
             text = name if alive[slot] else f"{name} (dead)"
             rect = pygame.Rect(440 + k * 164, SLOTS_Y, 156, 34)  # five fit in the window

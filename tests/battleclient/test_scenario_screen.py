@@ -4,6 +4,7 @@ Esc goes back to the lobby; the scenario end card's buttons and the position for
 sit inside their cards without overlapping."""
 
 import json
+import shutil
 from pathlib import Path
 
 import pygame
@@ -98,3 +99,23 @@ def test_a_scenarios_menu_counts_its_own_ticks_and_leaves_to_the_scenarios():
     assert ScenarioDrawing.menu_buttons["leave"][0] == "Leave to the scenarios (L)"
     assert ScenarioDrawing.menu_buttons["leave"][1] == L.MENU_BUTTONS["leave"][1]
     assert PlayDrawing.menu_buttons["leave"][0] == "Leave to the lobby (L)"
+
+
+def test_every_live_focal_slot_is_taken_by_default(apps, tmp_path, monkeypatch):
+    # Scenario 2's verified line moves the Rogue, the Mage and the Hunter: a playtester who
+    # follows its brief plays all three, so all three start taken (a click gives one up).
+    target = scenario_one_folder(tmp_path, monkeypatch)
+    shutil.copy(SHIPPED / "002_borrowed_power.json", target)
+    app = apps(setup(), start=False)
+    app.to_scenarios()
+    screen = app.screen
+    wait_for(app, lambda: screen.items is not None, seconds=120)
+    rows = [r["button_element"] for r in screen.list.item_list]
+    post_events(app, click(rows[1].rect.center))
+    scenario = screen.item.scenario
+    assert scenario.id == 2
+    live = [s for s in scenario.focal_slots if bool(scenario.start.alive[s])]
+    assert len(live) == 3 and screen.picked == set(live)
+    mage = next(b for b, slot in screen.toggles.items() if slot == live[1])
+    post_events(app, click(mage.rect.center))
+    assert screen.picked == set(live) - {live[1]}
