@@ -14,18 +14,14 @@ from evaluation.replay import ReplayError, replay_paths
 from replay_viewer.video_writers import VideoError, check_format
 
 
-def add_export_options(parser, view: bool = True) -> None:
-    """The export options: --from --to [--view] --fps --ticks-per-second --captions/
-    --no-captions --size --no-animation."""
-    parser.add_argument(
-        "--from",
-        dest="start",
-        type=int,
-        metavar="T",
-        help="first game tick, as the viewer shows it (the replay's first)",
-    )
-    parser.add_argument("--to", dest="end", type=int, metavar="T",
-                        help="last game tick (the replay's end)")  # fmt: skip
+def add_export_options(parser, view: bool = True, end_flag: str = "--to", whose="the replay's"):
+    """The export options: --from, `end_flag` (the batch's --to names its folder, so its last
+    tick is --until), [--view], --fps, --ticks-per-second, --captions/--no-captions, --size,
+    --no-animation. `whose`: the replay the tick defaults name in the help."""
+    first = f"first game tick, as the viewer shows it ({whose} first)"
+    parser.add_argument("--from", dest="start", type=int, metavar="T", help=first)
+    parser.add_argument(end_flag, dest="end", type=int, metavar="T",
+                        help=f"last game tick ({whose} end)")  # fmt: skip
     if view:
         parser.add_argument("--view", default="oracle", help="oracle | agent:0-9|A0-B4 | team:A|B")
     parser.add_argument("--fps", type=int, default=30, help="frames a second (30)")
@@ -111,30 +107,9 @@ def register_batch(actions):
     parser.add_argument("--to", dest="folder", required=True, metavar="DIR",
                         help="folder for the videos (made if missing)")  # fmt: skip
     parser.add_argument("--format", choices=("gif", "mp4"), default="gif", help="gif (default)")
-    parser.add_argument(
-        "--from",
-        dest="start",
-        type=int,
-        metavar="T",
-        help="first game tick, as the viewer shows it (each replay's first)",
-    )
-    parser.add_argument("--until", dest="end", type=int, metavar="T",
-                        help="last game tick (each replay's end)")  # fmt: skip
-    add_export_options(_Skip(parser, ("--from", "--to")))
+    add_export_options(parser, end_flag="--until", whose="each replay's")
     parser.set_defaults(func=run_batch, recursive=False)
     return parser
-
-
-class _Skip:
-    """A parser wrapper that leaves out the options already added under other names (the
-    batch's --to names the folder, so its last tick is --until)."""
-
-    def __init__(self, parser, names):
-        self.parser, self.names = parser, names
-
-    def add_argument(self, *flags, **kwargs):
-        if not set(flags) & set(self.names):
-            self.parser.add_argument(*flags, **kwargs)
 
 
 def run_batch(args) -> int:
