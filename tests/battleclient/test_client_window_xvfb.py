@@ -72,14 +72,16 @@ def test_half_size_window_presets_and_take_back_by_mouse(xserver, tmp_path):
         click(menu.center)
         click((menu.centerx, menu.bottom + 3 * OPTION_H + OPTION_H // 2))  # Warriors
         xdo(xserver, "key", "--window", window, "Return")  # Start
-        path, first = shoot(xserver, window, shots, until=lambda im: unit_at(im, PAD))  # game on
+        game_on = lambda im: unit_at(im, PAD)  # noqa: E731
+        path, first = shoot(xserver, window, shots, until=game_on, client=client)
         assert first.get_size() == L.SIZE  # F12 keeps the layout's frame
         xdo(xserver, "key", "--window", window, "w", "space")  # north, end the turn
-        shoot(xserver, window, shots, until=lambda im: blue_at(im, NORTH))
+        shoot(xserver, window, shots, until=lambda im: blue_at(im, NORTH), client=client)
         click(pygame.Rect(L.PLAY_BUTTONS["takeback"][1]).center)
-        shoot(xserver, window, shots, until=lambda im: blue_at(im, PAD))  # back on the pad
+        back_on_pad = lambda im: blue_at(im, PAD)  # noqa: E731
+        shoot(xserver, window, shots, until=back_on_pad, client=client)
         xdo(xserver, "key", "--window", window, "d", "space")  # east instead
-        shoot(xserver, window, shots, until=lambda im: blue_at(im, (2.5, 1.5)))
+        shoot(xserver, window, shots, until=lambda im: blue_at(im, (2.5, 1.5)), client=client)
         xdo(xserver, "key", "--window", window, "Escape")
         time.sleep(0.5)
         xdo(xserver, "key", "--window", window, "q")

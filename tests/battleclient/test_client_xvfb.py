@@ -30,20 +30,39 @@ def blue_at(image, world) -> bool:
     return tuple(image.get_at((x - 13, y)))[:3] == TEAM_COLOURS[0]
 
 
-def shoot(display, window, folder: Path, seconds: float = 240.0, until=lambda image: True):
-    """Press F12 until a new screenshot satisfies `until`; returns (path, image)."""
-    end = time.monotonic() + seconds
+def shoot(
+    display, window, folder: Path, seconds: float = 240.0, until=lambda image: True, client=None
+):
+    """Press F12 until a new screenshot satisfies `until`; returns (path, image). With the app's
+    `client` process given, a failure says whether it had exited and what it printed."""
+    end, last = time.monotonic() + seconds, None
     while time.monotonic() < end:
+        if client is not None and client.poll() is not None:
+            raise AssertionError(f"the app exited ({client.returncode}):\n{_tail(client)}")
         before = set(folder.glob("[!.]*.png")) if folder.exists() else set()
         xdo(display, "key", "--window", window, "F12")
         time.sleep(1.0)
         fresh = sorted(set(folder.glob("[!.]*.png")) - before) if folder.exists() else []
         if fresh:
-            image = pygame.image.load(str(fresh[-1]))
+            last, image = fresh[-1], pygame.image.load(str(fresh[-1]))
             if until(image):
                 return fresh[-1], image
         time.sleep(1.0)
-    raise AssertionError("the expected screen did not appear")
+    said = "" if client is None else f"; the app, still running, printed:\n{_tail(client)}"
+    raise AssertionError(f"the expected screen did not appear in {seconds:.0f} s (last "
+                         f"screenshot: {last}){said}")  # fmt: skip
+
+
+def _tail(client, chars: int = 3000) -> str:
+    """The last `chars` of what `client` (stdout piped as text) printed; ends it if running."""
+    if client.poll() is None:
+        client.terminate()
+    try:
+        out, _ = client.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        client.kill()
+        out, _ = client.communicate()
+    return (out or "")[-chars:]
 
 
 def test_real_window_game_start_clicks_and_screenshot(xserver, tmp_path):
@@ -64,14 +83,16 @@ def test_real_window_game_start_clicks_and_screenshot(xserver, tmp_path):
     try:
         window = find_window(xserver, client.pid, timeout=120)
         pad = (1.5, 1.5)  # A0's pad on map 47, Team A west
-        _, first = shoot(xserver, window, shots, until=lambda im: blue_at(im, pad))
+        _, first = shoot(xserver, window, shots, until=lambda im: blue_at(im, pad), client=client)
         assert first.get_size() == L.SIZE
         north_dot = screen_point((pad[0], pad[1] + 1.7))  # the ring's N dot (RING_UNITS)
         xdo(xserver, "mousemove", "--window", window, *map(str, north_dot), "click", "1")
         time.sleep(0.5)
         xdo(xserver, "key", "--window", window, "space")
         moved = (pad[0], pad[1] + 1.0)
-        path, image = shoot(xserver, window, shots, until=lambda im: blue_at(im, moved))
+        path, image = shoot(
+            xserver, window, shots, until=lambda im: blue_at(im, moved), client=client
+        )
         shutil.copy(path, tmp_path / "arena.png")
         xdo(xserver, "key", "--window", window, "Escape")
         time.sleep(0.5)

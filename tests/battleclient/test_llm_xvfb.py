@@ -50,13 +50,15 @@ def test_real_window_shows_thinking_and_k_cancels(xserver, tmp_path):
                                   stderr=subprocess.STDOUT, text=True)  # fmt: skip
         try:
             window = find_window(xserver, client.pid, timeout=120)
-            shoot(xserver, window, shots, until=lambda im: blue_at(im, (1.5, 1.5)))  # tick 0
+            tick_0 = lambda im: blue_at(im, (1.5, 1.5))  # noqa: E731
+            shoot(xserver, window, shots, until=tick_0, client=client)
             server.slow_s = 60.0  # from now on the model takes a minute to answer
             xdo(xserver, "key", "--window", window, "space")
-            shoot(xserver, window, shots, seconds=120, until=strip_shown)
+            shoot(xserver, window, shots, seconds=120, until=strip_shown, client=client)
             asked = time.monotonic()
             xdo(xserver, "key", "--window", window, "k")
-            shoot(xserver, window, shots, seconds=30, until=lambda im: not strip_shown(im))
+            strip_gone = lambda im: not strip_shown(im)  # noqa: E731
+            shoot(xserver, window, shots, seconds=30, until=strip_gone, client=client)
             assert time.monotonic() - asked < 20  # not the minute the model would take
             xdo(xserver, "key", "--window", window, "Escape")
             time.sleep(0.5)

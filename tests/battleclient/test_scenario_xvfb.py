@@ -57,14 +57,17 @@ def test_a_scenario_picked_by_mouse_opens_its_play_screen(xserver, tmp_path):
     replays = data / "marl-battlegrounds" / "replays"
     try:
         window = find_window(xserver, client.pid, timeout=120)
-        shoot(xserver, window, shots, 120)  # the lobby is drawn
+        shoot(xserver, window, shots, 120, client=client)  # the lobby is drawn
         _click(xserver, window, _center(L.LOBBY_BUTTONS["scenarios"][1]))
-        shoot(xserver, window, shots, 600, until=_listed)  # behind the lobby's warm-up compile
+        # behind the lobby's warm-up compile
+        shoot(xserver, window, shots, 600, until=_listed, client=client)
         _click(xserver, window, _row(1))
         _click(xserver, window, _row(5))  # 6. The Patient Hunter
         _click(xserver, window, _center(BUTTONS["start"][1]))
         hunter = tuple(S.load_scenario(6).doc["start"]["agents"]["A0"]["pos"])
-        shoot(xserver, window, shots, 600, until=lambda image: blue_at(image, hunter))
+        shoot(
+            xserver, window, shots, 600, until=lambda image: blue_at(image, hunter), client=client
+        )
         six = S.load_scenario(6)  # every live focal slot is taken: each locks in with Space
         for _ in range(sum(bool(six.start.alive[slot]) for slot in six.focal_slots)):
             xdo(xserver, "key", "--window", window, "space")  # the tick resolves before the save
