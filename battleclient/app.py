@@ -11,6 +11,7 @@ window is resizable (F11: full screen) and shows the 1280 x 800 layout scaled (u
 import os
 import subprocess
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 import pygame
@@ -280,14 +281,15 @@ class App:
         (or a finished engine job, which posts an event) at a low frame rate."""
         return bool(self.screen.busy())
 
-    def run(self, display, screenshot=None, after_ticks: int = 0) -> int:
+    def run(self, display, screenshot=None, after_ticks: int = 0, term=None) -> int:
         """The window loop: 60 frames a second while something moves, a wait on the event queue
         when idle (ui.pacing); with `screenshot`, save a PNG once the game reached
-        `after_ticks` (human slots hold still meanwhile) and stop."""
+        `after_ticks` (human slots hold still meanwhile) and stop. `term`: a TermSignal the
+        caller entered before the window opened (else one is entered here)."""
         pacer = FramePacer()
         wake = pygame.event.custom_type()
         self.worker.notify = lambda: pygame.event.post(pygame.event.Event(wake))
-        with TermSignal() as term:
+        with TermSignal() if term is None else nullcontext(term) as term:
             self._loop(pacer, display, screenshot, after_ticks, term)
         if term.received:  # no questions, and no minute-long wait for a compile to end
             video = getattr(self.screen, "video", None)
@@ -367,6 +369,14 @@ def _run(args, setup, note: str, branch=None) -> int:
         return run_headless(setup, args.replay_out)
     if args.screenshot:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    # Ours before SDL's: SDL_Init takes SIGTERM only while it has the default action, and a
+    # SIGTERM between the window opening and the loop would otherwise become a QUIT that
+    # waits up to a minute for the engine thread's compile (ui.signals).
+    with TermSignal() as term:
+        return _window(args, setup, note, branch, term)
+
+
+def _window(args, setup, note: str, branch, term) -> int:
     pygame.display.init()
     pygame.font.init()
     display = pygame.display.set_mode(L.SIZE, pygame.RESIZABLE)
@@ -380,7 +390,7 @@ def _run(args, setup, note: str, branch=None) -> int:
         app.start_study(preset)
     app.draw(display)
     pygame.display.flip()
-    code = app.run(display, args.screenshot, args.after_ticks)
+    code = app.run(display, args.screenshot, args.after_ticks, term)
     if code == TERM_EXIT:
         end_process(code)  # an engine-thread compile may still run: see ui.signals
     return code

@@ -125,7 +125,8 @@ class PlayScreen(PlayInput, Screen):
             self.before[key], self.scenes[key] = before, scene
         if snap.over:
             self.phase = "over"
-            self.app.submit(self._save, done=self._on_saved)
+            if not self.saved:  # else leave() already queued a save, behind this tick
+                self.app.submit(self._save, done=self._on_saved)
             self.saved = True
         elif self.teams:
             self._new_orders(snap, self.last_orders if self.repeat else {})

@@ -210,9 +210,10 @@ class ScenarioScreen(Screen):
             button.select() if slot in self.picked else button.unselect()
 
     def start(self) -> None:
-        item = self.item
         if self.items is None:
             return self.say("The scenarios are still loading")
+        self._follow_list()
+        item = self.item
         if item is None or item.scenario is None:
             return self.say("Pick a scenario that loads", error=True)
         from battleclient.scenario_session import slot_spec
@@ -226,6 +227,15 @@ class ScenarioScreen(Screen):
         except ValueError as error:
             return self.say(str(error), error=True)
         self.app.start_scenario(item.scenario, sorted(self.picked), others)
+
+    def _follow_list(self) -> None:
+        """Take the list's own selection: a row clicked in the frame that also pressed Start
+        is selected in the list, but pygame_gui posts its NEW_SELECTION event for the next
+        frame, after Start has run (a slow frame under load holds both clicks)."""
+        chosen = self.list.get_single_selection() if self.list is not None else None
+        labels = [item.label for item in self.items]
+        if chosen in labels and labels.index(chosen) != self.index:
+            self.choose(labels.index(chosen))
 
     def say(self, text: str, error: bool = False) -> None:
         self.message, self.error = text, error

@@ -119,3 +119,20 @@ def test_every_live_focal_slot_is_taken_by_default(apps, tmp_path, monkeypatch):
     mage = next(b for b, slot in screen.toggles.items() if slot == live[1])
     post_events(app, click(mage.rect.center))
     assert screen.picked == set(live) - {live[1]}
+
+
+def test_a_row_clicked_in_starts_frame_is_the_scenario_that_starts(apps, tmp_path, monkeypatch):
+    # A slow frame (the machine busy compiling) can hold a click on a row and the click on
+    # Start: pygame_gui selects the row at once but says so a frame later, after Start ran.
+    target = scenario_one_folder(tmp_path, monkeypatch)
+    shutil.copy(SHIPPED / "002_borrowed_power.json", target)
+    app = apps(setup(), start=False)
+    started = []
+    monkeypatch.setattr(app, "start_scenario", lambda s, slots, others="": started.append(s.id))
+    app.to_scenarios()
+    screen = app.screen
+    wait_for(app, lambda: screen.items is not None, seconds=120)
+    rows = [r["button_element"] for r in screen.list.item_list]
+    start = screen.buttons["start"].rect.center
+    post_events(app, [*click(rows[1].rect.center), *click(start)])
+    assert started == [2] and screen.item.scenario.id == 2
