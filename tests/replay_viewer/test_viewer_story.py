@@ -113,7 +113,6 @@ def test_a_click_on_a_plot_seeks_and_hover_gives_values(app, plot):
         assert lines[1].startswith(f"A0 {health[0]:.0f}, A1 {health[1]:.0f}")
 
 
-
 def test_a_death_with_many_killers_lists_them_as_english_does(display, tmp_path):
     """Four killers read "Mage B0, Warrior B1, Hunter B2 and Rogue B3 killed ...", not
     "... and Warrior B1 and Hunter B2 and ..."; the kill feed tells it in the same words."""
