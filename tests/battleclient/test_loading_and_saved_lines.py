@@ -13,6 +13,7 @@ def test_the_scenarios_loading_line_says_what_it_waits_for(apps):
     app = apps(setup(), start=False)
     app.kinds = None  # the Systems are still being imported: the start-up's line is the news
     app.progress.stage("Importing JAX", 0.05)
+    app.progress.done = False  # the engine thread may have finished its start-up job already
     screen = ScenarioScreen(app)
     assert screen.loading_line() == "Loading the scenarios: Importing JAX (5%)"
     app.progress.stage("Ready: the engine is compiled", 1.0)
