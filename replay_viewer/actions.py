@@ -208,11 +208,19 @@ def position_warning(model):
     rules = SimpleNamespace(**{**RULE_DEFAULTS, **known, **(h.get("config") or {})})
 
     def warn(focal: str, horizon: str) -> str:
-        if not horizon.isdigit() or int(horizon) < 1 or focal not in C.TEAM_NAMES:
-            return ""
+        if horizon_problem(horizon) or focal not in C.TEAM_NAMES:
+            return horizon_problem(horizon) if horizon else ""  # in the window, as typed
         return horizon_warning(state, C.TEAM_NAMES.index(focal), int(horizon), rules)
 
     return warn
+
+
+def horizon_problem(horizon: str) -> str:
+    """Why a typed horizon (text) is not a number of ticks Save can take, or "" when it is;
+    said in the Save as scenario window as it is typed and on the status line at Save."""
+    if horizon.isdigit() and int(horizon) >= 1:
+        return ""
+    return f"Horizon {horizon!r}: type a number of ticks, 1 or more"
 
 
 def branch_request(app, request) -> None:
@@ -227,8 +235,8 @@ def branch_request(app, request) -> None:
         what = f"Play on from tick {game_tick}"
     else:
         focal, horizon = values
-        if not horizon.isdigit() or int(horizon) < 1:
-            return app.say(f"Horizon {horizon!r}: type a number of ticks, 1 or more", error=True)
+        if horizon_problem(horizon):
+            return app.say(horizon_problem(horizon), error=True)
         argv = save_scenario_command(
             app.replay_path, app.model.game_tick(tick), focal, int(horizon)
         )
