@@ -10,7 +10,7 @@ from pygame_gui.windows import UIFileDialog
 
 from evaluation.replay import SUFFIX
 from replay_viewer import layout as L
-from replay_viewer.branch_windows import PlayOnWindow, ScenarioWindow
+from replay_viewer.branch_windows import PlayOnWindow, ScenarioWindow, slots_problem
 from replay_viewer.export import save_png
 from replay_viewer.folder_list import close_list
 from replay_viewer.launch import default_slots, play_on_command, save_scenario_command
@@ -227,8 +227,8 @@ def branch_request(app, request) -> None:
     """Carries out a branch window's request: start the BattleClient or the scenario saver."""
     kind, tick, *values = request
     if kind == "play_on":
-        if not values[0]:
-            return app.say("Play on: name who plays each slot", error=True)
+        if slots_problem(values[0]):
+            return app.say(slots_problem(values[0]), error=True)
         # the client's --tick counts game ticks; a scenario replay's index 0 is a later tick
         game_tick = int(app.model.state(tick)["tick"])
         argv = play_on_command(app.replay_path, game_tick, values[0])
