@@ -206,7 +206,8 @@ class App:
         self.screen = Lobby(self, self.setup, message, error)
 
     def on_left_game_saved(self, ok, value) -> None:
-        text = f"Replay of the last game saved: {value}" if ok else f"Replay not saved: {value}"
+        saved = f"Replay of the last game saved: {short_path(value) if value else value}"
+        text = saved if ok else f"Replay not saved: {value}"
         if ok and value is not None:
             self.last_replay = value
         if not ok or value is not None:

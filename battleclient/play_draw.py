@@ -285,6 +285,8 @@ class PlayDrawing:
             self.menu_buttons if s.show_menu else (self.over_buttons if s.phase == "over" else {})
         )
         wanted = {} if s.form is not None else wanted  # the form has its own buttons
+        if s.snap is None:  # still setting up: there is no position on screen to save yet
+            wanted = {n: b for n, b in wanted.items() if n != "position"}
         for name in list(s.card_buttons):
             if name not in wanted:
                 s.card_buttons.pop(name).kill()

@@ -315,7 +315,7 @@ class PlayScreen(PlayInput, Screen):
         """The menu's "Save this position as a scenario" (P): asks focal team and horizon."""
         from battleclient.position_form import PositionForm
 
-        if self.form is None and self.session is not None:
+        if self.form is None and self.snap is not None:
             self.form = PositionForm(self)
             self._sync_buttons()
 

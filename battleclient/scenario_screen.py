@@ -274,6 +274,14 @@ class ScenarioScreen(Screen):
         except Exception as error:  # said on the screen, never a crash
             self.loaded = (False, error)
 
+    def loading_line(self) -> str:
+        """The line shown until the list is up: the start-up's progress while the Systems are
+        still being imported (the files are read after it), then the files being read; never
+        the lobby's last "Ready: ..." line, which reads as if loading were over."""
+        if self.app.kinds is None:
+            return f"Loading the scenarios: {self.app.progress_text()}"
+        return "Loading the scenarios: reading and checking the scenario files"
+
     def update(self, dt: float) -> None:
         if self.items is None and self.loader is None and self.app.kinds is not None:
             self.loader = threading.Thread(target=self._load, name="scenarios", daemon=True)
@@ -295,7 +303,7 @@ class ScenarioScreen(Screen):
         surface.blit(app.big.render(title, True, COLOURS["text"]), (20, 16))
         item = self.item
         if self.items is None:
-            text = f"Loading the scenarios: {app.progress_text()}"
+            text = self.loading_line()
             panels.draw_lines(surface, DETAIL, [text], app.font, COLOURS["muted"])
         elif item is not None:
             self._draw_detail(surface, item)

@@ -10,7 +10,7 @@ from pygame_gui.windows import UIFileDialog
 
 from evaluation.replay import SUFFIX
 from replay_viewer import layout as L
-from replay_viewer.branch_windows import PlayOnWindow, ScenarioWindow
+from replay_viewer.branch_windows import PlayOnWindow, ScenarioWindow, slots_problem
 from replay_viewer.export import save_png
 from replay_viewer.folder_list import close_list
 from replay_viewer.launch import default_slots, play_on_command, save_scenario_command
@@ -208,27 +208,35 @@ def position_warning(model):
     rules = SimpleNamespace(**{**RULE_DEFAULTS, **known, **(h.get("config") or {})})
 
     def warn(focal: str, horizon: str) -> str:
-        if not horizon.isdigit() or int(horizon) < 1 or focal not in C.TEAM_NAMES:
-            return ""
+        if horizon_problem(horizon) or focal not in C.TEAM_NAMES:
+            return horizon_problem(horizon) if horizon else ""  # in the window, as typed
         return horizon_warning(state, C.TEAM_NAMES.index(focal), int(horizon), rules)
 
     return warn
+
+
+def horizon_problem(horizon: str) -> str:
+    """Why a typed horizon (text) is not a number of ticks Save can take, or "" when it is;
+    said in the Save as scenario window as it is typed and on the status line at Save."""
+    if horizon.isdigit() and int(horizon) >= 1:
+        return ""
+    return f"Horizon {horizon!r}: type a number of ticks, 1 or more"
 
 
 def branch_request(app, request) -> None:
     """Carries out a branch window's request: start the BattleClient or the scenario saver."""
     kind, tick, *values = request
     if kind == "play_on":
-        if not values[0]:
-            return app.say("Play on: name who plays each slot", error=True)
+        if slots_problem(values[0]):
+            return app.say(slots_problem(values[0]), error=True)
         # the client's --tick counts game ticks; a scenario replay's index 0 is a later tick
         game_tick = int(app.model.state(tick)["tick"])
         argv = play_on_command(app.replay_path, game_tick, values[0])
         what = f"Play on from tick {game_tick}"
     else:
         focal, horizon = values
-        if not horizon.isdigit() or int(horizon) < 1:
-            return app.say(f"Horizon {horizon!r}: type a number of ticks, 1 or more", error=True)
+        if horizon_problem(horizon):
+            return app.say(horizon_problem(horizon), error=True)
         argv = save_scenario_command(
             app.replay_path, app.model.game_tick(tick), focal, int(horizon)
         )

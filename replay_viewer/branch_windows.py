@@ -11,6 +11,12 @@ from replay_viewer import layout as L
 from ui.panels import wrap
 
 
+def slots_problem(slots: str) -> str:
+    """Why Play on cannot take the typed slots text, or "" when it can try (the BattleClient
+    checks the spec itself: policies.slotspec)."""
+    return "" if slots.strip() else "Play on: name who plays each slot"
+
+
 class PlayOnWindow:
     """Asks for the --slots spec (prefilled: launch.default_slots) to play on from `tick`."""
 
@@ -36,12 +42,16 @@ class PlayOnWindow:
             container=box,
         )
         self.go = UIButton(pygame.Rect(10, 110, 160, 34), "Play on", manager, container=box)
+        self.problem = UILabel(pygame.Rect(10, 150, 560, 22), " ", manager, container=box)
 
     def alive(self) -> bool:
         return self.window.alive()
 
     def refresh(self) -> None:
-        """Nothing to follow in this window (ScenarioWindow shows a warning)."""
+        """Says in the window, as it is typed, why Play on cannot take the slots box."""
+        text = slots_problem(self.slots.get_text()) or " "
+        if self.problem.text != text:
+            self.problem.set_text(text)
 
     def typing(self) -> bool:
         """True while the slots box has the keyboard (its keys are text, not shortcuts)."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ui.explain import listed
 from ui.rules import C, team_of, unit_name
 
 KINDS = ("death", "ultimate", "score")  # drawing order on the timeline, bottom to top
@@ -41,7 +42,7 @@ def _death_marks(model, t: int, known: set, seen: set, cls) -> list[Mark]:
         ]
         victim_name = unit_name(victim, cls[victim])
         if killers:
-            text = f"{' and '.join(killers)} killed {victim_name}"
+            text = f"{listed(killers)} killed {victim_name}"
         else:
             text = f"{victim_name} died"
         if ev["red_zone_death"][victim]:

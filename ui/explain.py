@@ -192,6 +192,15 @@ def explain_tick(
     return lines + _score(events_t, state_t1)
 
 
+def listed(names) -> str:
+    """Names as English lists them: "A", "A and B", "A, B and C" (no serial comma); "" for
+    none. `names`: a sequence of str."""
+    names = list(names)
+    if len(names) < 3:
+        return " and ".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def counted(number: int, noun: str) -> str:
     """A count with its noun in the number English wants, "1 game" and "3 games" (nouns that take
     a plain -s only: game, tick, participant, line)."""

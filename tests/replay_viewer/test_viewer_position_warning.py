@@ -47,3 +47,57 @@ def test_save_as_scenario_warns_of_a_position_that_cannot_be_won(display, tmp_pa
     post(app, *key(pygame.K_1, "1"), *key(pygame.K_5, "5"))
     # 15 ticks: each enemy can die on ticks 0, 8 and 13 (waves on 4 and 9): 30 points, in reach
     assert window.horizon.get_text() == "15" and window.warning == ""
+
+
+def test_a_horizon_save_cannot_take_is_said_in_the_window(display, tmp_path):
+    """A horizon of 0 is refused in the window itself, as it is typed (the status line under
+    the window's veil was the only place that said it); Save writes nothing and keeps the
+    window up; a good horizon clears the line."""
+    from replay_viewer.app import App
+
+    app = App(L.SIZE)
+    assert app.open_path(write_replay(tmp_path / "g.mbgr", synthetic_replay(8, seed=3)))
+    pygame.event.clear()
+    frame(app)
+    post(app, *key(pygame.K_x, "x"))
+    window = app.branch_window
+    post(app, *[pygame.event.Event(k, pos=window.horizon.rect.center, button=1)
+                for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)])  # fmt: skip
+    post(app, *key(pygame.K_END), *key(pygame.K_BACKSPACE), *key(pygame.K_BACKSPACE))
+    assert window.horizon.get_text() == "" and window.warning == ""  # not yet typed: quiet
+    post(app, *key(pygame.K_0, "0"))
+    assert window.warning == "Horizon '0': type a number of ticks, 1 or more"
+    post(app, *[pygame.event.Event(k, pos=window.go.rect.center, button=1)
+                for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)])  # fmt: skip
+    assert app.branch_window is window and window.alive() and app.last_command is None
+    post(app, *[pygame.event.Event(k, pos=window.horizon.rect.center, button=1)
+                for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)])  # fmt: skip
+    post(app, *key(pygame.K_END), *key(pygame.K_BACKSPACE), *key(pygame.K_5, "5"))
+    assert window.horizon.get_text() == "5" and not window.warning.startswith("Horizon")
+
+
+def test_play_on_with_no_slots_is_said_in_the_window(display, tmp_path):
+    """Emptying Play on's slots box says in the window that the slots must be named (the
+    veiled status line alone said it before); Play on then starts nothing, typing clears it."""
+    from replay_viewer.app import App
+
+    app = App(L.SIZE)
+    assert app.open_path(write_replay(tmp_path / "g.mbgr", synthetic_replay(8, seed=3)))
+    pygame.event.clear()
+    frame(app)
+    post(app, *key(pygame.K_c, "c"))
+    window = app.branch_window
+    assert window.slots.get_text() and window.problem.text == " "
+    post(app, *[pygame.event.Event(k, pos=window.slots.rect.center, button=1)
+                for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)])  # fmt: skip
+    ctrl_a = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=pygame.KMOD_CTRL, unicode="")
+    post(app, ctrl_a, *key(pygame.K_BACKSPACE))  # select all, delete
+    assert window.slots.get_text() == ""
+    assert window.problem.text == "Play on: name who plays each slot"
+    post(app, *[pygame.event.Event(k, pos=window.go.rect.center, button=1)
+                for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)])  # fmt: skip
+    assert app.branch_window is window and window.alive() and app.last_command is None
+    post(app, *[pygame.event.Event(k, pos=window.slots.rect.center, button=1)
+                for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)])  # fmt: skip
+    post(app, *key(pygame.K_ASTERISK, "*"))
+    assert window.slots.get_text() == "*" and window.problem.text == " "

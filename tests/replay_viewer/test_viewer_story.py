@@ -111,3 +111,28 @@ def test_a_click_on_a_plot_seeks_and_hover_gives_values(app, plot):
     else:
         health = app.model.replay.states["health"][30]
         assert lines[1].startswith(f"A0 {health[0]:.0f}, A1 {health[1]:.0f}")
+
+
+def test_a_death_with_many_killers_lists_them_as_english_does(display, tmp_path):
+    """Four killers read "Mage B0, Warrior B1, Hunter B2 and Rogue B3 killed ...", not
+    "... and Warrior B1 and Hunter B2 and ..."; the kill feed tells it in the same words."""
+    from evaluation.replay import write_replay
+    from replay_viewer.app import App
+    from tests.helpers.replays import synthetic_replay
+    from ui.explain import listed
+    from ui.rules import unit_name
+
+    replay = synthetic_replay(40, seed=4)
+    t, victim = (int(v) for v in np.argwhere(replay.events["died"])[0])
+    killers = [s for s in range(10) if s // 5 != victim // 5][:4]
+    replay.events["lethal"][t, :, victim] = False
+    replay.events["lethal"][t, killers, victim] = True
+    viewer = App(L.SIZE)
+    assert viewer.open_path(write_replay(tmp_path / "four_killers.mbgr", replay))
+    cls = [int(c) for c in replay.states["class_id"][0]]
+    a, b, c, d = (unit_name(k, cls[k]) for k in killers)
+    text = next(m.text for m in story.game_marks(viewer.model) if m.tick == t + 1)
+    assert text.startswith(f"{a}, {b}, {c} and {d} killed {unit_name(victim, cls[victim])}")
+    viewer.model.timeline.seek(t + 1)
+    assert story.kill_feed(viewer.model)[0].text == text
+    assert listed([a, b]) == f"{a} and {b}" and listed([a]) == a and listed([]) == ""
