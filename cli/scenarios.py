@@ -156,14 +156,18 @@ def run_solve(args) -> int:
         f"peak {report.peak_rss_mib:.0f} MiB resident"
     )
     for d in report.depths:
+        opened = (
+            "not stepped (the last depth searched)" if d["unique_open"] is None
+            else f"{d['unique_open']} distinct open positions"
+        )  # fmt: skip
         print(
             f"  depth {d['depth']}: {d['frontier']} positions, {d['children']} joint actions "
-            f"stepped, {d['wins']} win, {d['decided_otherwise']} decided otherwise, "
-            f"{d['unique_open']} distinct open positions"
+            f"({d['stepped']} stepped), {d['wins']} win, {d['decided_otherwise']} decided "
+            f"otherwise, {opened}"
         )
     how = "exhaustive" if report.exhaustive else (
-        "pruned (best positions by score lead, then controller hit points lost; depth, "
-        f"positions, kept: {report.pruned_at})"
+        f"pruned (positions kept in turn by {', '.join(Q.P.KEY_NAMES)}; depth, positions, "
+        f"kept: {report.pruned_at})"
     )  # fmt: skip
     print(f"search: {how}")
     if report.first_win_depth is None:
