@@ -1,22 +1,29 @@
 """The line finder: breadth-first search over the focal team's legal joint actions.
 
 The controller is deterministic, so the game after a sequence of focal joint actions is fixed
-and a winning line is an open-loop sequence. Each depth expands every node of the frontier by
-every legal joint action of the focal team (the product of each living focal agent's legal
-moves and legal (target, Ultimate) pairs, RULES 3.5) and steps the children in chunks with the
-vmapped engine and controller (`match._tick`, one tick). Children stream: per chunk the wins are
-recorded, the games decided otherwise dropped, and only the ongoing children whose position is
-new at this depth are kept (same state, observation and controller memory, by a 64-bit
-fingerprint computed on the device; duplicates across chunks merge on the host), so memory
-grows with the distinct open positions, not with the children.
+and a winning line is an open-loop sequence. Each depth takes the frontier's positions through
+two passes (`evaluation.search_probe` says what each relies on, RULES 4):
 
-When the children of a depth would exceed `budget`, the frontier is cut to the nodes with the
-best heuristic value (score lead first, then the controller's hit points lost) whose children
-fit (at least one node): the search is then *pruned* and may miss lines; otherwise it is
-*exhaustive* and no shorter line exists than the first it finds. At most about
-min(`budget`, `positions`) open positions are ever stored (plus one batch), the best by value
-(a depth that had more is reported pruned), and none on the last depth searched or once a depth
-has a win (without `deeper`); the bookkeeping is in `evaluation.search_frontier`.
+- the *probe*: the positions are grouped by combat view (what a tick's outcome reads of them)
+  and the first of each group steps one child per combat class (each living focal agent's
+  legal (target, Ultimate) pair, RULES 3.5), every focal agent on Stay. A tick's outcome does
+  not depend on its moves, so this says for every child of the depth whether it wins, is
+  otherwise decided or goes on; wins and counts are those of stepping every child.
+- the *expansion* (only when the depth has no win, or with `deeper`): every child of an
+  ongoing class, each move combination, is stepped in chunks with the vmapped engine and
+  controller (`match._tick`, one tick). Per chunk only the children whose position is new at
+  this depth are kept (same state, observation and controller memory, by a 64-bit fingerprint
+  computed on the device; duplicates across chunks merge on the host), so memory grows with
+  the distinct open positions, not with the children.
+
+When a pass would step more than `budget` children, the positions (the probe: the groups) are
+cut to those `search_probe.spread_order` takes first, by five keys in turn (score lead, focal
+hit points, closeness to an enemy, stunned enemies, a spread), whose children fit (at least
+one): the search is then *pruned* and may miss lines; otherwise it is *exhaustive* and no
+shorter line exists than the first it finds. At most about min(`budget`, `positions`) open
+positions are ever stored (plus one batch; a depth that had more is reported pruned), and none
+on the last depth searched or once a depth has a win (without `deeper`); the bookkeeping is in
+`evaluation.search_frontier`.
 
 Rarity: the fraction of first-tick joint actions from which the search found a win (exact:
 each position carries the set of first-tick actions that reach it, merged sets united), and
@@ -317,8 +324,8 @@ def solve(
     stepped per depth at most (beyond it the frontier is pruned, see the module doc); chunk:
     games per compiled batch (at least SMALL_CHUNK); deeper: go on past the first depth with
     a win (default: stop there, the shortest lines); positions: distinct open positions kept
-    for the next depth at most (about 30 KB each on the host; the best by value, and a depth
-    that had more is reported pruned). Returns a SearchReport."""
+    for the next depth at most (about 30 KB each on the host; those `spread_order` takes
+    first, and a depth that had more is reported pruned). Returns a SearchReport."""
     watch = F.Watch()
     depth = depth or scenario.horizon
     lineup = lines.scenario_lineup(scenario)

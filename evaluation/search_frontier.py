@@ -230,11 +230,11 @@ class Merge:
     """The distinct ongoing children of one depth, in order of first appearance: a child whose
     fingerprint was seen before merges its roots into the first one's. Stored for the next
     depth: while `keep`, each distinct child, but never more than about `cap`: past 1.25 cap
-    only the best `cap` by value (ties: first appearance) stay. With cap = budget that changes
-    nothing: each position has at least one joint action (every mask row allows the no-op,
-    RULES 3.5), so a frontier cut to `budget` children (`scenario_search._expansion_order`)
-    keeps only positions among those best `cap`; a smaller cap cuts the next frontier to them,
-    and that depth is reported pruned."""
+    only the `cap` that `search_probe.spread_order` takes first by value (ties: first
+    appearance) stay. Every position has at least one joint action (every mask row allows the
+    no-op, RULES 3.5), so a next depth cut to `budget` children steps at most `budget`
+    positions anyway; a depth whose positions were not all stored is reported pruned
+    (`scenario_search`)."""
 
     def __init__(self, keep: bool, line_index: int, cap: int, value):
         self.keep, self.line_index, self.cap, self.value = keep, line_index, cap, value
@@ -285,8 +285,9 @@ class Merge:
         return joined
 
     def _cut(self) -> None:
-        """Keep the best `cap` stored children by value, in order of first appearance (each
-        part keeps its own rows before they are joined: one copy of the kept ones at most)."""
+        """Keep the `cap` stored children `spread_order` takes first by value, in order of first
+        appearance (each part keeps its own rows before they are joined: one copy of the kept
+        ones at most)."""
         values = np.concatenate([p["value"] for p in self.parts])
         best = np.zeros(len(values), bool)
         best[spread_order(values)[: self.cap]] = True
