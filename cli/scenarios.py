@@ -33,7 +33,7 @@ def register(subparsers) -> None:
     p = sub.add_parser("solve", help="search the focal team's joint actions for winning lines")
     p.add_argument("name", metavar="FILE_OR_ID")
     p.add_argument("--depth", type=int, default=None, help="ticks to search (default horizon)")
-    p.add_argument("--budget", type=int, default=20000, help="children per depth before pruning")
+    p.add_argument("--budget", type=int, default=20000, help="children a pass steps before pruning")
     p.add_argument("--positions", type=int, default=50_000, help="open positions kept a depth")
     p.add_argument("--deeper", action="store_true", help="go on past the first winning depth")
     p.add_argument("--json", action="store_true")
