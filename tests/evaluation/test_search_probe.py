@@ -68,3 +68,30 @@ def test_position_keys_by_hand():
     keys = P.position_keys(state, focal=0)
     assert keys.shape == (1, 5)
     assert keys[0, :4].tolist() == pytest.approx([-1000 - 80 + 6, 60, -3, 1])
+
+
+def test_combat_view_reads_what_a_ticks_outcome_reads():
+    # The frozen "Hold the Trap" start (tests/fixtures): its combat view ignores the previous
+    # actions and a 0.001-unit nudge of every body (no range, aura or zone edge that close),
+    # and sees a hit point, a stun and a body carried out of everyone's reach.
+    import jax.numpy as jnp
+
+    from evaluation import scenario_lines as L
+    from evaluation import scenarios as S
+
+    fixture = "tests/fixtures/scenarios/hold_the_trap_finder.json"
+    scenario = S.load_scenario(fixture)
+    state = L.start_rollout(scenario, L.scenario_lineup(scenario)).state
+    heads = jnp.zeros(C.NUM_SLOTS, jnp.int32)
+    acts = SimpleNamespace(move=heads, target=heads + 6, ult=heads)
+    owned = jnp.arange(C.NUM_SLOTS) >= C.TEAM_SIZE
+
+    def view(s):
+        return np.asarray(P.tree_hash(P.combat_view(s, acts, owned))).tolist()
+
+    base = view(state)
+    assert view(state.replace(prev_action=state.prev_action + 1)) == base
+    assert view(state.replace(pos=state.pos + 0.001)) == base
+    assert view(state.replace(health=state.health.at[5].add(-1))) != base
+    assert view(state.replace(status=state.status.at[0, 3].set(1))) != base
+    assert view(state.replace(pos=state.pos.at[5].set(jnp.array([19.5, 0.5])))) != base
