@@ -142,7 +142,7 @@ def run_solve(args) -> int:
     summary = {
         "scenario": s.id, "start_hash": s.start_hash, "first_win_depth": report.first_win_depth,
         "shortest_proven": report.shortest_proven, "exhaustive": report.exhaustive,
-        "pruned_at": report.pruned_at,
+        "pruned_at": report.pruned_at, "hidden_from": report.hidden_from,
         "first_tick_actions": report.first_tick_actions,
         "first_tick_winning": report.first_tick_winning, "depths": report.depths,
         "seconds": round(report.seconds, 1), "peak_rss_mib": round(report.peak_rss_mib),
@@ -167,7 +167,7 @@ def run_solve(args) -> int:
         )
     how = "exhaustive" if report.exhaustive else (
         f"pruned (positions kept in turn by {', '.join(Q.P.KEY_NAMES)}; depth, positions, "
-        f"kept: {report.pruned_at})"
+        f"kept: {report.pruned_at}; wins may be hidden from depth {report.hidden_from} on)"
     )  # fmt: skip
     print(f"search: {how}")
     if report.first_win_depth is None:

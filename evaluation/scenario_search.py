@@ -108,7 +108,8 @@ class SearchReport:
     lines: dict = field(default_factory=dict)
     first_win_depth: int | None = None
     exhaustive: bool = True
-    pruned_at: list = field(default_factory=list)
+    pruned_at: list = field(default_factory=list)  # (depth, positions, kept) per cut depth
+    hidden_from: int | None = None  # the first depth whose wins a cut may have hidden
     depths: list = field(default_factory=list)  # dicts: depth, frontier, children, wins, unique
     first_tick_actions: int = 0
     first_tick_winning: int = 0
@@ -121,10 +122,10 @@ class SearchReport:
 
     @property
     def shortest_proven(self) -> bool:
-        """No line shorter than the first win exists: every depth before it was searched in
-        full (a cut at the winning depth itself or later hides no shorter line)."""
-        return self.first_win_depth is not None and all(
-            depth >= self.first_win_depth for depth, _, _ in self.pruned_at
+        """No line shorter than the first win exists: no cut could hide a win before its depth
+        (a probe cut at depth d may hide wins on tick d, an expansion cut from tick d + 1)."""
+        return self.first_win_depth is not None and (
+            self.hidden_from is None or self.hidden_from >= self.first_win_depth
         )
 
 
@@ -150,13 +151,15 @@ def _cut(frontier: F.Frontier, counts: np.ndarray, budget: int, report, depth) -
     as (depth, positions, kept)."""
     order = _best(frontier.value, counts, budget)
     if len(order) < frontier.count:
-        _record_cut(report, depth, frontier.count, len(order))
+        _record_cut(report, depth, frontier.count, len(order), depth + 1)
     return order
 
 
-def _record_cut(report, depth: int, positions: int, kept: int) -> None:
-    """Note a cut (depth, positions, kept); a second cut of one depth replaces its first."""
+def _record_cut(report, depth: int, positions: int, kept: int, hides: int) -> None:
+    """Note a cut (depth, positions, kept) that may hide wins from depth `hides` on; a second
+    cut of one depth replaces its first."""
     report.exhaustive = False
+    report.hidden_from = min(hides, report.hidden_from or hides)
     if report.pruned_at and report.pruned_at[-1][0] == depth:
         report.pruned_at.pop()
     report.pruned_at.append((depth, positions, kept))
@@ -281,7 +284,7 @@ def _probe_depth(scenario, lineup, frontier, paths, roots, budget, chunk, key, r
     kept = _best(frontier.value[first], classes, budget)
     if len(kept) < len(first) or len(frontier.move) < frontier.count:
         rows = np.flatnonzero(np.isin(group, kept))
-        _record_cut(report, d, frontier.count, len(rows))
+        _record_cut(report, d, frontier.count, len(rows), d)
         frontier = _take(frontier, paths, roots, rows)
         first, group = P.groups(group[rows])
     outcomes = _probe(scenario, lineup, frontier, first, slots, chunk, key)

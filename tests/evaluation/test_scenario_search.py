@@ -73,6 +73,7 @@ def test_pruned_searches_keep_the_hold_fire_lines(frozen):
     # only one of them even at budget 1000 (with two that open with a Basic).
     report = Q.solve(frozen, depth=3, budget=100, chunk=Q.SMALL_CHUNK)
     assert not report.exhaustive and report.pruned_at == [(2, 18, 6), (3, 99, 78)]
+    assert report.hidden_from == 3 and report.shortest_proven  # depths 1 and 2 in full
     assert report.depths == _depths(
         (1, 1, 18, 0, 0, 18, 20), (2, 18, 234, 0, 0, 99, 115), (3, 99, 1845, 81, 108, None, 99)
     )
@@ -87,6 +88,7 @@ def test_pruned_searches_keep_the_hold_fire_lines(frozen):
     # positions are stored (about `budget`), one is expanded and 8 probed on the third tick.
     report = Q.solve(frozen, depth=3, budget=10, chunk=Q.SMALL_CHUNK)
     assert report.pruned_at == [(2, 18, 1), (3, 18, 8)] and report.first_win_depth is None
+    assert report.hidden_from == 2  # 8 of depth 1's 18 children were not stored
     assert report.depths == _depths(
         (1, 1, 18, 0, 0, 18, 20), (2, 18, 144, 0, 0, 18, 27), (3, 18, 234, 0, 0, None, 10)
     )
@@ -94,10 +96,15 @@ def test_pruned_searches_keep_the_hold_fire_lines(frozen):
 
 
 def test_a_cut_at_or_after_the_winning_depth_hides_no_shorter_line():
-    assert Q.SearchReport(first_win_depth=2, pruned_at=[(2, 1215, 40)]).shortest_proven
+    assert Q.SearchReport(first_win_depth=2, hidden_from=2).shortest_proven
     assert Q.SearchReport(first_win_depth=2).shortest_proven
-    assert not Q.SearchReport(first_win_depth=3, pruned_at=[(2, 1215, 40)]).shortest_proven
+    assert not Q.SearchReport(first_win_depth=3, hidden_from=2).shortest_proven
     assert not Q.SearchReport().shortest_proven  # no win found
+    report = Q.SearchReport()
+    Q._record_cut(report, 2, 243, 26, 3)  # an expansion cut on depth 2 hides depth 3 on
+    Q._record_cut(report, 3, 900, 40, 3)  # a probe cut on depth 3 hides depth 3 on
+    assert report.hidden_from == 3 and report.pruned_at == [(2, 243, 26), (3, 900, 40)]
+    assert not report.exhaustive
 
 
 @pytest.mark.slow
