@@ -343,10 +343,10 @@ def solve(
     report.first_tick_actions = int(F.option_counts(frontier.move, frontier.pair, slots)[0])
     roots = F.Roots(report.first_tick_actions)
     for d in range(1, depth + 1):
-        total = int(F.option_counts(frontier.move, frontier.pair, slots).sum())
         frontier, group, outcomes, stepped = _probe_depth(
             scenario, lineup, frontier, paths, roots, budget, chunk, key, report, d
         )
+        total = int(F.option_counts(frontier.move, frontier.pair, slots).sum())  # the probed
         wins, other = _record_probe(
             report, roots, paths, frontier, group, outcomes, slots, scenario.win_code
         )

@@ -75,7 +75,7 @@ def test_pruned_searches_keep_the_hold_fire_lines(frozen):
     assert not report.exhaustive and report.pruned_at == [(2, 18, 6), (3, 99, 78)]
     assert report.hidden_from == 3 and report.shortest_proven  # depths 1 and 2 in full
     assert report.depths == _depths(
-        (1, 1, 18, 0, 0, 18, 20), (2, 18, 234, 0, 0, 99, 115), (3, 99, 1845, 81, 108, None, 99)
+        (1, 1, 18, 0, 0, 18, 20), (2, 18, 234, 0, 0, 99, 115), (3, 99, 1530, 81, 108, None, 99)
     )
     assert (report.first_tick_winning, report.first_tick_actions) == (3, 18)
     assert _texts(report, frozen) == [
@@ -85,12 +85,13 @@ def test_pruned_searches_keep_the_hold_fire_lines(frozen):
         _line("NE B0 basic", "S B0 basic", "Stay B0 ult"),
     ]
     # Budget 10: more children than the budget on the first tick, so only 10 of its 18
-    # positions are stored (about `budget`), one is expanded and 8 probed on the third tick.
+    # positions are stored (about `budget`); their probe on the second tick covers 81 joint
+    # actions, one is expanded, and 8 positions (198 joint actions) are probed on the third.
     report = Q.solve(frozen, depth=3, budget=10, chunk=Q.SMALL_CHUNK)
     assert report.pruned_at == [(2, 18, 1), (3, 18, 8)] and report.first_win_depth is None
     assert report.hidden_from == 2  # 8 of depth 1's 18 children were not stored
     assert report.depths == _depths(
-        (1, 1, 18, 0, 0, 18, 20), (2, 18, 144, 0, 0, 18, 27), (3, 18, 234, 0, 0, None, 10)
+        (1, 1, 18, 0, 0, 18, 20), (2, 18, 81, 0, 0, 18, 27), (3, 18, 198, 0, 0, None, 10)
     )
     assert (report.first_tick_winning, report.lines) == (0, {})
 
