@@ -33,7 +33,7 @@ def register(subparsers) -> None:
     p = sub.add_parser("solve", help="search the focal team's joint actions for winning lines")
     p.add_argument("name", metavar="FILE_OR_ID")
     p.add_argument("--depth", type=int, default=None, help="ticks to search (default horizon)")
-    p.add_argument("--budget", type=int, default=20000, help="children per depth before pruning")
+    p.add_argument("--budget", type=int, default=20000, help="children a pass steps before pruning")
     p.add_argument("--positions", type=int, default=50_000, help="open positions kept a depth")
     p.add_argument("--deeper", action="store_true", help="go on past the first winning depth")
     p.add_argument("--json", action="store_true")
@@ -142,7 +142,7 @@ def run_solve(args) -> int:
     summary = {
         "scenario": s.id, "start_hash": s.start_hash, "first_win_depth": report.first_win_depth,
         "shortest_proven": report.shortest_proven, "exhaustive": report.exhaustive,
-        "pruned_at": report.pruned_at,
+        "pruned_at": report.pruned_at, "hidden_from": report.hidden_from,
         "first_tick_actions": report.first_tick_actions,
         "first_tick_winning": report.first_tick_winning, "depths": report.depths,
         "seconds": round(report.seconds, 1), "peak_rss_mib": round(report.peak_rss_mib),
@@ -156,14 +156,18 @@ def run_solve(args) -> int:
         f"peak {report.peak_rss_mib:.0f} MiB resident"
     )
     for d in report.depths:
+        opened = (
+            "not stepped (the last depth searched)" if d["unique_open"] is None
+            else f"{d['unique_open']} distinct open positions"
+        )  # fmt: skip
         print(
             f"  depth {d['depth']}: {d['frontier']} positions, {d['children']} joint actions "
-            f"stepped, {d['wins']} win, {d['decided_otherwise']} decided otherwise, "
-            f"{d['unique_open']} distinct open positions"
+            f"({d['stepped']} stepped), {d['wins']} win, {d['decided_otherwise']} decided "
+            f"otherwise, {opened}"
         )
     how = "exhaustive" if report.exhaustive else (
-        "pruned (best positions by score lead, then controller hit points lost; depth, "
-        f"positions, kept: {report.pruned_at})"
+        f"pruned (positions kept in turn by {', '.join(Q.P.KEY_NAMES)}; depth, positions, "
+        f"kept: {report.pruned_at}; wins may be hidden from depth {report.hidden_from} on)"
     )  # fmt: skip
     print(f"search: {how}")
     if report.first_win_depth is None:

@@ -1,22 +1,29 @@
 """The line finder: breadth-first search over the focal team's legal joint actions.
 
 The controller is deterministic, so the game after a sequence of focal joint actions is fixed
-and a winning line is an open-loop sequence. Each depth expands every node of the frontier by
-every legal joint action of the focal team (the product of each living focal agent's legal
-moves and legal (target, Ultimate) pairs, RULES 3.5) and steps the children in chunks with the
-vmapped engine and controller (`match._tick`, one tick). Children stream: per chunk the wins are
-recorded, the games decided otherwise dropped, and only the ongoing children whose position is
-new at this depth are kept (same state, observation and controller memory, by a 64-bit
-fingerprint computed on the device; duplicates across chunks merge on the host), so memory
-grows with the distinct open positions, not with the children.
+and a winning line is an open-loop sequence. Each depth takes the frontier's positions through
+two passes (`evaluation.search_probe` says what each relies on, RULES 4):
 
-When the children of a depth would exceed `budget`, the frontier is cut to the nodes with the
-best heuristic value (score lead first, then the controller's hit points lost) whose children
-fit (at least one node): the search is then *pruned* and may miss lines; otherwise it is
-*exhaustive* and no shorter line exists than the first it finds. At most about
-min(`budget`, `positions`) open positions are ever stored (plus one batch), the best by value
-(a depth that had more is reported pruned), and none on the last depth searched or once a depth
-has a win (without `deeper`); the bookkeeping is in `evaluation.search_frontier`.
+- the *probe*: the positions are grouped by combat view (what a tick's outcome reads of them)
+  and the first of each group steps one child per combat class (each living focal agent's
+  legal (target, Ultimate) pair, RULES 3.5), every focal agent on Stay. A tick's outcome does
+  not depend on its moves, so this says for every child of the depth whether it wins, is
+  otherwise decided or goes on; wins and counts are those of stepping every child.
+- the *expansion* (only when the depth has no win, or with `deeper`): every child of an
+  ongoing class, each move combination, is stepped in chunks with the vmapped engine and
+  controller (`match._tick`, one tick). Per chunk only the children whose position is new at
+  this depth are kept (same state, observation and controller memory, by a 64-bit fingerprint
+  computed on the device; duplicates across chunks merge on the host), so memory grows with
+  the distinct open positions, not with the children.
+
+When a pass would step more than `budget` children, the positions (the probe: the groups) are
+cut to those `search_probe.spread_order` takes first, by five keys in turn (score lead, focal
+hit points, closeness to an enemy, stunned enemies, a spread), whose children fit (at least
+one): the search is then *pruned* and may miss lines; otherwise it is *exhaustive* and no
+shorter line exists than the first it finds. At most about min(`budget`, `positions`) open
+positions are ever stored (plus one batch; a depth that had more is reported pruned), and none
+on the last depth searched or once a depth has a win (without `deeper`); the bookkeeping is in
+`evaluation.search_frontier`.
 
 Rarity: the fraction of first-tick joint actions from which the search found a win (exact:
 each position carries the set of first-tick actions that reach it, merged sets united), and
@@ -35,25 +42,16 @@ from engine import constants as C
 from evaluation import match
 from evaluation import scenario_lines as lines
 from evaluation import search_frontier as F
+from evaluation import search_probe as P
 from evaluation.scenarios import Scenario
 from policies.system import Lineup, as_system
 
-_MIX = np.uint32(0x9E3779B1)
 SMALL_CHUNK = 64
 
 
 def _fingerprint(game: match.Rollout) -> jax.Array:
     """(2,) uint32 fingerprint of one node's state, observation and carries (bit patterns)."""
-    leaves = [x for x in jax.tree.leaves((game.state, game.obs, game.carries)) if x.size]
-    words = jnp.concatenate([jax.lax.bitcast_convert_type(
-        x.astype(jnp.float32) if x.dtype != jnp.float32 else x, jnp.uint32
-    ).ravel() for x in leaves])  # fmt: skip
-    words = (words ^ (words >> 16)) * jnp.uint32(0x45D9F3B)
-    words = words ^ (words >> 13)
-    index = jnp.arange(words.size, dtype=jnp.uint32)
-    a = jnp.sum(words * (index * _MIX + jnp.uint32(1)), dtype=jnp.uint32)
-    b = jnp.sum(words * (index * jnp.uint32(0x85EBCA6B) + jnp.uint32(7)), dtype=jnp.uint32)
-    return jnp.stack([a, b])
+    return P.tree_hash((game.state, game.obs, game.carries))
 
 
 _GIVEN: dict[int, tuple] = {}
@@ -110,7 +108,8 @@ class SearchReport:
     lines: dict = field(default_factory=dict)
     first_win_depth: int | None = None
     exhaustive: bool = True
-    pruned_at: list = field(default_factory=list)
+    pruned_at: list = field(default_factory=list)  # (depth, positions, kept) per cut depth
+    hidden_from: int | None = None  # the first depth whose wins a cut may have hidden
     depths: list = field(default_factory=list)  # dicts: depth, frontier, children, wins, unique
     first_tick_actions: int = 0
     first_tick_winning: int = 0
@@ -123,21 +122,11 @@ class SearchReport:
 
     @property
     def shortest_proven(self) -> bool:
-        """No line shorter than the first win exists: every depth before it was searched in
-        full (a cut at the winning depth itself or later hides no shorter line)."""
-        return self.first_win_depth is not None and all(
-            depth >= self.first_win_depth for depth, _, _ in self.pruned_at
+        """No line shorter than the first win exists: no cut could hide a win before its depth
+        (a probe cut at depth d may hide wins on tick d, an expansion cut from tick d + 1)."""
+        return self.first_win_depth is not None and (
+            self.hidden_from is None or self.hidden_from >= self.first_win_depth
         )
-
-
-def _value(state, focal: int) -> np.ndarray:
-    """Heuristic of nodes (higher first): score lead, then the controller's hit points lost."""
-    score = np.asarray(state.score)
-    lead = score[:, focal] - score[:, 1 - focal]
-    enemy = slice((1 - focal) * C.TEAM_SIZE, (2 - focal) * C.TEAM_SIZE)
-    own = slice(focal * C.TEAM_SIZE, (focal + 1) * C.TEAM_SIZE)
-    health = np.asarray(state.health)
-    return lead * 1000.0 - health[:, enemy].sum(1) + 0.1 * health[:, own].sum(1)
 
 
 def _plan(table: np.ndarray, slots) -> tuple:
@@ -145,20 +134,35 @@ def _plan(table: np.ndarray, slots) -> tuple:
     return tuple(tuple(int(v) for s in slots for v in table[t, s, 1:]) for t in range(len(table)))
 
 
-def _expansion_order(frontier: F.Frontier, slots, budget, report, depth) -> np.ndarray:
-    """The kept frontier positions to expand, in order: all of them, or (when the children of
-    all `frontier.count` positions would exceed `budget`) the best by value whose children fit
-    (at least one); a cut is recorded in `report` as (depth, positions, kept)."""
-    counts = F.option_counts(frontier.move, frontier.pair, slots)
-    order = np.arange(len(counts))
-    if len(counts) < frontier.count or counts.sum() > budget:
-        by_value = np.argsort(-frontier.value, kind="stable")
-        keep = max(int(np.searchsorted(np.cumsum(counts[by_value]), budget, side="right")), 1)
-        if keep < frontier.count:
-            order = by_value[:keep]
-            report.exhaustive = False
-            report.pruned_at.append((depth, frontier.count, keep))
+def _best(keys: np.ndarray, counts: np.ndarray, budget: int) -> np.ndarray:
+    """The items (sorted indices) a cut keeps: all when their `counts` children fit in `budget`,
+    else those `search_probe.spread_order` takes first (by `keys`) whose children fit (at
+    least one)."""
+    if counts.sum() <= budget:
+        return np.arange(len(counts))
+    by_keys = P.spread_order(keys)
+    keep = max(int(np.searchsorted(np.cumsum(counts[by_keys]), budget, side="right")), 1)
+    return np.sort(by_keys[:keep])
+
+
+def _cut(frontier: F.Frontier, counts: np.ndarray, budget: int, report, depth) -> np.ndarray:
+    """The kept frontier positions to step (`_best` of the `counts` (k,) children); a cut, or
+    positions `search_frontier.Merge` left out (k < `frontier.count`), is recorded in `report`
+    as (depth, positions, kept)."""
+    order = _best(frontier.value, counts, budget)
+    if len(order) < frontier.count:
+        _record_cut(report, depth, frontier.count, len(order), depth + 1)
     return order
+
+
+def _record_cut(report, depth: int, positions: int, kept: int, hides: int) -> None:
+    """Note a cut (depth, positions, kept) that may hide wins from depth `hides` on; a second
+    cut of one depth replaces its first."""
+    report.exhaustive = False
+    report.hidden_from = min(hides, report.hidden_from or hides)
+    if report.pruned_at and report.pruned_at[-1][0] == depth:
+        report.pruned_at.pop()
+    report.pruned_at.append((depth, positions, kept))
 
 
 def _step_chunk(scenario, lineup, frontier: F.Frontier, parents, actions, chunk, key):
@@ -195,12 +199,120 @@ def _line_carries(acts: np.ndarray):
     return (jnp.zeros(len(acts), jnp.int32), jnp.asarray(table))
 
 
-def _record_wins(report, roots, paths, parents, actions, win, slots, start):
-    """Add the winning children's lines (first of each combat plan) and their first-tick roots."""
-    for i in np.flatnonzero(win):
-        line = np.concatenate([paths.path(int(parents[i])), actions[i][None]])
-        report.lines.setdefault(_plan(line, slots), line)
-    roots.mark_won(roots.child_ids(parents[win], start + np.flatnonzero(win)))
+def _signatures(frontier: F.Frontier, lineup: Lineup, chunk: int, key) -> np.ndarray:
+    """(k,) uint64 `search_probe.signatures` of the k kept frontier positions, in batches of
+    `chunk` (padded with position 0)."""
+    out, control, k = [], _control_index(lineup), len(frontier.move)
+    idle = _line_carries(np.zeros((chunk, C.NUM_SLOTS, 3), np.int32))
+    for lo in range(0, k, chunk):
+        idx = np.arange(lo, lo + chunk)
+        idx[idx >= k] = 0
+        prints = np.asarray(P.signatures(lineup, control, frontier.games(idx, idle, key(chunk))))
+        out.append(prints[: min(chunk, k - lo)].astype(np.uint64))
+    prints = np.concatenate(out)
+    return (prints[:, 0] << np.uint64(32)) | prints[:, 1]
+
+
+def _probe(scenario, lineup, frontier, reps, slots, chunk, key) -> list:
+    """Each representative position's class outcomes: a list of (c,) int32 outcome codes, one
+    child per combat class (`search_probe.class_index` order) with every focal agent on Stay."""
+    stay = P.stay_only(frontier.move)
+    codes = {int(r): [] for r in reps}
+
+    def classes(i):
+        acts = F.joint_actions(stay[i], frontier.pair[i], slots)
+        return acts, np.arange(len(acts))
+
+    for parents, actions, _ in F.child_batches(classes, reps, chunk, SMALL_CHUNK):
+        _, outcome, _ = _step_chunk(scenario, lineup, frontier, parents, actions, chunk, key)
+        for r in np.unique(parents).tolist():
+            codes[r].append(outcome[parents == r])
+    return [np.concatenate(codes[int(r)]) for r in reps]
+
+
+def _record_probe(report, roots, paths, frontier, group, outcomes, slots, win_code) -> tuple:
+    """Add the lines and first-tick roots the probe's wins give every position of a winning
+    group (positions in frontier order, classes in order: the first line of each combat plan,
+    as stepping every child would find); returns (wins, decided otherwise) counted as children
+    (each class times its position's move combinations)."""
+    moves = P.move_counts(frontier.move, slots)
+    n_win = np.array([(c == win_code).sum() for c in outcomes], np.int64)[group]
+    n_done = np.array([(c != C.ONGOING).sum() for c in outcomes], np.int64)[group]
+    stay = P.stay_only(frontier.move)
+    for i in np.flatnonzero(n_win).tolist():
+        won = np.flatnonzero(outcomes[group[i]] == win_code)
+        acts = F.joint_actions(stay[i], frontier.pair[i], slots)[won]
+        for act in acts:
+            line = np.concatenate([paths.path(i), act[None]])
+            report.lines.setdefault(_plan(line, slots), line)
+        if roots.node_ids is None:  # first tick: the won first-tick actions are all move variants
+            cls = P.class_index(frontier.move[i], frontier.pair[i], slots)
+            roots.mark_won(np.flatnonzero(np.isin(cls, won)))
+        else:
+            roots.mark_won(roots.node_ids[[i]])
+    wins = int((n_win * moves).sum())
+    return wins, int(((n_done - n_win) * moves).sum())
+
+
+def _ongoing_children(frontier, group, outcomes, slots):
+    """position -> (its joint actions whose combat class goes on, their rows in its list)."""
+
+    def of(i: int):
+        acts = F.joint_actions(frontier.move[i], frontier.pair[i], slots)
+        cls = P.class_index(frontier.move[i], frontier.pair[i], slots)
+        rows = np.flatnonzero(outcomes[group[i]][cls] == C.ONGOING)
+        return acts[rows], rows
+
+    return of
+
+
+def _take(frontier, paths, roots, rows):
+    """Let the positions a cut leaves out go before stepping (`rows` kept, renumbered)."""
+    paths.take(rows)
+    if roots.node_ids is not None:
+        roots.take(rows)
+    return frontier.take(rows)
+
+
+def _probe_depth(scenario, lineup, frontier, paths, roots, budget, chunk, key, report, d):
+    """The probe of one depth: positions grouped by combat view, one child per combat class of
+    each group's first position, the groups cut (`_best`) to `budget` such children. Returns
+    (frontier, group (k,), outcomes per group, children stepped)."""
+    slots = scenario.focal_slots
+    first, group = P.groups(_signatures(frontier, lineup, chunk, key))
+    classes = F.option_counts(P.stay_only(frontier.move[first]), frontier.pair[first], slots)
+    kept = _best(frontier.value[first], classes, budget)
+    if len(kept) < len(first) or len(frontier.move) < frontier.count:
+        rows = np.flatnonzero(np.isin(group, kept))
+        _record_cut(report, d, frontier.count, len(rows), d)
+        frontier = _take(frontier, paths, roots, rows)
+        first, group = P.groups(group[rows])
+    outcomes = _probe(scenario, lineup, frontier, first, slots, chunk, key)
+    return frontier, group, outcomes, int(classes[kept].sum())
+
+
+def _expand_depth(scenario, lineup, held, probed, merge, budget, chunk, key, report, d) -> int:
+    """Step every child of the kept positions whose combat class the probe found ongoing (cut
+    to `budget` children) into `merge`; returns the children stepped. Raises RuntimeError if
+    one of them is decided after all (the probe's reduction would be wrong)."""
+    frontier, paths, roots = held
+    group, outcomes = probed
+    slots = scenario.focal_slots
+    going = np.array([(c == C.ONGOING).sum() for c in outcomes], np.int64)[group]
+    order = _cut(frontier, going * P.move_counts(frontier.move, slots), budget, report, d)
+    stepped = 0
+    children = _ongoing_children(frontier, group, outcomes, slots)
+    for parents, actions, rows in F.child_batches(children, order, chunk, SMALL_CHUNK):
+        nxt, outcome, prints = _step_chunk(scenario, lineup, frontier, parents, actions, chunk, key)
+        if (outcome != C.ONGOING).any():
+            raise RuntimeError(
+                f"scenario {scenario.id} depth {d}: a child of an ongoing combat class was "
+                "decided; a tick's outcome must not depend on its moves (RULES 4)"
+            )
+        ids = rows if roots.node_ids is None else roots.node_ids[parents]
+        merge.add(nxt, prints, np.arange(len(parents)), parents, actions, ids)
+        stepped += len(parents)
+    return stepped
 
 
 def solve(
@@ -215,55 +327,44 @@ def solve(
     stepped per depth at most (beyond it the frontier is pruned, see the module doc); chunk:
     games per compiled batch (at least SMALL_CHUNK); deeper: go on past the first depth with
     a win (default: stop there, the shortest lines); positions: distinct open positions kept
-    for the next depth at most (about 30 KB each on the host; the best by value, and a depth
-    that had more is reported pruned). Returns a SearchReport."""
+    for the next depth at most (about 30 KB each on the host; those `spread_order` takes
+    first, and a depth that had more is reported pruned). Returns a SearchReport."""
     watch = F.Watch()
     depth = depth or scenario.horizon
     lineup = lines.scenario_lineup(scenario)
     line_index = lineup.systems.index(lines.line_system())
     slots = scenario.focal_slots
     start = lines.start_rollout(scenario, lineup)
-    value = functools.partial(_value, focal=scenario.focal_team)
+    value = functools.partial(P.position_keys, focal=scenario.focal_team)
     frontier = F.Frontier.of([start], line_index, value)
     key = F.batched_key(start.key)
     paths = F.Paths()
     report = SearchReport()
-    roots = None
+    report.first_tick_actions = int(F.option_counts(frontier.move, frontier.pair, slots)[0])
+    roots = F.Roots(report.first_tick_actions)
     for d in range(1, depth + 1):
-        order = _expansion_order(frontier, slots, budget, report, d)
-        if len(order) < len(frontier.move):  # let the cut positions go before stepping
-            frontier = frontier.take(order)
-            paths.take(order)
-            roots.take(order)
-            order = np.arange(len(order))
-        total = int(F.option_counts(frontier.move[order], frontier.pair[order], slots).sum())
-        if d == 1:
-            report.first_tick_actions = total
-            roots = F.Roots(total)
-        last = d == depth
-        merge = F.Merge(not last, line_index, min(budget, positions), value)
-        wins = seen = 0
-        for parents, actions in F.child_batches(frontier, slots, order, chunk, SMALL_CHUNK):
-            nxt, outcome, prints = _step_chunk(
-                scenario, lineup, frontier, parents, actions, chunk, key
-            )
-            win = outcome == scenario.win_code
-            _record_wins(report, roots, paths, parents, actions, win, slots, seen)
-            wins += int(win.sum())
-            merge.keep &= not (wins and not deeper)  # this depth is the last: keep no positions
-            alive = np.flatnonzero(outcome == C.ONGOING)
-            merge.add(
-                nxt, prints, alive, parents, actions, roots.child_ids(parents[alive], seen + alive)
-            )
-            seen += len(parents)
+        frontier, group, outcomes, stepped = _probe_depth(
+            scenario, lineup, frontier, paths, roots, budget, chunk, key, report, d
+        )
+        total = int(F.option_counts(frontier.move, frontier.pair, slots).sum())  # the probed
+        wins, other = _record_probe(
+            report, roots, paths, frontier, group, outcomes, slots, scenario.win_code
+        )
+        report.first_tick_winning = int(roots.won.sum())
+        row = {"depth": d, "frontier": len(frontier), "children": total, "wins": wins,
+               "decided_otherwise": other, "unique_open": None, "stepped": stepped}  # fmt: skip
+        report.depths.append(row)
         if wins and report.first_win_depth is None:
             report.first_win_depth = d
-        report.first_tick_winning = int(roots.won.sum())
-        report.depths.append(
-            {"depth": d, "frontier": len(frontier), "children": total, "wins": wins,
-             "decided_otherwise": total - wins - merge.alive, "unique_open": len(merge)}
+        if (wins and not deeper) or d == depth:
+            break
+        merge = F.Merge(True, line_index, min(budget, positions), value)
+        row["stepped"] += _expand_depth(
+            scenario, lineup, (frontier, paths, roots), (group, outcomes), merge, budget, chunk,
+            key, report, d,
         )  # fmt: skip
-        if not len(merge) or (wins and not deeper) or last:
+        row["unique_open"] = len(merge)
+        if not len(merge):
             break
         frontier, ids, parents, actions = merge.frontier(roots)
         paths.extend(parents, actions)

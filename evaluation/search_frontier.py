@@ -21,6 +21,7 @@ import numpy as np
 
 from engine import constants as C
 from evaluation import match
+from evaluation.search_probe import spread_order
 
 
 def _slot_options(move_row: np.ndarray, pair_row: np.ndarray) -> np.ndarray:
@@ -147,27 +148,39 @@ def batched_key(key: jax.Array):
     return functools.cache(lambda size: jnp.broadcast_to(key, (size, *key.shape)))
 
 
-def child_batches(frontier: Frontier, slots, order: np.ndarray, chunk: int, parents_at_most: int):
-    """Yield (parents (m,) int64, actions (m, 10, 3) int32) of every child of the positions in
-    `order`, in order (each position's joint actions as `joint_actions` lists them), in
-    batches of `chunk` children of at most `parents_at_most` positions (the last one shorter)."""
-    parents, actions, held, held_parents = [], [], 0, 0
-    for i in order.tolist():
+def all_children(frontier: Frontier, slots):
+    """position -> (its joint actions (n, 10, 3) as `joint_actions` lists them, arange(n))."""
+
+    def of(i: int):
         acts = joint_actions(frontier.move[i], frontier.pair[i], slots)
+        return acts, np.arange(len(acts))
+
+    return of
+
+
+def child_batches(children_of, order: np.ndarray, chunk: int, parents_at_most: int):
+    """Yield (parents (m,) int64, actions (m, 10, 3) int32, rows (m,) int64) of every child of
+    the positions in `order`, in order; children_of(i) gives position i's (actions, rows: their
+    index in its full list of joint actions). Batches of `chunk` children of at most
+    `parents_at_most` positions (the last one shorter)."""
+    parents, actions, rows, held, held_parents = [], [], [], 0, 0
+    for i in order.tolist():
+        acts, index = children_of(i)
         lo = 0
         while lo < len(acts):
             if held_parents == parents_at_most:
-                yield np.concatenate(parents), np.concatenate(actions)
-                parents, actions, held, held_parents = [], [], 0, 0
+                yield np.concatenate(parents), np.concatenate(actions), np.concatenate(rows)
+                parents, actions, rows, held, held_parents = [], [], [], 0, 0
             take = min(chunk - held, len(acts) - lo)
             parents.append(np.full(take, i, np.int64))
             actions.append(acts[lo : lo + take])
+            rows.append(index[lo : lo + take])
             held, lo, held_parents = held + take, lo + take, held_parents + 1
             if held == chunk:
-                yield np.concatenate(parents), np.concatenate(actions)
-                parents, actions, held, held_parents = [], [], 0, 0
+                yield np.concatenate(parents), np.concatenate(actions), np.concatenate(rows)
+                parents, actions, rows, held, held_parents = [], [], [], 0, 0
     if held:
-        yield np.concatenate(parents), np.concatenate(actions)
+        yield np.concatenate(parents), np.concatenate(actions), np.concatenate(rows)
 
 
 class Roots:
@@ -217,11 +230,11 @@ class Merge:
     """The distinct ongoing children of one depth, in order of first appearance: a child whose
     fingerprint was seen before merges its roots into the first one's. Stored for the next
     depth: while `keep`, each distinct child, but never more than about `cap`: past 1.25 cap
-    only the best `cap` by value (ties: first appearance) stay. With cap = budget that changes
-    nothing: each position has at least one joint action (every mask row allows the no-op,
-    RULES 3.5), so a frontier cut to `budget` children (`scenario_search._expansion_order`)
-    keeps only positions among those best `cap`; a smaller cap cuts the next frontier to them,
-    and that depth is reported pruned."""
+    only the `cap` that `search_probe.spread_order` takes first by value (ties: first
+    appearance) stay. Every position has at least one joint action (every mask row allows the
+    no-op, RULES 3.5), so a next depth cut to `budget` children steps at most `budget`
+    positions anyway; a depth whose positions were not all stored is reported pruned
+    (`scenario_search`)."""
 
     def __init__(self, keep: bool, line_index: int, cap: int, value):
         self.keep, self.line_index, self.cap, self.value = keep, line_index, cap, value
@@ -272,11 +285,12 @@ class Merge:
         return joined
 
     def _cut(self) -> None:
-        """Keep the best `cap` stored children by value, in order of first appearance (each
-        part keeps its own rows before they are joined: one copy of the kept ones at most)."""
+        """Keep the `cap` stored children `spread_order` takes first by value, in order of first
+        appearance (each part keeps its own rows before they are joined: one copy of the kept
+        ones at most)."""
         values = np.concatenate([p["value"] for p in self.parts])
         best = np.zeros(len(values), bool)
-        best[np.argsort(-values, kind="stable")[: self.cap]] = True
+        best[spread_order(values)[: self.cap]] = True
         parts, lo = [], 0
         for p in self.parts:
             rows = np.flatnonzero(best[lo : lo + len(p["value"])])
@@ -314,6 +328,8 @@ class Paths:
 
     def take(self, rows: np.ndarray) -> None:
         """Keep only the frontier positions `rows`, renumbered 0.. in that order."""
+        if not self.parents:  # the start position: nothing to renumber
+            return
         self.parents[-1], self.actions[-1] = self.parents[-1][rows], self.actions[-1][rows]
 
     def path(self, node: int) -> np.ndarray:

@@ -64,15 +64,18 @@ def test_child_batches_cover_every_child_once_in_order(chunk, most):
     move, pair = _masks(9, 0.25)
     slots = (0, 2)
     order = np.array([4, 0, 8, 3])
-    batches = list(F.child_batches(_Masks(move, pair), slots, order, chunk, most))
-    assert all(0 < len(p) <= chunk and len(set(p.tolist())) <= most for p, _ in batches)
+    children = F.all_children(_Masks(move, pair), slots)
+    batches = list(F.child_batches(children, order, chunk, most))
+    assert all(0 < len(p) <= chunk and len(set(p.tolist())) <= most for p, _, _ in batches)
     if most == 64:  # full batches but the last
-        assert all(len(p) == chunk for p, _ in batches[:-1])
-    parents = np.concatenate([p for p, _ in batches])
-    actions = np.concatenate([a for _, a in batches])
+        assert all(len(p) == chunk for p, _, _ in batches[:-1])
+    parents = np.concatenate([p for p, _, _ in batches])
+    actions = np.concatenate([a for _, a, _ in batches])
+    rows = np.concatenate([r for _, _, r in batches])
     want = [_reference_joint_actions(move[i], pair[i], slots) for i in order]
     np.testing.assert_array_equal(parents, np.repeat(order, [len(w) for w in want]))
     np.testing.assert_array_equal(actions, np.concatenate(want))
+    np.testing.assert_array_equal(rows, np.concatenate([np.arange(len(w)) for w in want]))
 
 
 def test_roots_merge_exactly_like_sets():
