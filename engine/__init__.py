@@ -16,6 +16,10 @@ Public API (JaxMARL style; every function is pure and works under jit, vmap and 
                                   spawn_end=0, pos=..., health=..., status=...)  # a mid-game start
     fields = engine.state_fields(state)               # plain lists, float32-exact; the inverse
 
+    stepper = engine.HostStepper(env)                 # one game from a Python loop, env.step's
+    stepper.reset(key); out = stepper.step(key, actions)  # results with its outputs packed:
+    out.obs, out.reward, out.done, out.info, stepper.state  # NumPy views, read when used
+
 `env.pool` holds the maps, rosters and spawn ends that auto-reset draws from, as arrays; pass a
 different `pool=` to reset/step to change them without recompiling.
 
@@ -29,6 +33,7 @@ _EXPORTS = {
     "authored_state": "engine.authored",
     "state_fields": "engine.authored",
     "Env": "engine.env",
+    "HostStepper": "engine.host",
     "draw_state": "engine.env",
     "initial_state": "engine.env",
     "make": "engine.env",

@@ -64,3 +64,26 @@ def test_scaling_refuses_to_write_over_a_file(tmp_path, capsys):
         _scaling().main(["--png", str(taken)])
     assert "never writes over a file" in capsys.readouterr().err
     assert taken.read_bytes() == b"mine"
+
+
+def test_print_table_gives_both_step_figures_and_the_target_verdict():
+    import io
+
+    ratio = interleaved.ratio_summary([2.0, 2.2, 1.8], [1.0, 1.0, 1.0])
+    single = {"compile_s": 30.0, "us_per_step": 500.0, "host_stepper_us": 250.0}
+    figures = {
+        "jax": "x",
+        "devices": 2,
+        "ticks": 64,
+        "rounds": 3,
+        "batch_1_step": {**single, "ratio": ratio, "load_average": 4.0},
+        "rollout": {},
+        "peak_rss_mib": 700.0,
+    }
+    out = io.StringIO()
+    engine_bench.print_table(figures, out)
+    assert (
+        "one jitted step from a Python loop: 250 us with engine.host.HostStepper, 500 us with "
+        "jax.jit(env.step) (ratio 2.00x (IQR 1.90-2.10, 3 rounds)" in out.getvalue()
+    )
+    assert "load average 4.0; target < 300 us met)" in out.getvalue()
