@@ -13,6 +13,7 @@ the engine once and each System's act once, not a game program per System and sc
 import dataclasses
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import polars as pl
@@ -53,25 +54,59 @@ def run_spec(scenarios, spec: str, games: int, out: Path | None, starts=None, ba
     """One System as the focal team of every scenario, all its games in shared batches
     (evaluation.scenario_batch); with `out`, each game's replay is written there as its batch
     ends (atomically, never over a file: evaluation.replay.write_replay) and dropped from the
-    Played. starts: scenario id -> (state, obs), filled here for the next System (the start
+    Played. starts: start hash -> (state, obs), filled here for the next System (the start
     does not depend on the System). Returns [(row dict, list of Played)] in scenario order."""
-    from evaluation.replay import write_replay
-
     starts = {} if starts is None else starts
     todo = []
     for scenario in scenarios:
-        entry = B.entry(scenario, spec, starts.get(scenario.id))
-        starts[scenario.id] = (entry.state, entry.obs)
+        entry = B.entry(scenario, spec, starts.get(scenario.start_hash))
+        starts[scenario.start_hash] = (entry.state, entry.obs)
         seeds = range(games if samples(spec) else 1)
         todo += [B.Game(entry, seed, i) for i, seed in enumerate(seeds)]
     played: dict = {s.id: [] for s in scenarios}
-    for game, result in B.play(spec, todo, record=out is not None, batch=batch):
-        scenario = game.entry.scenario
-        if out is not None:
-            write_replay(out / replay_name(scenario, spec, game.seed), result.replay)
-            result = dataclasses.replace(result, replay=None)
-        played[scenario.id].append(result)
+    with ReplayWriter(out) as writer:
+        for game, result in B.play(spec, todo, record=out is not None, batch=batch):
+            scenario = game.entry.scenario
+            if out is not None:
+                writer.put(out / replay_name(scenario, spec, game.seed), result.replay)
+                result = dataclasses.replace(result, replay=None)
+            played[scenario.id].append(result)
     return [(summary_row(s, spec, played[s.id]), played[s.id]) for s in scenarios]
+
+
+class ReplayWriter:
+    """Writes replays on worker threads (evaluation.replay.write_replay: atomic, never over a
+    file), so the compression and the fsync of each file overlap the next batch's games; at
+    most PENDING replays wait in memory. Leaving the `with` waits for every write and raises
+    the first error."""
+
+    PENDING = 512
+
+    def __init__(self, out: Path | None, workers: int = 2):
+        self.pool = ThreadPoolExecutor(workers, "replay") if out is not None else None
+        self.pending: list = []
+
+    def put(self, path: Path, replay) -> None:
+        from evaluation.replay import write_replay
+
+        if len(self.pending) >= self.PENDING:
+            self._drain()
+        self.pending.append(self.pool.submit(write_replay, path, replay))
+
+    def _drain(self) -> None:
+        done, self.pending = self.pending, []
+        for future in done:
+            future.result()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pool is not None:
+            try:
+                self._drain()
+            finally:
+                self.pool.shutdown()
 
 
 def summary_row(scenario: Scenario, spec: str, played: list) -> dict:
