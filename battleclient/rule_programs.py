@@ -1,10 +1,7 @@
 """Compiled programs a scenario shares: the engine step and observation, the machine players.
 
-A scenario's Config differs from the default rules only in `horizon` (start tick + ticks
-allowed) and `score_threshold` (evaluation.scenarios.scenario_config), and the engine reads
-those two fields only as numbers inside traced code (engine/lifecycle.outcome, RULES 4.3;
-engine/observation.context, RULES 5). So here they enter the jitted function as int32
-arguments: the programs are keyed by the rest of the Config (the *rules family*), all eight
+Horizon and score to win enter the jitted functions as int32 arguments (evaluation.
+rule_numbers): the programs are keyed by the rest of the Config (the *rules family*), all eight
 scenarios share one step and one observation, and the persistent compile cache
 (controllers.configure_jax) holds one entry for them instead of one per scenario. The values
 are those of `evaluation.match.jit_step(config)` (tested tick for tick).
@@ -30,33 +27,18 @@ from engine import env as engine
 from engine.observation import observe
 from engine.types import Config
 from evaluation import match
+from evaluation.rule_numbers import numbers, rules_family, with_numbers
 from policies.slotspec import resolve_slots
 from policies.system import Lineup
 
 PER_AGENT_KINDS = ("scripted",)  # Systems whose answer for a slot ignores which others they hold
 
 
-def rules_family(config: Config) -> Config:
-    """`config` with horizon and score to win at their defaults: the key of its programs."""
-    return dataclasses.replace(config, horizon=C.HORIZON, score_threshold=C.SCORE_THRESHOLD)
-
-
-def _with_numbers(family: Config, horizon, score_threshold) -> Config:
-    """`family` holding traced horizon and score to win. Config's range checks work on Python
-    ints and were run when the caller's Config was made, so the frozen fields are set directly."""
-    rules = object.__new__(Config)
-    for field in dataclasses.fields(Config):
-        object.__setattr__(rules, field.name, getattr(family, field.name))
-    object.__setattr__(rules, "horizon", horizon)
-    object.__setattr__(rules, "score_threshold", score_threshold)
-    return rules
-
-
 @functools.cache
 def _family_step(family: Config):
     def step(horizon, score_threshold, state, actions, fallback):
         obs, state, _, events = engine.step_env(
-            _with_numbers(family, horizon, score_threshold), state, actions
+            with_numbers(family, horizon, score_threshold), state, actions
         )
         return obs, state, events.replace(fallback=fallback)
 
@@ -66,13 +48,9 @@ def _family_step(family: Config):
 @functools.cache
 def _family_observe(family: Config):
     def first_observation(horizon, score_threshold, state):
-        return observe(_with_numbers(family, horizon, score_threshold), state)
+        return observe(with_numbers(family, horizon, score_threshold), state)
 
     return jax.jit(first_observation)
-
-
-def _numbers(config: Config) -> tuple:
-    return np.int32(config.horizon), np.int32(config.score_threshold)
 
 
 def rules_step(config: Config):
@@ -80,14 +58,14 @@ def rules_step(config: Config):
     of `evaluation.match.jit_step(config)`), compiled once per rules family. It is also made
     `match.jit_step(config)` for this process unless that one exists already, so host-stepped
     games of these rules (the winning line's play-out, `match.host_game`) reuse it."""
-    step = functools.partial(_family_step(rules_family(config)), *_numbers(config))
+    step = functools.partial(_family_step(rules_family(config)), *numbers(config))
     return match.STEP_CACHE.setdefault(config, step)
 
 
 def rules_observe(config: Config, state):
     """The observation of `state` under `config` (engine.observation.observe, RULES 5), from
     the rules family's compiled program (no per-operation dispatch: seconds on a small CPU)."""
-    return _family_observe(rules_family(config))(*_numbers(config), state)
+    return _family_observe(rules_family(config))(*numbers(config), state)
 
 
 _BUILT: dict = {}  # machine spec -> the slot tuples its Systems were built for, newest first

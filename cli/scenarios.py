@@ -187,6 +187,7 @@ def run_solve(args) -> int:
 
 
 def run_run(args) -> int:
+    from cli.train import enable_compile_cache
     from evaluation import scenario_run as R
 
     if args.games < 1:
@@ -204,7 +205,11 @@ def run_run(args) -> int:
             file=sys.stderr,
         )
 
-    table, figures = R.run_all(scenarios, args.systems, args.games, args.out, progress)
+    def system_done(spec, games, seconds):
+        print(f"{spec}: {games} games in {seconds:.1f} s", file=sys.stderr)
+
+    enable_compile_cache()  # a later run of the same Systems loads the compiled programs
+    table, figures = R.run_all(scenarios, args.systems, args.games, args.out, progress, system_done)
     import io
 
     from fileio import write_new_file  # atomic, never over an existing file

@@ -129,7 +129,10 @@ def _select(done, old, new):
 
 
 def global_rows(rows: jax.Array) -> jax.Array:
-    """(..., 10 observers, 10 relative rows) -> (..., 10 observers, 10 global slots)."""
+    """(..., 10 observers, 10 relative rows) -> (..., 10 observers, 10 global slots); NumPy in,
+    NumPy out (a replay's first tick, cut from a batch per game, without a dispatch a game)."""
+    if isinstance(rows, np.ndarray):
+        return np.take_along_axis(rows, np.broadcast_to(TO_GLOBAL, rows.shape), axis=-1)
     order = jnp.asarray(TO_GLOBAL)
     return jnp.take_along_axis(rows, jnp.broadcast_to(order, rows.shape), axis=-1)
 
@@ -226,8 +229,8 @@ def game_trace(initial: Rollout, trace, g: int | None, ticks: int) -> dict:
     for name, value in first.items():
         later = cut(dynamic[name]) if name in dynamic else np.repeat(value[None], ticks, 0)
         states[name] = np.concatenate([value[None], later])
-    seen0 = pick(global_rows(initial.obs.visible))
-    relay0 = pick(global_rows(initial.obs.relayed))
+    seen0 = global_rows(pick(initial.obs.visible))
+    relay0 = global_rows(pick(initial.obs.relayed))
     return {
         "states": states,
         "events": {k: cut(v) for k, v in vars(events).items()},

@@ -176,28 +176,37 @@ def play_games(scenario: Scenario, lineup: Lineup, rollouts: list, record=False,
     out = []
     for g in range(len(rollouts)):
         state = jax.tree.map(lambda x, g=g: x[g], final_state)
-        played = int(state.tick) - int(scenario.start.tick)
-        outcome = int(state.outcome)
-        replay = None
-        if record:
-            replay = _replay(scenario, lineup, g, games, trace, played, state, seeds)
-        out.append(
-            Played(
-                solved=outcome == scenario.win_code, outcome=outcome, ticks=played,
-                score=tuple(int(v) for v in state.score),
-                first_death=_first_death(died[:played, g], scenario.focal_team), replay=replay,
-            )
-        )  # fmt: skip
+        body = match.game_trace(games, trace, g, ticks_played(scenario, state)) if record else None
+        seed = int(seeds[g]) if seeds is not None else 0
+        out.append(finished(scenario, lineup, state, died[:, g], body, seed, g))
     return out
 
 
-def _replay(scenario, lineup, g, games, trace, played, state, seeds):
+def ticks_played(scenario: Scenario, state) -> int:
+    return int(state.tick) - int(scenario.start.tick)
+
+
+def finished(scenario, lineup, state, died, body=None, seed=0, index=0) -> Played:
+    """One game of `scenario` as `Played`: state its final State (NumPy), died its (ticks, 10)
+    bool deaths a tick; with body (its arrays, `match.game_trace`) also its replay, whose header
+    names the lineup's specs, the seed and the game's index."""
+    played = ticks_played(scenario, state)
+    outcome = int(state.outcome)
+    replay = None
+    if body is not None:
+        replay = _replay(scenario, lineup, seed, index, body, state, played)
+    return Played(
+        solved=outcome == scenario.win_code, outcome=outcome, ticks=played,
+        score=tuple(int(v) for v in state.score),
+        first_death=_first_death(died[:played], scenario.focal_team), replay=replay,
+    )  # fmt: skip
+
+
+def _replay(scenario, lineup, seed, index, body, state, played):
     from evaluation.record import build_replay
 
-    seed = int(seeds[g]) if seeds is not None else 0
-    game = setup(scenario, seed, g)
+    game = setup(scenario, seed, index)
     row = match.result_row(game, state)
-    body = match.game_trace(games, trace, g, played)
     replay = build_replay(scenario.config, game, lineup.specs, row, body)
     replay.header["scenario"] = scenario_header(scenario, int(state.outcome), played)
     return replay
