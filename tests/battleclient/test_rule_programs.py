@@ -16,6 +16,7 @@ from battleclient.game_setup import DEFAULT_SLOTS
 from battleclient.scenario_session import slot_spec
 from engine import constants as C
 from engine import env as engine
+from evaluation import rule_numbers
 from evaluation import scenarios as S
 from policies.slotspec import parse_slots, resolve_slots
 from policies.system import as_actions, merge_actions
@@ -64,8 +65,8 @@ def test_horizon_and_score_as_data_give_the_config_static_values():
     results = {}
     for horizon in (296, 300):  # the next tick reaches the first horizon: a draw on time
         config = S.scenario_config(20, 0, horizon)
-        program = R._family_step(R.rules_family(config))
-        results[horizon] = program(*R._numbers(config), state, actions, fallback)
+        program = R._family_step(rule_numbers.rules_family(config))
+        results[horizon] = program(*rule_numbers.numbers(config), state, actions, fallback)
         assert program._cache_size() == 1  # the second horizon ran the first one's compile
     short = S.scenario_config(20, 0, 296)
     static = jax.jit(lambda s, a: engine.step_env(short, s, a))(state, actions)
