@@ -186,6 +186,16 @@ def run_solve(args) -> int:
     return 0
 
 
+def scenario_names(text: str) -> list[str] | None:
+    """`--scenarios` (ids or files, comma-separated; "all": None); an empty entry is an error."""
+    if text == "all":
+        return None
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise ValueError(f"--scenarios {text!r}: an empty entry between commas")
+    return names
+
+
 def run_run(args) -> int:
     from cli.train import enable_compile_cache
     from evaluation import scenario_run as R
@@ -194,8 +204,12 @@ def run_run(args) -> int:
         raise ValueError(f"--games {args.games}: must be 1 or more")
     if args.out.exists() and any(args.out.iterdir()):
         raise ValueError(f"--out {args.out}: not empty; choose a new folder")
-    names = None if args.scenarios == "all" else args.scenarios.split(",")
-    scenarios = S.load_scenarios(names)
+    scenarios = S.load_scenarios(scenario_names(args.scenarios))
+    twice = sorted(
+        {s.id for s in scenarios if [t.start_hash for t in scenarios].count(s.start_hash) > 1}
+    )
+    if twice:  # their replays would share names: refused before any game, not 20 s in
+        raise ValueError(f"--scenarios {args.scenarios}: scenario {twice[0]} is named twice")
     args.out.mkdir(parents=True, exist_ok=True)  # only once the scenarios load
 
     def progress(row):

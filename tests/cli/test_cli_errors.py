@@ -85,6 +85,10 @@ def test_scenarios_run_refuses_no_games_and_leaves_no_folder(tmp_path, capsys):
     assert main(["scenarios", "run", "--systems", "random", "--scenarios", "99",
                  "--out", str(out)]) == 2  # fmt: skip
     assert "scenario 99" in capsys.readouterr().err and not out.exists()
+    for scenarios, said in (("1,1", "scenario 1 is named twice"), ("1,,2", "an empty entry")):
+        assert main(["scenarios", "run", "--systems", "random", "--scenarios", scenarios,
+                     "--out", str(out)]) == 2  # fmt: skip
+        assert said in capsys.readouterr().err and not out.exists()
 
 
 @pytest.mark.parametrize(
