@@ -1,7 +1,7 @@
 """`mbg scenarios`: list, validate, verify, solve and run the endgame scenarios (scenarios/).
 
     mbg scenarios list [--json]
-    mbg scenarios validate [FILE_OR_ID ...]      every problem of every file at once
+    mbg scenarios validate [FILE_OR_ID ...]      every field problem of every file at once
     mbg scenarios verify [FILE_OR_ID ...]        re-simulate every stored line; exit 1 if one fails
     mbg scenarios solve FILE_OR_ID [--depth N] [--budget N] [--positions N] [--deeper] [--json]
     mbg scenarios run --systems SPEC ... [--scenarios 1,2] [--games N] --out DIR

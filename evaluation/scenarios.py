@@ -12,7 +12,9 @@ allowed`), so the game ends when the scenario does: a win is the success, anythi
 every result and replay, so a changed scenario is never confused with the old one.
 
 Every problem is a `ScenarioError` naming the file, the field and the value; `check_file`
-collects all of a file's problems at once (`mbg scenarios validate`).
+collects all of a file's field problems at once (`mbg scenarios validate`). The start state's
+consistency (positions on the map, health within the class's maximum, counters) is checked by
+`engine.authored_state` once the fields are sound, and the first such problem is named.
 """
 
 import hashlib
