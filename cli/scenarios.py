@@ -24,7 +24,7 @@ def register(subparsers) -> None:
     p = sub.add_parser("list", help="the scenarios with their skill, arena, horizon and hash")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_list)
-    p = sub.add_parser("validate", help="check scenario files; report every problem")
+    p = sub.add_parser("validate", help="check scenario files; report every field problem")
     p.add_argument("names", nargs="*", metavar="FILE_OR_ID")
     p.set_defaults(func=run_validate)
     p = sub.add_parser("verify", help="re-simulate every stored winning line")
