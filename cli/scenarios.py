@@ -12,6 +12,7 @@ FILE_OR_ID: a scenario id (the number its file name starts with, in scenarios/) 
 
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 from evaluation import scenarios as S
@@ -205,9 +206,8 @@ def run_run(args) -> int:
     if args.out.exists() and any(args.out.iterdir()):
         raise ValueError(f"--out {args.out}: not empty; choose a new folder")
     scenarios = S.load_scenarios(scenario_names(args.scenarios))
-    twice = sorted(
-        {s.id for s in scenarios if [t.start_hash for t in scenarios].count(s.start_hash) > 1}
-    )
+    counts = Counter(s.start_hash for s in scenarios)
+    twice = [s.id for s in scenarios if counts[s.start_hash] > 1]
     if twice:  # their replays would share names: refused before any game, not 20 s in
         raise ValueError(f"--scenarios {args.scenarios}: scenario {twice[0]} is named twice")
     args.out.mkdir(parents=True, exist_ok=True)  # only once the scenarios load

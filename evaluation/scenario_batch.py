@@ -102,6 +102,11 @@ def _decide(system: System):
     return jax.jit(jax.vmap(one))
 
 
+def _over(state, limit):
+    """Whether a game is finished: decided (RULES 4.3) or at its scenario's tick limit."""
+    return (state.outcome != C.ONGOING) | (state.tick >= limit)
+
+
 @functools.cache
 def _advance(family):
     """The batched rest of `match._tick` for the rules `family`: (horizon, score to win, tick
@@ -113,7 +118,7 @@ def _advance(family):
         config = with_numbers(family, horizon, score)
         new_obs, new, _, events = engine.step_env(config, state, actions)
         events = events.replace(fallback=fallback)
-        done = (state.outcome != C.ONGOING) | (state.tick >= limit)
+        done = _over(state, limit)
         state, obs = match._select(done, state, new), match._select(done, obs, new_obs)
         trace = (
             events,
@@ -121,7 +126,7 @@ def _advance(family):
             match.global_rows(new_obs.visible),
             match.global_rows(new_obs.relayed),
         )
-        return state, obs, (state.outcome != C.ONGOING) | (state.tick >= limit), trace
+        return state, obs, _over(state, limit), trace
 
     return jax.jit(jax.vmap(one))
 

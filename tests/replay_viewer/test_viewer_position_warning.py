@@ -6,7 +6,7 @@ import pygame
 from evaluation.replay import write_replay
 from replay_viewer import layout as L
 from tests.helpers.replays import synthetic_replay
-from tests.helpers.viewer import frame
+from tests.helpers.viewer import click, frame
 
 
 def post(app, *events):
@@ -41,8 +41,7 @@ def test_save_as_scenario_warns_of_a_position_that_cannot_be_won(display, tmp_pa
         "Cannot be won: in 10 ticks Team A can score at most 20 more points (0 + 20 < 30 to win)"
     )
     pygame.image.save(frame(app), str(tmp_path / "warning.png"))
-    post(app, *[pygame.event.Event(k, pos=window.horizon.rect.center, button=1)
-                for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)])  # fmt: skip
+    post(app, *click(window.horizon.rect.center))
     post(app, *key(pygame.K_END), *key(pygame.K_BACKSPACE), *key(pygame.K_BACKSPACE))
     post(app, *key(pygame.K_1, "1"), *key(pygame.K_5, "5"))
     # 15 ticks: each enemy can die on ticks 0, 8 and 13 (waves on 4 and 9): 30 points, in reach
@@ -61,17 +60,14 @@ def test_a_horizon_save_cannot_take_is_said_in_the_window(display, tmp_path):
     frame(app)
     post(app, *key(pygame.K_x, "x"))
     window = app.branch_window
-    post(app, *[pygame.event.Event(k, pos=window.horizon.rect.center, button=1)
-                for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)])  # fmt: skip
+    post(app, *click(window.horizon.rect.center))
     post(app, *key(pygame.K_END), *key(pygame.K_BACKSPACE), *key(pygame.K_BACKSPACE))
     assert window.horizon.get_text() == "" and window.warning == ""  # not yet typed: quiet
     post(app, *key(pygame.K_0, "0"))
     assert window.warning == "Horizon '0': type a number of ticks, 1 or more"
-    post(app, *[pygame.event.Event(k, pos=window.go.rect.center, button=1)
-                for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)])  # fmt: skip
+    post(app, *click(window.go.rect.center))
     assert app.branch_window is window and window.alive() and app.last_command is None
-    post(app, *[pygame.event.Event(k, pos=window.horizon.rect.center, button=1)
-                for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)])  # fmt: skip
+    post(app, *click(window.horizon.rect.center))
     post(app, *key(pygame.K_END), *key(pygame.K_BACKSPACE), *key(pygame.K_5, "5"))
     assert window.horizon.get_text() == "5" and not window.warning.startswith("Horizon")
 
@@ -88,16 +84,13 @@ def test_play_on_with_no_slots_is_said_in_the_window(display, tmp_path):
     post(app, *key(pygame.K_c, "c"))
     window = app.branch_window
     assert window.slots.get_text() and window.problem.text == " "
-    post(app, *[pygame.event.Event(k, pos=window.slots.rect.center, button=1)
-                for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)])  # fmt: skip
+    post(app, *click(window.slots.rect.center))
     ctrl_a = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=pygame.KMOD_CTRL, unicode="")
     post(app, ctrl_a, *key(pygame.K_BACKSPACE))  # select all, delete
     assert window.slots.get_text() == ""
     assert window.problem.text == "Play on: name who plays each slot"
-    post(app, *[pygame.event.Event(k, pos=window.go.rect.center, button=1)
-                for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)])  # fmt: skip
+    post(app, *click(window.go.rect.center))
     assert app.branch_window is window and window.alive() and app.last_command is None
-    post(app, *[pygame.event.Event(k, pos=window.slots.rect.center, button=1)
-                for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)])  # fmt: skip
+    post(app, *click(window.slots.rect.center))
     post(app, *key(pygame.K_ASTERISK, "*"))
     assert window.slots.get_text() == "*" and window.problem.text == " "
