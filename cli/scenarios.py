@@ -5,7 +5,7 @@
     mbg scenarios verify [FILE_OR_ID ...]        re-simulate every stored line; exit 1 if one fails
     mbg scenarios solve FILE_OR_ID [--depth N] [--budget N] [--positions N] [--deeper] [--json]
     mbg scenarios run --systems SPEC ... [--scenarios 1,2] [--games N] --out DIR
-                      [--json] [--csv FILE] [--parquet FILE]
+                      [--json] [--csv FILE] [--parquet FILE] [--devices N]
 
 FILE_OR_ID: a scenario id (the number its file name starts with, in scenarios/) or a file path.
 """
@@ -47,6 +47,13 @@ def register(subparsers) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--csv", type=Path)
     p.add_argument("--parquet", type=Path)
+    p.add_argument(
+        "--devices",
+        type=int,
+        default=None,
+        help="host CPU devices to split each batch of games over (default: one a core, "
+        "the largest power of two the cores allow)",
+    )
     p.set_defaults(func=run_run)
 
 
@@ -197,12 +204,30 @@ def scenario_names(text: str) -> list[str] | None:
     return names
 
 
+def _use_devices(devices: int | None) -> None:
+    """Ask XLA for `devices` host devices (None: a power of two up to the CPU cores, so a
+    batch of `scenario_batch.BATCH` games splits evenly); ValueError unless 1 <= devices and
+    it divides the batch."""
+    import os
+
+    from evaluation.engine_bench import set_host_devices
+    from evaluation.scenario_batch import BATCH
+
+    if devices is None:
+        devices = 1 << (max(os.cpu_count() or 1, 1).bit_length() - 1)
+        devices = min(devices, BATCH)
+    if devices < 1 or BATCH % devices:
+        raise ValueError(f"--devices {devices}: must be 1 or more and divide {BATCH}")
+    set_host_devices(devices)
+
+
 def run_run(args) -> int:
     from cli.train import enable_compile_cache
     from evaluation import scenario_run as R
 
     if args.games < 1:
         raise ValueError(f"--games {args.games}: must be 1 or more")
+    _use_devices(args.devices)  # before JAX starts its CPU backend
     if args.out.exists() and any(args.out.iterdir()):
         raise ValueError(f"--out {args.out}: not empty; choose a new folder")
     scenarios = S.load_scenarios(scenario_names(args.scenarios))

@@ -33,6 +33,7 @@ from engine import constants as C
 from engine.pool import CLASS_LETTERS, roster_text
 from engine.types import Config
 from evaluation import match
+from evaluation.sharding import shard_games
 from policies.slotspec import resolve_slots
 from policies.system import Lineup
 
@@ -198,16 +199,6 @@ def _play_block(config: Config, lineup: Lineup, games: match.Rollout, owners: ja
     return jax.lax.while_loop(cond, body, (games, sums))
 
 
-def _shard(tree):
-    devices = jax.local_devices()
-    if len(devices) == 1:
-        return tree
-    from jax.sharding import Mesh, NamedSharding, PartitionSpec
-
-    mesh = Mesh(np.array(devices), ("games",))
-    return jax.device_put(tree, NamedSharding(mesh, PartitionSpec("games")))
-
-
 def play_games(config: Config, lineup: Lineup, index: dict, games: list[Game], size: int):
     """Play `games` (at most `size`) of one block as one batch of `size` games (padded, sharded
     over the local devices); host Systems are stepped game by game. Returns, in order, a list of
@@ -218,7 +209,8 @@ def play_games(config: Config, lineup: Lineup, index: dict, games: list[Game], s
     padded = list(games) + [games[-1]] * (size - len(games))
     owners = owners + [owners[-1]] * (size - len(games))
     rollouts = match._stack([match.start(config, lineup, g.setup) for g in padded])
-    final, sums = _play_block(config, lineup, _shard(rollouts), _shard(jnp.asarray(owners)))
+    rollouts, owners = shard_games((rollouts, jnp.asarray(owners)))
+    final, sums = _play_block(config, lineup, rollouts, owners)
     state, sums = jax.device_get(final.state), np.asarray(sums, np.float64)
     return [
         (match.result_row(g.setup, jax.tree.map(lambda x, i=i: x[i], state)), sums[i])

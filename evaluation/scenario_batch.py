@@ -32,6 +32,7 @@ from evaluation import match
 from evaluation import scenario_lines as lines
 from evaluation.rule_numbers import numbers, rules_family, with_numbers
 from evaluation.scenarios import Scenario
+from evaluation.sharding import shard_games
 from policies.system import System, as_actions, merge_actions
 
 BATCH = 256  # games a compiled batch holds (the last batch of a System is padded to it)
@@ -163,7 +164,8 @@ def _stack(trees):
 
 def _start(focal: System, control: System, games: list) -> tuple:
     """The batch's start: (Rollout of NumPy arrays: state, obs, both carries, keys; the per-game
-    numbers: horizon, score to win, tick limit, owners, both indices)."""
+    numbers: horizon, score to win, tick limit, owners, the focal and the controller System's
+    index in the lineup), every array with the games on axis 0."""
     entries = [g.entry for g in games]
     state, obs = _stack([e.state for e in entries]), _stack([e.obs for e in entries])
     carries = tuple(
@@ -174,16 +176,17 @@ def _start(focal: System, control: System, games: list) -> tuple:
     horizon, score = (np.array([e.numbers[i] for e in entries], np.int32) for i in (0, 1))
     limit = np.array([e.limit for e in entries], np.int32)
     owners = np.stack([e.owners for e in entries])
-    index = np.array([e.index for e in entries], np.int32).T
+    index = tuple(np.array([e.index[r] for e in entries], np.int32) for r in (0, 1))
     return match.Rollout(state, obs, carries, keys), (horizon, score, limit, owners, index)
 
 
 def _play_batch(focal: System, control: System, family, games: list, record: bool) -> list:
     """Play one full batch tick by tick to the longest horizon in it; a list of Played."""
-    first, (horizon, score, limit, owners, index) = _start(focal, control, games)
-    state, obs, (carry_f, carry_c), keys = first
+    first, per_game = _start(focal, control, games)  # `first` stays NumPy for the replays
+    (state, obs, (carry_f, carry_c), keys), per_game = shard_games((first, per_game))
+    horizon, score, limit, owners, index = per_game
     decide_f, decide_c, advance = _decide(focal), _decide(control), _advance(family)
-    done = np.zeros(len(games), bool)
+    done = shard_games(np.zeros(len(games), bool))
     traces = []
     for _ in range(max(g.entry.scenario.horizon for g in games)):
         act_f, carry_f = decide_f(obs, carry_f, keys, state.tick, index[0], done)

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jax
-import numpy as np
 
 from engine.constants import RULES_VERSION
 from engine.types import Config
@@ -193,16 +192,11 @@ def game_row(manifest: dict, matchup: dict, setup: GameSetup, result: dict) -> d
 def play_sharded(config, lineup, setups: list[GameSetup], size: int) -> list[dict]:
     """Play setups (at most `size`) as one vmapped batch of `size` games sharded over the local
     devices along the game axis; returns their match.result_row dicts, in order."""
-    from jax.sharding import Mesh, NamedSharding, PartitionSpec
-
     from evaluation.match import _run_batch, _stack
+    from evaluation.sharding import shard_games
 
     padded = list(setups) + [setups[-1]] * (size - len(setups))  # one compiled batch size
-    games = _stack([start(config, lineup, s) for s in padded])
-    devices = jax.local_devices()
-    if len(devices) > 1:
-        mesh = Mesh(np.array(devices), ("games",))
-        games = jax.device_put(games, NamedSharding(mesh, PartitionSpec("games")))
+    games = shard_games(_stack([start(config, lineup, s) for s in padded]))
     final, _ = _run_batch(config, lineup, False, games)
     state = jax.device_get(final.state)
     return [result_row(s, jax.tree.map(lambda x, g=g: x[g], state)) for g, s in enumerate(setups)]
