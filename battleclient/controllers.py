@@ -116,7 +116,8 @@ def configure_jax() -> None:
         try:
             folder.mkdir(parents=True, exist_ok=True)
             jax.config.update("jax_compilation_cache_dir", str(folder))
-            jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.5)
+            # every compile, the eager ops of a game's start too (cli.train.enable_compile_cache)
+            jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
         except OSError:
             pass  # no cache: slower start-ups, same games
 
