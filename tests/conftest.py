@@ -3,6 +3,8 @@
 import os
 from pathlib import Path
 
+import pytest
+
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -13,3 +15,12 @@ os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(CACHE_DIR))
 # every compile, the eager ops of game starts too, so later test processes load them
 os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
 os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "0")
+
+
+@pytest.fixture(autouse=True)
+def _keep_xla_flags(monkeypatch):
+    """Commands run in-process ask XLA for host devices through os.environ (`mbg scenarios run`,
+    `mbg tournament --devices`); the flag must not leak into later tests' child processes."""
+    monkeypatch.setenv("XLA_FLAGS", os.environ.get("XLA_FLAGS", ""))  # restored when it ends
+    if not os.environ["XLA_FLAGS"]:
+        monkeypatch.delenv("XLA_FLAGS")
