@@ -49,8 +49,10 @@ def act(app, action: str, arg=None) -> None:
         tl.faster(arg)
         app.bar.rebuild_speed(tl.speed)
     elif action == "goto":
-        app.give_keyboard(app.tick_entry)
+        # emptied before it takes the keyboard: pygame_gui 0.6.14 emptying a focused box leaves
+        # its placeholder drawn behind what is typed next ("8tick" until the tick changes)
         app.tick_entry.set_text("")
+        app.give_keyboard(app.tick_entry)
     elif action in ("view", "view_agent", "view_next"):
         change_view(app, action, arg)
     elif action == "overlay":
