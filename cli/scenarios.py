@@ -18,9 +18,12 @@ from pathlib import Path
 from evaluation import scenarios as S
 from ui.explain import counted
 
+# The actions in the order `register` adds them; `mbg --help` names them from here.
+ACTIONS = ("list", "validate", "verify", "solve", "run")
+
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("scenarios", help="endgame scenarios: list, verify, solve, run")
+    parser = subparsers.add_parser("scenarios", help=f"endgame scenarios: {', '.join(ACTIONS)}")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     p = sub.add_parser("list", help="the scenarios with their skill, arena, horizon and hash")
     p.add_argument("--json", action="store_true")
