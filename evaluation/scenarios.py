@@ -146,12 +146,22 @@ def parse_action(slot: int, text: str) -> tuple[int, int, int]:
     return names.index(move_name.lower()), target, int(lane == "ult")
 
 
+# JSON's names for the Python types TOP_FIELDS asks for (a file's author thinks in JSON)
+JSON_TYPE_NAMES = {int: "a whole number", str: "a string", dict: "an object", list: "a list"}
+
+
+def _wanted(kind) -> str:
+    """ "must be a whole number or a string" for TOP_FIELDS' (int, str)."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return "must be " + " or ".join(JSON_TYPE_NAMES[k] for k in kinds)
+
+
 def _check_types(doc: dict, problems: list[str]) -> None:
     for field, kind in TOP_FIELDS.items():
         if field not in doc:
             problems.append(f"{field}: missing")
         elif isinstance(doc[field], bool) or not isinstance(doc[field], kind):
-            problems.append(f"{field} = {doc[field]!r:.60}: wrong type")
+            problems.append(f"{field} = {doc[field]!r:.60}: wrong type, {_wanted(kind)}")
     for field in sorted(set(doc) - set(TOP_FIELDS)):
         problems.append(f"{field}: unknown field (fields: {', '.join(TOP_FIELDS)})")
     if doc.get("format") not in (None, FORMAT) and isinstance(doc.get("format"), int):
