@@ -20,7 +20,7 @@ from ui.panels import short_path
 from ui.paths import screenshot_dir
 from ui.rules import C, slot_label
 from ui.scene import view_label
-from ui.score_reach import horizon_warning
+from ui.score_reach import horizon_problem, horizon_warning
 
 ARENA_PIXELS_PER_UNIT = 96  # the high-resolution arena picture: 20 x 10 map units -> 1920 x 960
 # The rules of a replay whose header keeps no Config: the canonical ones (RULES 4.2, 4.3).
@@ -215,14 +215,6 @@ def position_warning(model):
         return horizon_warning(state, C.TEAM_NAMES.index(focal), int(horizon), rules)
 
     return warn
-
-
-def horizon_problem(horizon: str) -> str:
-    """Why a typed horizon (text) is not a number of ticks Save can take, or "" when it is;
-    said in the Save as scenario window as it is typed and on the status line at Save."""
-    if horizon.isdigit() and int(horizon) >= 1:
-        return ""
-    return f"Horizon {horizon!r}: type a number of ticks, 1 or more"
 
 
 def branch_request(app, request) -> None:
