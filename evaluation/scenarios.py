@@ -412,23 +412,32 @@ def scenario_files(folder: Path | None = None) -> list[Path]:
     return sorted(p for p in Path(folder or SCENARIOS_DIR).glob("*.json") if p.is_file())
 
 
-def load_scenario(name) -> Scenario:
-    """A scenario by id (1, "1") from SCENARIOS_DIR, or by file path. Raises ScenarioError or
-    ValueError when no file has that id."""
+def load_scenario(name, folders=None) -> Scenario:
+    """A scenario by id (1, "1") from `folders` (default: SCENARIOS_DIR alone; the CLI adds the
+    apps' scenario folder, ui.paths.scenario_dir), or by file path. Raises ScenarioError, or
+    ValueError naming the folders when no file or more than one has that id."""
     text = str(name)
     if text.isdigit():
-        hits = [p for p in scenario_files() if p.name.split("_")[0].lstrip("0") == text]
+        folders = tuple(folders or (SCENARIOS_DIR,))
+        hits = [
+            p
+            for folder in folders
+            for p in scenario_files(folder)
+            if p.name.split("_")[0].lstrip("0") == text
+        ]
         if len(hits) != 1:
-            raise ValueError(f"scenario {text}: {len(hits)} files in {SCENARIOS_DIR} have that id")
+            where = " or ".join(str(f) for f in folders)
+            raise ValueError(f"scenario {text}: {len(hits)} files in {where} have that id")
         return load_scenario_file(hits[0])
     return load_scenario_file(text)
 
 
-def load_scenarios(names=None) -> list[Scenario]:
-    """Scenarios by id or path; None or "all": every file in SCENARIOS_DIR."""
+def load_scenarios(names=None, folders=None) -> list[Scenario]:
+    """Scenarios by id (looked up in `folders`, as load_scenario) or path; None or "all": every
+    file in SCENARIOS_DIR (the shipped benchmark only)."""
     if names is None or list(names) in ([], ["all"]):
         return [load_scenario_file(p) for p in scenario_files()]
-    return [load_scenario(n) for n in names]
+    return [load_scenario(n, folders) for n in names]
 
 
 def document_for_state(state, *, arena, title, skill, brief, focal_team, horizon,
