@@ -175,7 +175,7 @@ def run_solve(args) -> int:
     )
     for d in report.depths:
         opened = (
-            "not stepped (the last depth searched)" if d["unique_open"] is None
+            "open positions not counted (the last depth searched)" if d["unique_open"] is None
             else f"{d['unique_open']} distinct open positions"
         )  # fmt: skip
         print(
