@@ -19,7 +19,7 @@ from battleclient.play_draw import path_lines
 from ui.panels import short_path
 from ui.paths import scenario_dir
 from ui.rules import C
-from ui.score_reach import horizon_warning
+from ui.score_reach import horizon_problem, horizon_warning
 from ui.theme import COLOURS
 
 FORM = (L.CARD[0], L.CARD[1] - 60, L.CARD[2], L.CARD[3] + 120)  # over the menu card, taller:
@@ -85,8 +85,8 @@ class PositionForm:
 
     def submit(self) -> None:
         text = self.horizon.get_text().strip()
-        if not text.isdigit() or int(text) < 1:
-            self.line = f"Horizon {text!r}: a whole number of ticks, at least 1"
+        if horizon_problem(text):
+            self.line = horizon_problem(text)
             return
         if self.saving or self.saved:  # one file a form: open the form again for another
             return
@@ -98,9 +98,13 @@ class PositionForm:
     def warning(self) -> str:
         """Why the chosen focal team cannot win the position within the typed horizon at the
         most points the rules allow, or that the horizon is longer than a scenario may be
-        (ui.score_reach.horizon_warning), or "" (also for a horizon not typed yet)."""
+        (ui.score_reach.horizon_warning), or that the typed text is no number of ticks
+        (horizon_problem, as the Replay Viewer's window says it as typed), or "" (also for a
+        horizon not typed yet)."""
         text, snap, session = self.horizon.get_text().strip(), self.screen.snap, self.screen.session
-        if not text.isdigit() or int(text) < 1 or snap is None or session is None:
+        if horizon_problem(text):
+            return horizon_problem(text) if text else ""
+        if snap is None or session is None:
             return ""
         return horizon_warning(snap.state, self.team, int(text), session.config)
 
@@ -150,5 +154,6 @@ class PositionForm:
             panels.draw_lines(surface, pygame.Rect(MESSAGE), lines, font)
         else:  # the warning does not stop Save: a lost position is a valid file
             warning = [(w, COLOURS["damage"]) for w in [self.warning()] if w]
-            lines = warning + ([self.line] if self.line else [])
+            said = self.line and self.line not in (w for w, _ in warning)  # Save's = the live one
+            lines = warning + ([self.line] if said else [])
             panels.draw_lines(surface, pygame.Rect(MESSAGE), lines, font)

@@ -37,11 +37,31 @@ def whole_team_preset(class_id: int):
 
 
 def describe(setup: ClientSetup, number: int = 1) -> str:
-    """Recent setup `number` (1 = newest) in one menu line: seed, map, roster and controllers,
-    a checkpoint named by its file's stem (the whole path is in the setup itself)."""
+    """Recent setup `number` (1 = newest) in one menu line: seed, map, roster and controllers
+    (a scripted bot by its name, a checkpoint by its file's stem: the whole spec is in the setup
+    itself), then every rule that is not the default (`_rules`), so that two setups told apart
+    only by, say, their max ticks do not read the same."""
     where = Path(setup.map).name if "/" in setup.map else setup.map
     slots = re.sub(r"checkpoint:[^,]*?([^/,]+?)(\.msgpack)?(?=,|$)", r"checkpoint:\1", setup.slots)
-    return f"Last {number}: seed {setup.seed}, map {where}, {setup.roster}, {slots}"
+    slots = slots.replace("scripted:", "")
+    line = f"Last {number}: seed {setup.seed}, map {where}, {setup.roster}, {slots}"
+    return ", ".join([line, *_rules(setup)])
+
+
+def _rules(setup: ClientSetup) -> list[str]:
+    """The setup's rules that differ from ClientSetup's defaults, in the lobby's words."""
+    default, out = ClientSetup(), []
+    if setup.info_regime != default.info_regime:
+        out.append(setup.info_regime)
+    if setup.spawn_end != default.spawn_end:
+        out.append(f"Team A {setup.spawn_end}")
+    if setup.score_threshold != default.score_threshold:
+        out.append(f"{setup.score_threshold} to win")
+    if setup.horizon != default.horizon:
+        out.append(f"max {setup.horizon} ticks")
+    if setup.turn_clock != default.turn_clock:
+        out.append(f"clock {setup.turn_clock} s")
+    return out
 
 
 def preset_menu(recent: list[ClientSetup], fit=None) -> dict:

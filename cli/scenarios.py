@@ -7,7 +7,9 @@
     mbg scenarios run --systems SPEC ... [--scenarios 1,2] [--games N] --out DIR
                       [--json] [--csv FILE] [--parquet FILE] [--devices N]
 
-FILE_OR_ID: a scenario id (the number its file name starts with, in scenarios/) or a file path.
+FILE_OR_ID: a scenario id (the number its file name starts with, in scenarios/ or in the folder
+both apps save positions to, ui.paths.scenario_dir: the BattleClient's Scenarios screen numbers
+those after the shipped ones) or a file path. `run --scenarios all` is the shipped ones alone.
 """
 
 import json
@@ -17,22 +19,32 @@ from pathlib import Path
 
 from evaluation import scenarios as S
 from ui.explain import counted
+from ui.paths import scenario_dir
+
+# The actions in the order `register` adds them; `mbg --help` names them from here.
+ACTIONS = ("list", "validate", "verify", "solve", "run")
+
+
+FILE_OR_ID_HELP = (
+    "a scenario id (the number its file name starts with, in scenarios/ or in the folder the "
+    "apps save positions to) or a scenario file's path"
+)
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("scenarios", help="endgame scenarios: list, verify, solve, run")
+    parser = subparsers.add_parser("scenarios", help=f"endgame scenarios: {', '.join(ACTIONS)}")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     p = sub.add_parser("list", help="the scenarios with their skill, arena, horizon and hash")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_list)
     p = sub.add_parser("validate", help="check scenario files; report every field problem")
-    p.add_argument("names", nargs="*", metavar="FILE_OR_ID")
+    p.add_argument("names", nargs="*", metavar="FILE_OR_ID", help=FILE_OR_ID_HELP)
     p.set_defaults(func=run_validate)
     p = sub.add_parser("verify", help="re-simulate every stored winning line")
-    p.add_argument("names", nargs="*", metavar="FILE_OR_ID")
+    p.add_argument("names", nargs="*", metavar="FILE_OR_ID", help=FILE_OR_ID_HELP)
     p.set_defaults(func=run_verify)
     p = sub.add_parser("solve", help="search the focal team's joint actions for winning lines")
-    p.add_argument("name", metavar="FILE_OR_ID")
+    p.add_argument("name", metavar="FILE_OR_ID", help=FILE_OR_ID_HELP)
     p.add_argument("--depth", type=int, default=None, help="ticks to search (default horizon)")
     p.add_argument("--budget", type=int, default=20000, help="children a pass steps before pruning")
     p.add_argument("--positions", type=int, default=50_000, help="open positions kept a depth")
@@ -55,6 +67,11 @@ def register(subparsers) -> None:
         "the largest power of two the cores allow)",
     )
     p.set_defaults(func=run_run)
+
+
+def folders() -> tuple[Path, Path]:
+    """Where an id is looked up: the shipped scenarios, then the apps' saved positions."""
+    return (S.SCENARIOS_DIR, scenario_dir())
 
 
 def _names(names) -> list:
@@ -92,7 +109,7 @@ def run_validate(args) -> int:
     bad = 0
     for name in _names(args.names):
         try:
-            s = S.load_scenario(name)
+            s = S.load_scenario(name, folders())
             print(f"ok   {s.source}: scenario {s.id} ({s.start_hash[:12]})")
         except (S.ScenarioError, ValueError) as error:
             bad += 1
@@ -106,7 +123,7 @@ def run_verify(args) -> int:
     failed = checked = broken = 0
     for name in _names(args.names):
         try:
-            s = S.load_scenario(name)
+            s = S.load_scenario(name, folders())
         except S.ScenarioError as error:  # a broken file fails the run; the others still play
             broken += 1
             print(f"FAIL {error}")
@@ -133,7 +150,7 @@ def run_solve(args) -> int:
     from evaluation import scenario_search as Q
 
     enable_compile_cache()  # a second solve of the same rules skips the compile
-    s = S.load_scenario(args.name)
+    s = S.load_scenario(args.name, folders())
     if args.depth is not None and not 1 <= args.depth <= s.horizon:
         raise ValueError(f"--depth {args.depth}: must be 1-{s.horizon} (scenario {s.id}'s horizon)")
     if args.budget < 1:
@@ -165,7 +182,7 @@ def run_solve(args) -> int:
     )
     for d in report.depths:
         opened = (
-            "not stepped (the last depth searched)" if d["unique_open"] is None
+            "open positions not counted (the last depth searched)" if d["unique_open"] is None
             else f"{d['unique_open']} distinct open positions"
         )  # fmt: skip
         print(
@@ -230,7 +247,7 @@ def run_run(args) -> int:
     _use_devices(args.devices)  # before JAX starts its CPU backend
     if args.out.exists() and any(args.out.iterdir()):
         raise ValueError(f"--out {args.out}: not empty; choose a new folder")
-    scenarios = S.load_scenarios(scenario_names(args.scenarios))
+    scenarios = S.load_scenarios(scenario_names(args.scenarios), folders())
     counts = Counter(s.start_hash for s in scenarios)
     twice = [s.id for s in scenarios if counts[s.start_hash] > 1]
     if twice:  # their replays would share names: refused before any game, not 20 s in

@@ -146,12 +146,22 @@ def parse_action(slot: int, text: str) -> tuple[int, int, int]:
     return names.index(move_name.lower()), target, int(lane == "ult")
 
 
+# JSON's names for the Python types TOP_FIELDS asks for (a file's author thinks in JSON)
+JSON_TYPE_NAMES = {int: "a whole number", str: "a string", dict: "an object", list: "a list"}
+
+
+def _wanted(kind) -> str:
+    """ "must be a whole number or a string" for TOP_FIELDS' (int, str)."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return "must be " + " or ".join(JSON_TYPE_NAMES[k] for k in kinds)
+
+
 def _check_types(doc: dict, problems: list[str]) -> None:
     for field, kind in TOP_FIELDS.items():
         if field not in doc:
             problems.append(f"{field}: missing")
         elif isinstance(doc[field], bool) or not isinstance(doc[field], kind):
-            problems.append(f"{field} = {doc[field]!r:.60}: wrong type")
+            problems.append(f"{field} = {doc[field]!r:.60}: wrong type, {_wanted(kind)}")
     for field in sorted(set(doc) - set(TOP_FIELDS)):
         problems.append(f"{field}: unknown field (fields: {', '.join(TOP_FIELDS)})")
     if doc.get("format") not in (None, FORMAT) and isinstance(doc.get("format"), int):
@@ -402,23 +412,32 @@ def scenario_files(folder: Path | None = None) -> list[Path]:
     return sorted(p for p in Path(folder or SCENARIOS_DIR).glob("*.json") if p.is_file())
 
 
-def load_scenario(name) -> Scenario:
-    """A scenario by id (1, "1") from SCENARIOS_DIR, or by file path. Raises ScenarioError or
-    ValueError when no file has that id."""
+def load_scenario(name, folders=None) -> Scenario:
+    """A scenario by id (1, "1") from `folders` (default: SCENARIOS_DIR alone; the CLI adds the
+    apps' scenario folder, ui.paths.scenario_dir), or by file path. Raises ScenarioError, or
+    ValueError naming the folders when no file or more than one has that id."""
     text = str(name)
     if text.isdigit():
-        hits = [p for p in scenario_files() if p.name.split("_")[0].lstrip("0") == text]
+        folders = tuple(folders or (SCENARIOS_DIR,))
+        hits = [
+            p
+            for folder in folders
+            for p in scenario_files(folder)
+            if p.name.split("_")[0].lstrip("0") == text
+        ]
         if len(hits) != 1:
-            raise ValueError(f"scenario {text}: {len(hits)} files in {SCENARIOS_DIR} have that id")
+            where = " or ".join(str(f) for f in folders)
+            raise ValueError(f"scenario {text}: {len(hits)} files in {where} have that id")
         return load_scenario_file(hits[0])
     return load_scenario_file(text)
 
 
-def load_scenarios(names=None) -> list[Scenario]:
-    """Scenarios by id or path; None or "all": every file in SCENARIOS_DIR."""
+def load_scenarios(names=None, folders=None) -> list[Scenario]:
+    """Scenarios by id (looked up in `folders`, as load_scenario) or path; None or "all": every
+    file in SCENARIOS_DIR (the shipped benchmark only)."""
     if names is None or list(names) in ([], ["all"]):
         return [load_scenario_file(p) for p in scenario_files()]
-    return [load_scenario(n) for n in names]
+    return [load_scenario(n, folders) for n in names]
 
 
 def document_for_state(state, *, arena, title, skill, brief, focal_team, horizon,

@@ -20,7 +20,7 @@ from ui.panels import short_path
 from ui.paths import screenshot_dir
 from ui.rules import C, slot_label
 from ui.scene import view_label
-from ui.score_reach import horizon_warning
+from ui.score_reach import horizon_problem, horizon_warning
 
 ARENA_PIXELS_PER_UNIT = 96  # the high-resolution arena picture: 20 x 10 map units -> 1920 x 960
 # The rules of a replay whose header keeps no Config: the canonical ones (RULES 4.2, 4.3).
@@ -49,8 +49,10 @@ def act(app, action: str, arg=None) -> None:
         tl.faster(arg)
         app.bar.rebuild_speed(tl.speed)
     elif action == "goto":
-        app.give_keyboard(app.tick_entry)
+        # emptied before it takes the keyboard: pygame_gui 0.6.14 emptying a focused box leaves
+        # its placeholder drawn behind what is typed next ("8tick" until the tick changes)
         app.tick_entry.set_text("")
+        app.give_keyboard(app.tick_entry)
     elif action in ("view", "view_agent", "view_next"):
         change_view(app, action, arg)
     elif action == "overlay":
@@ -213,14 +215,6 @@ def position_warning(model):
         return horizon_warning(state, C.TEAM_NAMES.index(focal), int(horizon), rules)
 
     return warn
-
-
-def horizon_problem(horizon: str) -> str:
-    """Why a typed horizon (text) is not a number of ticks Save can take, or "" when it is;
-    said in the Save as scenario window as it is typed and on the status line at Save."""
-    if horizon.isdigit() and int(horizon) >= 1:
-        return ""
-    return f"Horizon {horizon!r}: type a number of ticks, 1 or more"
 
 
 def branch_request(app, request) -> None:

@@ -86,6 +86,14 @@ def cannot_win(state: dict, team: int, ticks: int, rules) -> str:
     )
 
 
+def horizon_problem(horizon: str) -> str:
+    """Why a typed horizon (text) is not a number of ticks Save can take, or "" when it is;
+    both save forms (BattleClient menu, Replay Viewer) say it as it is typed and at Save."""
+    if horizon.isdigit() and int(horizon) >= 1:
+        return ""
+    return f"Horizon {horizon!r}: type a number of ticks, 1 or more"
+
+
 def horizon_warning(state: dict, team: int, ticks: int, rules) -> str:
     """What the save forms show for a typed horizon: that it is longer than a scenario may be
     (engine.constants.MAX_SCENARIO_TICKS; saving it is refused), else `cannot_win`'s answer."""

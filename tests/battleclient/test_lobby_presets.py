@@ -40,9 +40,24 @@ def test_recent_setups_keep_the_last_five_newest_first(tmp_path):
     menu = preset_menu([ClientSetup(seed=1), ClientSetup(seed=2)])
     recent = [t for t in menu if t.startswith("Last")]
     assert recent == [describe(ClientSetup(seed=1), 1), describe(ClientSetup(seed=2), 2)]
-    assert recent[1] == "Last 2: seed 2, map 47, MWHRP/MWHRP, " + ClientSetup().slots
+    bots = ClientSetup().slots.replace("scripted:", "")  # a bot by its name
+    assert recent[1] == "Last 2: seed 2, map 47, MWHRP/MWHRP, " + bots
     short = preset_menu([ClientSetup(seed=1), ClientSetup(seed=2)], lambda t: t[:7] + "...")
     assert [t for t in short if t.startswith("Last")] == ["Last 1:...", "Last 2:..."]
+
+
+def test_setups_that_differ_only_in_their_rules_read_apart():
+    """Playtest: a 40-tick spectated game and a 300-tick one read "Last 1: seed 0, map 47,
+    MWHR...ted:tactician" and "Last 2:" the same; the rules that are not the defaults follow."""
+    slots = "A*=scripted:tactician,B*=scripted:kiter"
+    plain = describe(ClientSetup(slots=slots), 2)
+    assert plain == "Last 2: seed 0, map 47, MWHRP/MWHRP, A*=tactician,B*=kiter"
+    odd = ClientSetup(slots=slots, horizon=40, score_threshold=5, spawn_end="east",
+                      info_regime="no_shared_obs", turn_clock=30)  # fmt: skip
+    assert describe(odd, 1) == (
+        "Last 1: seed 0, map 47, MWHRP/MWHRP, A*=tactician,B*=kiter, no_shared_obs, Team A east, "
+        "5 to win, max 40 ticks, clock 30 s"
+    )
 
 
 def test_a_checkpoint_is_named_by_its_stem():

@@ -83,3 +83,19 @@ def test_the_form_warns_of_a_horizon_longer_than_a_scenario_may_be(display):
     assert form.warning() == "Too long: a scenario's horizon is at most 32 ticks"
     _type_horizon(screen, form, "32")
     assert form.warning() == ""
+
+
+def test_the_form_says_a_horizon_that_is_no_number_as_it_is_typed(display):
+    """As the Replay Viewer's window does (one text, ui.score_reach.horizon_problem): 0 and -3
+    said nothing until Enter, while 33 was told at once."""
+    screen = _screen((19, 0))
+    form = PositionForm(screen)
+    for text in ("0", "-3", "x"):
+        _type_horizon(screen, form, text)
+        assert form.warning() == f"Horizon {text!r}: type a number of ticks, 1 or more"
+    _type_horizon(screen, form, "")
+    assert form.warning() == ""  # nothing typed yet: nothing to say
+    form.submit()
+    assert form.line == "Horizon '': type a number of ticks, 1 or more" and not form.saving
+    _type_horizon(screen, form, "2")
+    assert form.warning() == ""

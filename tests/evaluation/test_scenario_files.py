@@ -94,6 +94,24 @@ def test_every_problem_of_a_file_is_reported_at_once():
     assert {"horizon", "focal_team", "colour", "start.agents.A0.class"} <= set(fields)
 
 
+@pytest.mark.parametrize(
+    "field, value, wanted",
+    [
+        ("horizon", "five", "must be a whole number"),
+        ("focal_team", 7, "must be a string"),
+        ("arena", [905], "must be a whole number or a string"),
+        ("start", [], "must be an object"),
+        ("lines", {}, "must be a list"),
+        ("id", True, "must be a whole number"),  # JSON true is no id
+    ],
+)
+def test_a_wrong_type_names_the_type_wanted(field, value, wanted):
+    doc = dict(copy.deepcopy(GOOD), **{field: value})
+    with pytest.raises(S.ScenarioError) as caught:
+        S.scenario_from_dict(doc, "bad.json")
+    assert f"{field} = {value!r}: wrong type, {wanted}" in caught.value.problems
+
+
 def test_a_body_on_an_obstacle_is_refused():
     doc = copy.deepcopy(GOOD)
     doc["arena"] = 907  # columns at x = 10, y = 2, 5, 8 (radius 0.5)

@@ -123,7 +123,7 @@ def test_cli_solve_reports_the_search_and_its_peak_memory(capsys, monkeypatch):
         "  depth 1: 1 positions, 18 joint actions (20 stepped), 0 win, 0 decided otherwise, "
         "18 distinct open positions",
         "  depth 2: 18 positions, 234 joint actions (16 stepped), 0 win, 0 decided otherwise, "
-        "not stepped (the last depth searched)",
+        "open positions not counted (the last depth searched)",
         "search: exhaustive",
         "no winning line found",
     ]

@@ -88,3 +88,25 @@ def test_g_opens_the_tick_box_without_typing_g(app):
     assert app.model.tick == 12 and not app.tick_entry.is_focused
     post_key(app, pygame.K_RIGHT)
     assert app.model.tick == 13
+
+
+def test_g_then_a_digit_draws_only_the_digit(app):
+    """The box opened by g draws what is typed and no leftover placeholder ("8tick" did): its
+    right half is the same pixels as a box that holds "8" (the cursor sits at the left)."""
+    from pygame_gui.elements import UITextEntryLine
+
+    pygame.event.clear()
+    frame(app)
+    post_key(app, pygame.K_g, "g")
+    post_key(app, ord("8"), "8")
+    assert app.tick_entry.get_text() == "8"
+    plain = UITextEntryLine(app.tick_entry.relative_rect, app.manager, placeholder_text="tick")
+    plain.set_text("8")
+    frame(app)
+    half = app.tick_entry.image.get_width() // 2
+    width, height = app.tick_entry.image.get_size()
+    right = pygame.Rect(half, 0, width - half, height)
+    typed = pygame.image.tobytes(app.tick_entry.image.subsurface(right), "RGB")
+    wanted = pygame.image.tobytes(plain.image.subsurface(right), "RGB")
+    plain.kill()
+    assert typed == wanted
