@@ -18,34 +18,11 @@ AGENT_NAMES = tuple(f"ally_{i}" for i in range(C.TEAM_SIZE)) + tuple(
 SLOT_OF = {name: slot for slot, name in enumerate(AGENT_NAMES)}
 
 
-# XLA's CPU compiler fuses a concatenate into its consumer only up to this many operands
-# (`CpuInstructionFusion::ShouldFuse`, xla/service/cpu/cpu_instruction_fusion.cc): a stack of
-# more is written out whole and then read again (one more pass over a rollout buffer's rows).
-MAX_FUSED_OPERANDS = 8
-
-
 def batchify(tree: dict, agents) -> jnp.ndarray:
     """{agent: (...)} -> (num_agents, ...), the agents' entries stacked in `agents` order: the
     helper JaxMARL's baselines call on every dict a step returns (`step_stacked` hands over the
-    same arrays without the copy). The values are `jnp.stack`'s (`stack_rows`)."""
-    return stack_rows([tree[a] for a in agents])
-
-
-def stack_rows(rows: list) -> jnp.ndarray:
-    """n arrays of one shape (...) -> (n, ...), exactly `jnp.stack(rows)`, built as stacks of
-    at most `MAX_FUSED_OPERANDS` so that XLA fuses them into their consumer: more than that
-    are stacked in equal groups (10 rows: 2 stacks of 5, then stacked again and merged by a
-    reshape, which XLA does not fold back into one 10-operand concatenate). A count with no
-    such divisor (a prime over 8) is one plain stack. Raises ValueError for no rows."""
-    rows = [jnp.asarray(r) for r in rows]
-    if not rows:
-        raise ValueError("stack_rows: no rows to stack (an empty agent list?)")
-    n = len(rows)
-    group = max((g for g in range(2, MAX_FUSED_OPERANDS + 1) if n % g == 0), default=n)
-    if n <= MAX_FUSED_OPERANDS or group == n:
-        return jnp.stack(rows)
-    groups = [jnp.stack(rows[i : i + group]) for i in range(0, n, group)]
-    return stack_rows(groups).reshape((n,) + rows[0].shape)
+    same arrays without the copy)."""
+    return jnp.stack([tree[a] for a in agents])
 
 
 def _flat_parts(obs: Obs) -> list[jnp.ndarray]:
