@@ -53,7 +53,6 @@ from evaluation import interleaved  # noqa: E402
 READINGS = ("step", "carried", "trajectory", "stacked", "learner")
 TARGET = 1.10  # issue 25: the wrapper costs under 10% over the core API
 CORE_OF = {"stacked": "trajectory"}  # the core program each adapter reading is compared with
-batchify = arrays.batchify
 
 
 def _draw(key, avail):
@@ -108,9 +107,11 @@ def core_rollout(env, ticks: int, trajectory: bool):
     return jax.jit(jax.vmap(game))
 
 
-def adapter_rollout(env, ticks: int, trajectory: bool):
+def adapter_rollout(env, ticks: int, trajectory: bool, stack=None):
     """Adapter API over `ticks` ticks: dicts stacked into one batch, read at the next tick
-    (trajectory=False) or every tick's (obs, avail, rewards, done) as the scan's outputs."""
+    (trajectory=False) or every tick's (obs, avail, rewards, done) as the scan's outputs.
+    stack: the learner's `batchify(dict, agents)` (default `adapters.batchify`)."""
+    batchify = stack or arrays.batchify
 
     def game(key):
         def tick(carry, k):
@@ -172,10 +173,12 @@ def core_learner_rollout(env, games: int, ticks: int):
     return jax.jit(rollout)
 
 
-def adapter_learner_rollout(env, games: int, ticks: int):
+def adapter_learner_rollout(env, games: int, ticks: int, stack=None):
     """The dicts in a JaxMARL learner's layout: `env.step` vmapped over the games inside the
     scan, `batchify` outside it, every tick's (obs (agents, games, 680), avail, rewards (agents,
-    games), done (games,)) kept; the same draws as `core_learner_rollout`."""
+    games), done (games,)) kept; the same draws as `core_learner_rollout`. stack: the
+    learner's `batchify(dict, agents)` (default `adapters.batchify`)."""
+    batchify = stack or arrays.batchify
     reset, step = jax.vmap(env.reset), jax.vmap(env.step)
     avail_of = jax.vmap(env.get_avail_actions)
     draw = jax.vmap(_draw, in_axes=(0, 1), out_axes=1)  # the agents lead: (agents, games)

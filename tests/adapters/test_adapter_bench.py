@@ -2,7 +2,10 @@
 bench/bench_adapter_rows.py) and the world state the adapter hands over: the core's rows, with
 no more HLO than the core's."""
 
+import re
+
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
@@ -101,3 +104,37 @@ def test_each_reading_names_its_programs_once_the_stacked_one_against_the_core_t
         "adapter_trajectory", "adapter_stacked", "core_learner", "adapter_learner",
     ]  # fmt: skip
     assert whole.program_names(["stacked"]) == ["core_trajectory", "adapter_stacked"]
+
+
+def numbered_rows(n: int) -> dict:
+    """{"a0" .. }: n (2, 3) float32 entries; entry i holds 100 * i + 0 .. 5 in row-major order."""
+    return {f"a{i}": jnp.arange(6, dtype=jnp.float32).reshape(2, 3) + 100 * i for i in range(n)}
+
+
+@pytest.mark.parametrize("n", [1, 5, 8, 9, 10, 11, 16, 20, 100])
+def test_grouped_stack_is_batchify(n):
+    tree = numbered_rows(n)
+    agents = sorted(tree, key=lambda a: int(a[1:]))
+    out = np.asarray(pieces.grouped_stack(tree, agents))
+    assert out.shape == (n, 2, 3) and out.dtype == np.float32
+    assert out[n - 1, 1, 2] == 100 * (n - 1) + 5 and (n < 7 or out[6, 1, 0] == 603)  # by hand
+    np.testing.assert_array_equal(out, np.asarray(adapters.batchify(tree, agents)))
+    with pytest.raises(KeyError, match="a999"):
+        pieces.grouped_stack(tree, agents + ["a999"])
+
+
+def _unfused_concatenates(stack, tree) -> int:
+    """Concatenates left outside any fusion in the optimised HLO of jit(stack(tree) * 2)."""
+    fn = jax.jit(lambda t: stack(t, list(t)) * 2.0)
+    text = fn.lower(tree).compile().as_text()
+    return len(re.findall(r"\} concatenate\(", text[text.index("ENTRY") :]))
+
+
+def test_grouped_stack_of_ten_fuses_into_its_consumer_where_batchify_does_not():
+    """Ten agents: `batchify`'s one jnp.stack is a 10-operand concatenate XLA:CPU writes out
+    before its consumer reads it; two stacks of five fuse into the consumer."""
+    tree = numbered_rows(10)
+    assert _unfused_concatenates(adapters.batchify, tree) == 1
+    assert _unfused_concatenates(pieces.grouped_stack, tree) == 0
+    with pytest.raises(ValueError, match="no agents"):
+        pieces.grouped_stack({}, [])
