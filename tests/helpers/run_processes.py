@@ -56,6 +56,7 @@ def _folders(parent: Path) -> list[Path]:
 # an unknown long one started last would run alone at the end.
 EXPECTED_SECONDS = {
     "tests/training/test_q_learning_runs.py": 1855,
+    "tests/training/test_q_parallel.py": 1760,
     "tests/training/test_mappo.py": 1040,
     "tests/training/test_parallel.py": 840,
     "tests/training/test_q_learning_math.py": 830,
