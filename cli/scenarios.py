@@ -1,7 +1,7 @@
 """`mbg scenarios`: list, validate, verify, solve and run the endgame scenarios (scenarios/).
 
     mbg scenarios list [--json]
-    mbg scenarios validate [FILE_OR_ID ...]      every field problem of every file at once
+    mbg scenarios validate [FILE_OR_ID ...]      every problem of every file at once
     mbg scenarios verify [FILE_OR_ID ...]        re-simulate every stored line; exit 1 if one fails
     mbg scenarios solve FILE_OR_ID [--depth N] [--budget N] [--positions N] [--deeper] [--json]
     mbg scenarios run --systems SPEC ... [--scenarios 1,2] [--games N] --out DIR
@@ -37,7 +37,7 @@ def register(subparsers) -> None:
     p = sub.add_parser("list", help="the scenarios with their skill, arena, horizon and hash")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_list)
-    p = sub.add_parser("validate", help="check scenario files; report every field problem")
+    p = sub.add_parser("validate", help="check scenario files; report every problem at once")
     p.add_argument("names", nargs="*", metavar="FILE_OR_ID", help=FILE_OR_ID_HELP)
     p.set_defaults(func=run_validate)
     p = sub.add_parser("verify", help="re-simulate every stored winning line")

@@ -43,6 +43,7 @@ _EXPORTS = {
     "random_legal_actions": "engine.sampling",
     "world_state": "engine.observation",
     "check_state": "engine.validation",
+    "StateProblems": "engine.validation",
     "Actions": "engine.types",
     "Config": "engine.types",
     "Events": "engine.types",

@@ -4,7 +4,8 @@
 recorded golden-trace state, a test scene): it takes the authored fields as NumPy arrays, lists
 or numbers, completes every derived field (`active` from the roster,
 who sees whom in `seen`, `has_prev`) and validates the result with
-`engine.validation.check_state`, so the first tick is judged on the right view.
+`engine.validation`'s checks (every problem found, raised together as one
+`validation.StateProblems`), so the first tick is judged on the right view.
 `state_fields` is its inverse: plain Python values that JSON writes and reads back to the same
 float32 bits, so a start state round-trips through a file exactly.
 
@@ -66,38 +67,40 @@ def _array(field: str, value) -> np.ndarray:
     return raw.astype(dtype)
 
 
-def _check_prev_action(prev: np.ndarray) -> None:
-    for slot in range(C.NUM_SLOTS):
-        for head, size in enumerate(_ACTION_SIZES):
-            if not 0 <= prev[slot, head] < size:
-                raise ValueError(
-                    f"prev_action[{slot}] = {prev[slot].tolist()}: head {head} must be 0-{size - 1}"
-                )
+def _prev_action_problems(prev: np.ndarray) -> list[str]:
+    """Each slot whose last action has a head outside its range (RULES 3)."""
+    return [
+        f"prev_action[{slot}] = {prev[slot].tolist()}: head {head} must be 0-{size - 1}"
+        for slot in range(C.NUM_SLOTS)
+        for head, size in enumerate(_ACTION_SIZES)
+        if not 0 <= prev[slot, head] < size
+    ]
 
 
-def _check_counters(config: Config, f: dict) -> None:
+def _counter_problems(config: Config, f: dict) -> list[str]:
     """Counters the rules bound but `check_state` does not: wave clocks, ooc, dead and padded
     slots (the engine zeroes statuses, shields and ooc at death, RULES 4 steps 11-15)."""
-    for team, clock in enumerate(f["wave_clock"].tolist()):
-        if not 0 <= clock < config.wave_period:
-            raise ValueError(
-                f"wave_clock[{team}] = {clock}: must be 0-{config.wave_period - 1} (RULES 15)"
-            )
+    out = [
+        f"wave_clock[{team}] = {clock}: must be 0-{config.wave_period - 1} (RULES 15)"
+        for team, clock in enumerate(f["wave_clock"].tolist())
+        if not 0 <= clock < config.wave_period
+    ]
     delay = C.OOC_DELAY[f["class_id"]]
     for slot in range(C.NUM_SLOTS):
         if not 0 <= f["ooc"][slot] <= delay[slot]:
-            raise ValueError(f"ooc[{slot}] = {int(f['ooc'][slot])}: must be 0-{int(delay[slot])}")
+            out.append(f"ooc[{slot}] = {int(f['ooc'][slot])}: must be 0-{int(delay[slot])}")
         if f["alive"][slot]:
             continue
         for field in ("status", "shield", "ooc"):
             if np.any(f[field][slot] != 0):
                 value = f[field][slot].tolist()
-                raise ValueError(f"{field}[{slot}] = {value}: a dead or empty slot holds 0")
+                out.append(f"{field}[{slot}] = {value}: a dead or empty slot holds 0")
     for slot in np.flatnonzero(f["class_id"] == C.NEUTRAL).tolist():
         for field in ("pos", "cooldown", "prev_action"):
             if np.any(f[field][slot] != 0):
                 value = f[field][slot].tolist()
-                raise ValueError(f"{field}[{slot}] = {value}: an empty slot holds 0")
+                out.append(f"{field}[{slot}] = {value}: an empty slot holds 0")
+    return out
 
 
 @functools.cache
@@ -145,10 +148,12 @@ def authored_state(
 
     Derived and filled in: `active`, `seen` (`legality.visibility`),
     `has_prev`, `outcome` (ongoing). Checked: every field's shape, dtype and range
-    (`validation.check_state`, `validation.check_layout`), no living body out of bounds or
+    (`validation.layout_problems`, `validation.content_problems`), no living body out of bounds or
     overlapping an obstacle by more than `overlap_tolerance` map units, dead and empty slots
     holding no statuses, shields or ooc, empty slots at (0, 0) with no cooldown or history.
-    Raises ValueError naming the field, the slot and the value.
+    Raises `validation.StateProblems` (a ValueError) listing every problem found, each naming
+    the field, the slot and the value (a wrong shape or dtype, or an unknown class, stops the
+    checks there: nothing after it can be read).
     """
     import jax.numpy as jnp
 
@@ -172,9 +177,11 @@ def authored_state(
     for name in _BROADCAST:  # one number sets the active slots; empty slots stay 0
         if np.ndim(given[name]) == 0:
             f[name] = np.where(active.reshape((-1,) + (1,) * (f[name].ndim - 1)), f[name], 0)
-    validation.check_layout(
+    problems = validation.layout_problems(
         f["obstacles"], f["pads"], f["red_zones"], f["class_id"], f["spawn_end"]
     )
+    if not validation.known_classes(f["class_id"]):  # per-class tables below index by class
+        validation.raise_any(problems)
     f["alive"] = active.copy() if alive is None else _array("alive", alive)
     f["health"] = (
         np.where(f["alive"], C.MAX_HEALTH[f["class_id"]], 0.0).astype(np.float32)
@@ -186,8 +193,7 @@ def authored_state(
     )
     has_prev = prev_action is not None
     f["prev_action"] = _array("prev_action", prev_action if has_prev else np.zeros((10, 3)))
-    _check_prev_action(f["prev_action"])
-    _check_counters(config, f)
+    problems += _prev_action_problems(f["prev_action"]) + _counter_problems(config, f)
     state = State(
         **{name: jnp.asarray(value) for name, value in f.items()},
         active=jnp.asarray(active),
@@ -195,7 +201,8 @@ def authored_state(
         has_prev=jnp.bool_(has_prev),
         seen=jnp.zeros((C.NUM_SLOTS, C.NUM_SLOTS), bool),
     )
-    validation.check_state(config, state, overlap_tolerance=overlap_tolerance)
+    problems += validation.content_problems(config, state, overlap_tolerance=overlap_tolerance)
+    validation.raise_any(problems)
     return state.replace(seen=_visibility()(state))
 
 

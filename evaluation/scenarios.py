@@ -14,7 +14,7 @@ every result and replay, so a changed scenario is never confused with the old on
 Every problem is a `ScenarioError` naming the file, the field and the value; `check_file`
 collects all of a file's field problems at once (`mbg scenarios validate`). The start state's
 consistency (positions on the map, health within the class's maximum, counters) is checked by
-`engine.authored_state` once the fields are sound, and the first such problem is named.
+`engine.authored_state` once the fields are sound, and every such problem is named too.
 """
 
 import hashlib
@@ -361,8 +361,9 @@ def scenario_from_dict(doc, source: object = "<scenario>") -> Scenario:
     config = scenario_config(doc["score_to_win"], doc["start"]["tick"], doc["horizon"])
     try:
         state = engine.authored_state(config, **fields)
-    except ValueError as error:
-        raise ScenarioError(source, [_in_file_terms(str(error))]) from None
+    except ValueError as error:  # engine.StateProblems lists them all; any other, one
+        found = getattr(error, "problems", [str(error)])
+        raise ScenarioError(source, [_in_file_terms(p) for p in found]) from None
     focal = TEAMS.index(doc["focal_team"])
     lines = scenario_lines.parse_lines(doc["lines"], focal, state, doc["horizon"], problems)
     _check_controller(doc["controller"], problems)

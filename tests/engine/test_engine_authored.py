@@ -135,3 +135,31 @@ def test_check_state_rejects_a_body_inside_a_pillar_within_tolerance():
     with pytest.raises(ValueError, match=r"pos\[0\].*obstacle row 0"):
         engine.check_state(CONFIG, deep)
     validation.check_state(CONFIG, deep, overlap_tolerance=0.2)
+
+
+def test_every_problem_is_raised_together_in_the_checks_order():
+    # One of each stage: a pad off the map (layout), a dead slot with a status (counters), a
+    # Warrior over its 200 hit points (slot), a body in the pillar and one off the map (bodies).
+    pads = np.concatenate([PADS[0], PADS[1]])
+    pads[2] = (-1.0, 2.0)
+    alive = np.asarray(ROSTER) > 0
+    alive[6] = False
+    health = np.where(alive, C.MAX_HEALTH[ROSTER], 0.0)
+    health[1] = 250.0
+    status = np.zeros((10, C.NUM_STATUS), np.int32)
+    status[6, 0] = 3
+    pos = scene()["pos"].copy()
+    pos[0], pos[5] = (9.2, 5.0), (12.0, 40.0)
+    args = scene(pads=pads, alive=alive, health=health, status=status, pos=pos)
+    with pytest.raises(engine.StateProblems) as caught:
+        engine.authored_state(CONFIG, **args)
+    assert caught.value.problems == [
+        "pads[2] = [-1.0, 2.0]: pad must keep the body inside the map",
+        f"status[6] = {status[6].tolist()}: a dead or empty slot holds 0",
+        "health[1] = 250.0: a living agent needs 0 < health <= 200.0",
+        "pos[0] = [9.199999809265137, 5.0]: the body overlaps obstacle row 0",
+        "pos[5] = [12.0, 40.0]: outside the map",
+    ]
+    assert str(caught.value) == "\n".join(caught.value.problems)
+    assert isinstance(caught.value, ValueError)  # callers catching ValueError still do
+    assert validation.state_problems(CONFIG, engine.authored_state(CONFIG, **scene())) == []

@@ -173,3 +173,58 @@ def test_scenario_arenas_are_refused_by_every_pool():
         check_training_maps("12,905")
     for split in ("train", "validation", "test", "curriculum", "all"):
         assert not set(maps.resolve_maps(split)) & set(maps.SCENARIO_IDS)
+
+
+def test_every_consistency_problem_of_the_start_is_named_at_once():
+    # Sound fields, four inconsistent starts: a body inside a column, a dead agent holding a
+    # shield, a wave clock past its period and an ooc count past the Rogue's delay. Each is
+    # named with the agent (or field) and the value, the engine's order: counters, then bodies.
+    doc = copy.deepcopy(GOOD)
+    doc["arena"] = 907  # columns at x = 10, y = 2, 5, 8 (radius 0.5)
+    doc["start"]["agents"]["B0"]["pos"] = [10.4, 5]
+    doc["start"]["agents"]["A1"]["shield"] = 1
+    doc["start"]["wave_clock"] = [2, 7]
+    doc["start"]["agents"]["A0"]["ooc"] = 9
+    with pytest.raises(S.ScenarioError) as caught:
+        S.scenario_from_dict(doc, "bad.json")
+    problems = caught.value.problems
+    assert [p.split(" = ")[0] for p in problems] == [
+        "start: wave_clock[1]",
+        "start.agents.A0.ooc",
+        "start.agents.A1.shield",
+        "start.agents.B0.pos",
+    ], problems
+    assert problems[0].endswith("wave_clock[1] = 7: must be 0-4 (RULES 15)")
+    assert problems[1] == "start.agents.A0.ooc = 9: must be 0-3"
+    assert problems[2] == "start.agents.A1.shield = 1: a dead or empty slot holds 0"
+    assert "overlaps obstacle row 1" in problems[3]
+    assert str(caught.value).count("bad.json: ") == 4
+    S.scenario_from_dict(GOOD, "good.json")  # the sound file: no problem at all
+
+
+def test_validate_prints_every_problem_and_fails(tmp_path, capsys):
+    from cli.main import main
+
+    doc = copy.deepcopy(GOOD)
+    doc["horizon"] = 0  # a field problem: the start is not checked until the fields are sound
+    (tmp_path / "fields.json").write_text(json.dumps(doc))
+    doc = copy.deepcopy(GOOD)
+    doc["start"]["agents"]["A1"]["shield"] = 1
+    doc["start"]["wave_clock"] = [2, 7]
+    doc["start"]["agents"]["A0"]["ooc"] = 9
+    bad = tmp_path / "start.json"
+    bad.write_text(json.dumps(doc))
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(GOOD))
+    assert main(["scenarios", "validate", str(bad)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        f"FAIL {bad}: start: wave_clock[1] = 7: must be 0-4 (RULES 15)",
+        f"{bad}: start.agents.A0.ooc = 9: must be 0-3",
+        f"{bad}: start.agents.A1.shield = 1: a dead or empty slot holds 0",
+    ]
+    assert main(["scenarios", "validate", str(good)]) == 0
+    assert capsys.readouterr().out.startswith(f"ok   {good}: scenario 99 (")
+    assert main(["scenarios", "validate", str(tmp_path / "fields.json"), str(good)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"FAIL {tmp_path / 'fields.json'}: horizon = 0") and len(out) == 2

@@ -2,13 +2,18 @@
 
 One process per folder of tests/, and one per test file in the folders named by
 --file-per-process: a process that compiled several hundred training programs aborted inside
-XLA while writing one more to the compilation cache (each file alone passes). Most of a test
+XLA while writing one more to the compilation cache (each file alone passes), and
+tests/evaluation as one process ran 950-1,650 s, longer than any other but one. Most of a test
 process is single-threaded XLA compilation, so --jobs processes at once (one per core by
 default) use the machine; Xvfb tests pick a free display each (`Xvfb -displayfd`), and the
 shared JAX cache only warns when it reads an entry another process is still writing.
 
 Each process's output is printed whole when it ends (never interleaved); a failing process
 does not stop the rest, and the summary names every one that failed. Exit status 1 then.
+
+Processes start longest first (EXPECTED_SECONDS, from a full run's timings) so that the last
+ones to start are short and the --jobs lanes end near together: a long process started late
+would run alone at the end while the other cores idle.
 """
 
 import argparse
@@ -24,17 +29,61 @@ from pathlib import Path
 
 def targets(root: Path, support: set[str], file_per_process: set[str]) -> list[str]:
     """The pytest targets under root (tests/), as paths relative to the repository: each folder
-    in name order, or its test_*.py files for a folder in file_per_process; support skipped."""
+    in name order, or for a folder in file_per_process its test_*.py files and then its
+    subfolders (each one process); support folders and dot/dunder folders skipped."""
     found = []
-    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+    for folder in _folders(root):
         name = f"{root.name}/{folder.name}"
-        if name in support or folder.name.startswith((".", "__")):
+        if name in support:
             continue
         if name in file_per_process:
             found += [f"{name}/{f.name}" for f in sorted(folder.glob("test_*.py"))]
+            found += [f"{name}/{sub.name}" for sub in _folders(folder)]
         else:
             found.append(name)
     return found
+
+
+def _folders(parent: Path) -> list[Path]:
+    """parent's subfolders in name order, less dot and dunder ones (.pytest_cache, __pycache__)."""
+    return sorted(p for p in parent.iterdir() if p.is_dir() and not p.name.startswith((".", "__")))
+
+
+# Seconds each process took in a full run (/work/runs/ci15.log, `make test`, 2 jobs, load ~8
+# on 2 cores, 2026-12-02; tests/evaluation's files summed from its --durations=40). Only their
+# order matters. A target not named here counts UNKNOWN_SECONDS, long enough to start it
+# before the known short ones: an unknown short process started early costs the lanes little,
+# an unknown long one started last would run alone at the end.
+EXPECTED_SECONDS = {
+    "tests/training/test_q_learning_runs.py": 1855,
+    "tests/training/test_q_parallel.py": 1760,
+    "tests/training/test_mappo.py": 1040,
+    "tests/training/test_parallel.py": 840,
+    "tests/training/test_q_learning_math.py": 830,
+    "tests/evaluation/test_scenario_lines.py": 350,
+    "tests/training/test_ippo_resume.py": 350,
+    "tests/battleclient": 330,
+    "tests/adapters": 300,
+    "tests/engine": 270,
+    "tests/policies": 255,
+    "tests/cli": 240,
+    "tests/training/test_ippo_ff.py": 230,
+    "tests/evaluation/test_tournament.py": 140,
+    "tests/training/test_ippo_math.py": 135,
+    "tests/evaluation/test_scenario_batch.py": 130,
+    "tests/catalog": 100,
+    "tests/replay_viewer": 85,
+    "tests/evaluation/test_crossplay.py": 85,
+    "tests/evaluation/metrics": 65,
+    "tests/training/test_policy_checkpoints.py": 65,
+}
+UNKNOWN_SECONDS = 300
+
+
+def longest_first(todo: list[str], expected: dict[str, float]) -> list[str]:
+    """todo ordered by expected seconds, most first (UNKNOWN_SECONDS where not in expected);
+    ties keep todo's order. Longest-processing-time-first list scheduling."""
+    return sorted(todo, key=lambda t: -expected.get(t, UNKNOWN_SECONDS))
 
 
 RUNNING: set[subprocess.Popen] = set()
@@ -64,13 +113,16 @@ def main(argv=None) -> int:
     parser.add_argument("--pytest", default=str(Path(sys.executable).with_name("pytest")))
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--support", nargs="*", default=["tests/fixtures", "tests/helpers"])
-    parser.add_argument("--file-per-process", nargs="*", default=["tests/training"])
+    parser.add_argument(
+        "--file-per-process", nargs="*", default=["tests/training", "tests/evaluation"]
+    )
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs: must be at least 1, got {args.jobs}")
     signal.signal(signal.SIGTERM, stop_all)
     signal.signal(signal.SIGINT, stop_all)
-    todo = targets(Path("tests"), set(args.support), set(args.file_per_process))
+    found = targets(Path("tests"), set(args.support), set(args.file_per_process))
+    todo = longest_first(found, EXPECTED_SECONDS)
     began, failed, times = time.monotonic(), [], []
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         running = [pool.submit(run_one, args.pytest, t) for t in todo]
