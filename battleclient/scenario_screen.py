@@ -78,7 +78,8 @@ def list_scenarios(folders=None) -> list[Listed]:
         try:
             scenario = S.load_scenario_file(path)
         except ValueError as error:  # ScenarioError names the file, the field and the value
-            listed.append(Listed(path, error=str(error)))
+            # its problems without the file's path on each (the pane names the file once)
+            listed.append(Listed(path, error="\n".join(getattr(error, "problems", [str(error)]))))
             continue
         fields = {k: np.asarray(getattr(scenario.start, k)) for k in PREVIEW_FIELDS}
         listed.append(Listed(path, scenario, picture=fields))
@@ -88,7 +89,7 @@ def list_scenarios(folders=None) -> list[Listed]:
 def detail_lines(item: Listed, record_text: str) -> list:
     """The detail pane's text of a listed file: (text, colour) lines, wrapped when drawn."""
     if item.scenario is None:
-        return [(f"{item.path.name} does not load:", COLOURS["damage"]), item.error]
+        return [(f"{item.path.name} does not load:", COLOURS["damage"]), *item.error.splitlines()]
     s = item.scenario
     team = C.TEAM_NAMES[s.focal_team]
     start = int(s.start.tick)

@@ -29,10 +29,11 @@ VERIFY_BATCH = 4  # lines re-simulated together (padded), so every scenario shar
 MAX_LINE = C.MAX_SCENARIO_TICKS  # ticks a line and a horizon may hold: the line System's table
 
 
-def parse_lines(lines_doc, focal: int, state, horizon: int, problems: list[str]) -> tuple:
-    """The `lines` field -> ((name, (ticks, 10, 3) int32), ...); problems get one entry each."""
+def parse_lines(lines_doc, focal: int, active, horizon: int, problems: list[str]) -> tuple:
+    """The `lines` field -> ((name, (ticks, 10, 3) int32), ...); active: (10,) bool, the slots
+    the roster fills (`State.active`). Problems get one entry each."""
     out = []
-    active = np.asarray(state.active)
+    active = np.asarray(active)
     if horizon > MAX_LINE:
         problems.append(f"horizon = {horizon}: at most {MAX_LINE} ticks")
     for i, line in enumerate(lines_doc):

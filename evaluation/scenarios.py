@@ -12,9 +12,10 @@ allowed`), so the game ends when the scenario does: a win is the success, anythi
 every result and replay, so a changed scenario is never confused with the old one.
 
 Every problem is a `ScenarioError` naming the file, the field and the value; `check_file`
-collects all of a file's field problems at once (`mbg scenarios validate`). The start state's
-consistency (positions on the map, health within the class's maximum, counters) is checked by
-`engine.authored_state` once the fields are sound, and every such problem is named too.
+collects all of a file's field problems, and the controller's, at once (`mbg scenarios
+validate`). The start state's consistency (positions on the map, health within the class's
+maximum, counters) is checked by `engine.authored_state` once the fields are sound, and the
+lines beside it (they need only the roster): every such problem is named too.
 """
 
 import hashlib
@@ -354,6 +355,8 @@ def scenario_from_dict(doc, source: object = "<scenario>") -> Scenario:
         raise ScenarioError(source, [f"(file) = {type(doc).__name__}: must be a JSON object"])
     problems: list[str] = []
     _check_types(doc, problems)
+    if isinstance(doc.get("controller"), str):  # needs no start state: named with the fields
+        _check_controller(doc["controller"], problems)
     arena = _arena(doc, source, problems)
     fields = _start_fields(doc, arena, problems)
     if problems or fields is None:
@@ -362,11 +365,11 @@ def scenario_from_dict(doc, source: object = "<scenario>") -> Scenario:
     try:
         state = engine.authored_state(config, **fields)
     except ValueError as error:  # engine.StateProblems lists them all; any other, one
-        found = getattr(error, "problems", [str(error)])
-        raise ScenarioError(source, [_in_file_terms(p) for p in found]) from None
+        state = None
+        problems += [_in_file_terms(p) for p in getattr(error, "problems", [str(error)])]
     focal = TEAMS.index(doc["focal_team"])
-    lines = scenario_lines.parse_lines(doc["lines"], focal, state, doc["horizon"], problems)
-    _check_controller(doc["controller"], problems)
+    active = np.asarray(fields["class_id"]) != C.NEUTRAL  # the roster's slots, as State.active
+    lines = scenario_lines.parse_lines(doc["lines"], focal, active, doc["horizon"], problems)
     if problems:
         raise ScenarioError(source, problems)
     return Scenario(

@@ -228,3 +228,25 @@ def test_validate_prints_every_problem_and_fails(tmp_path, capsys):
     assert main(["scenarios", "validate", str(tmp_path / "fields.json"), str(good)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"FAIL {tmp_path / 'fields.json'}: horizon = 0") and len(out) == 2
+
+
+def test_the_controller_is_named_with_the_fields_and_the_lines_with_the_start():
+    # The controller needs no start state and a line only the roster, so neither waits for
+    # the file's other problems to be mended first.
+    doc = copy.deepcopy(GOOD)
+    doc["horizon"], doc["controller"] = 0, "scripted:nobody"
+    with pytest.raises(S.ScenarioError) as caught:
+        S.scenario_from_dict(doc, "bad.json")
+    assert [p.split(" = ")[0] for p in caught.value.problems] == ["horizon", "controller"]
+    doc = copy.deepcopy(GOOD)
+    doc["start"]["agents"]["A0"]["ooc"] = 9
+    doc["lines"][0]["ticks"][0] = {"A0": "Fly B0 basic", "B0": "Stay - none"}
+    with pytest.raises(S.ScenarioError) as caught:
+        S.scenario_from_dict(doc, "bad.json")
+    problems = caught.value.problems
+    assert problems[0] == "start.agents.A0.ooc = 9: must be 0-3"
+    assert [p.split(":")[0] for p in problems[1:]] == [
+        "lines[0].ticks[0].A0",
+        "lines[0].ticks[0].B0",
+    ], problems
+    assert problems[2].endswith("B0 is not an agent of the focal team")
