@@ -85,8 +85,8 @@ class PositionForm:
 
     def submit(self) -> None:
         text = self.horizon.get_text().strip()
-        if horizon_problem(text):
-            self.line = horizon_problem(text)
+        if problem := horizon_problem(text):
+            self.line = problem
             return
         if self.saving or self.saved:  # one file a form: open the form again for another
             return
@@ -102,8 +102,8 @@ class PositionForm:
         (horizon_problem, as the Replay Viewer's window says it as typed), or "" (also for a
         horizon not typed yet)."""
         text, snap, session = self.horizon.get_text().strip(), self.screen.snap, self.screen.session
-        if horizon_problem(text):
-            return horizon_problem(text) if text else ""
+        if problem := horizon_problem(text):
+            return problem if text else ""  # nothing typed yet: nothing to say
         if snap is None or session is None:
             return ""
         return horizon_warning(snap.state, self.team, int(text), session.config)

@@ -365,7 +365,6 @@ def scenario_from_dict(doc, source: object = "<scenario>") -> Scenario:
     try:
         state = engine.authored_state(config, **fields)
     except ValueError as error:  # engine.StateProblems lists them all; any other, one
-        state = None
         problems += [_in_file_terms(p) for p in getattr(error, "problems", [str(error)])]
     focal = TEAMS.index(doc["focal_team"])
     active = np.asarray(fields["class_id"]) != C.NEUTRAL  # the roster's slots, as State.active

@@ -49,35 +49,38 @@ def _folders(parent: Path) -> list[Path]:
     return sorted(p for p in parent.iterdir() if p.is_dir() and not p.name.startswith((".", "__")))
 
 
-# Seconds each process took in a full run (/work/runs/ci15.log, `make test`, 2 jobs, load ~8
-# on 2 cores, 2026-12-02; tests/evaluation's files summed from its --durations=40). Only their
-# order matters. A target not named here counts UNKNOWN_SECONDS, long enough to start it
-# before the known short ones: an unknown short process started early costs the lanes little,
-# an unknown long one started last would run alone at the end.
+# Seconds each process took in a full `make test` (2 jobs on 2 cores, load average 3-4,
+# 2026-12-02), those of a minute or more. Only their order matters. A target not named here
+# counts UNKNOWN_SECONDS, long enough to start it before the known short ones: an unknown short
+# process started early costs the lanes little, an unknown long one started last would run
+# alone at the end.
 EXPECTED_SECONDS = {
-    "tests/training/test_q_learning_runs.py": 1855,
-    "tests/training/test_q_parallel.py": 1760,
-    "tests/training/test_mappo.py": 1040,
-    "tests/training/test_parallel.py": 840,
-    "tests/training/test_q_learning_math.py": 830,
-    "tests/evaluation/test_scenario_lines.py": 350,
-    "tests/training/test_ippo_resume.py": 350,
-    "tests/battleclient": 330,
-    "tests/adapters": 300,
-    "tests/engine": 270,
-    "tests/policies": 255,
-    "tests/cli": 240,
-    "tests/training/test_ippo_ff.py": 230,
-    "tests/evaluation/test_tournament.py": 140,
-    "tests/training/test_ippo_math.py": 135,
-    "tests/evaluation/test_scenario_batch.py": 130,
-    "tests/catalog": 100,
-    "tests/replay_viewer": 85,
-    "tests/evaluation/test_crossplay.py": 85,
-    "tests/evaluation/metrics": 65,
-    "tests/training/test_policy_checkpoints.py": 65,
+    "tests/training/test_q_parallel.py": 425,
+    "tests/training/test_mappo.py": 363,
+    "tests/training/test_q_learning_runs.py": 353,
+    "tests/evaluation/test_scenario_lines.py": 318,
+    "tests/adapters": 269,
+    "tests/training/test_selfplay_learners.py": 265,
+    "tests/training/test_parallel.py": 261,
+    "tests/training/test_q_schedule.py": 241,
+    "tests/policies": 231,
+    "tests/battleclient": 230,
+    "tests/engine": 185,
+    "tests/training/test_q_learning_math.py": 163,
+    "tests/training/test_ippo_resume.py": 152,
+    "tests/training/test_ippo_ff.py": 127,
+    "tests/training/test_selfplay_resume.py": 124,
+    "tests/evaluation/test_tournament.py": 122,
+    "tests/cli": 120,
+    "tests/evaluation/test_scenario_batch.py": 104,
+    "tests/training/test_q_selfplay.py": 93,
+    "tests/training/test_sequence_network.py": 80,
+    "tests/replay_viewer": 79,
+    "tests/evaluation/test_crossplay.py": 75,
+    "tests/catalog": 70,
+    "tests/training/test_ippo_math.py": 60,
 }
-UNKNOWN_SECONDS = 300
+UNKNOWN_SECONDS = 150
 
 
 def longest_first(todo: list[str], expected: dict[str, float]) -> list[str]:

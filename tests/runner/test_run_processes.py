@@ -59,4 +59,4 @@ def test_the_real_suite_splits_evaluation_and_starts_with_its_longest_process():
     # every name in the table is a target that exists: a renamed file would silently lose its
     # place at the front
     assert set(R.EXPECTED_SECONDS) <= set(found)
-    assert longest_first(found, R.EXPECTED_SECONDS)[0] == "tests/training/test_q_learning_runs.py"
+    assert longest_first(found, R.EXPECTED_SECONDS)[0] == "tests/training/test_q_parallel.py"
