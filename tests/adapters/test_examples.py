@@ -2,12 +2,15 @@
 
 import importlib.util
 import re
+import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+SMAX_PYTHON = ROOT / ".venv-smax" / "bin" / "python"  # `make bench-smax-venv`; .ci/run builds it
 
 
 def load(name: str):
@@ -25,6 +28,22 @@ def test_ippo_example_trains_against_the_scripted_bot(capsys):
     assert set(stats) == {"loss", "games", "return", "wins"}
     assert len(stats["loss"]) == 2 and np.isfinite(stats["loss"]).all()
     assert "env-steps" in capsys.readouterr().out
+
+
+@pytest.mark.slow  # compiles JaxMARL's SMAX inside the whole training run
+@pytest.mark.skipif(not SMAX_PYTHON.exists(), reason="no JaxMARL venv: make bench-smax-venv")
+def test_ippo_example_trains_on_jaxmarl_smax_with_only_the_env_name_changed():
+    # JaxMARL's own venv, which lacks this project: the learner needs nothing of ours
+    argv = ["--env", "HeuristicEnemySMAX", "--num-envs", "2", "--num-steps", "8", "--updates", "2"]
+    run = subprocess.run(
+        [str(SMAX_PYTHON), str(EXAMPLES / "ippo_jaxmarl_style.py"), *argv],
+        capture_output=True, text=True, timeout=900, cwd=ROOT,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    rows = re.findall(r"^update +(\d+) .*loss +(\S+)", run.stdout, re.M)
+    assert [int(i) for i, _ in rows] == [0, 1]
+    assert all(np.isfinite(float(loss)) for _, loss in rows)
+    assert "32 env-steps in" in run.stdout  # 2 envs x 8 steps x 2 updates
 
 
 def test_ippo_example_names_an_unknown_env_without_jaxmarl():
