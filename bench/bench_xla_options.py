@@ -34,11 +34,14 @@ from evaluation import engine_bench, interleaved  # noqa: E402
 # name -> XLA_FLAGS added to the inherited ones. The fusion-emitter flag selects XLA:CPU's
 # older LLVM IR emitters over the MLIR fusion emitters; the thunk-runtime flag compiles the
 # whole program into one function instead of a sequence of kernels run by a thunk executor.
+# The optimisation level is LLVM's (-O0 .. -O3 on the emitted kernels; XLA's default is 2).
 OPTIONS = {
     "default": "",
     "legacy-emitters": "--xla_cpu_use_fusion_emitters=false",
     "legacy-runtime": "--xla_cpu_use_thunk_runtime=false",
     "legacy-both": "--xla_cpu_use_fusion_emitters=false --xla_cpu_use_thunk_runtime=false",
+    "llvm-o1": "--xla_backend_optimization_level=1",
+    "llvm-o0": "--xla_backend_optimization_level=0",
 }
 LOOP_STEPS = 50  # jitted steps per timed call of the latency program
 
