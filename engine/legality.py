@@ -10,7 +10,6 @@ from engine import constants as C
 from engine import geometry
 from engine.types import Masks, State
 
-TARGET_SLOT = jnp.asarray(C.TARGET_SLOT)
 TEAM_OF_SLOT = jnp.asarray(C.TEAM_OF_SLOT)
 SIGHT = jnp.asarray(C.SIGHT_RADIUS)
 IS_STUN = jnp.asarray(C.IS_STUN)
@@ -24,6 +23,18 @@ def acting(state: State) -> jnp.ndarray:
 def stunned(status: jnp.ndarray) -> jnp.ndarray:
     """Any stun channel running: (10, 9) int32 -> (10,) bool."""
     return jnp.any((status > 0) & IS_STUN, axis=-1)
+
+
+def to_relative(x: jnp.ndarray) -> jnp.ndarray:
+    """Reorder axis 1 of a per-actor (10, 10, ...) array from slot order to RELATIVE_ORDER.
+
+    Team A actors keep slot order; Team B actors get their own block first, so column k is the
+    unit of target category k + 1 (`C.TARGET_SLOT`). Written as static slices rather than a
+    gather: XLA on a CPU fuses slices into the surrounding loop and runs a gather on its own.
+    """
+    half = C.TEAM_SIZE
+    team_b = jnp.concatenate([x[half:, half:], x[half:, :half]], axis=1)
+    return jnp.concatenate([x[:half], team_b], axis=0)
 
 
 def visibility(state: State) -> jnp.ndarray:
@@ -53,11 +64,11 @@ def masks(state: State) -> Masks:
     can_move = live & ~stunned(state.status)
     capable = can_move & (state.shield == 0)
     cls = state.class_id
-    candidate = jnp.clip(TARGET_SLOT[:, 1:], 0)  # (10, 10) slot of categories 1..10
     category = jnp.arange(1, C.NUM_TARGETS)[None, :]
-    seen = jnp.take_along_axis(state.seen, candidate, axis=1)
-    dist = jnp.take_along_axis(geometry.distances(state.pos), candidate, axis=1)
-    cand_shield = state.shield[candidate]
+    # Column k of these is the unit of target category k + 1 (RULES 3.5).
+    seen = to_relative(state.seen)
+    dist = to_relative(geometry.distances(state.pos))
+    cand_shield = to_relative(jnp.broadcast_to(state.shield[None, :], (C.NUM_SLOTS, C.NUM_SLOTS)))
     payload = (jnp.asarray(C.BASIC_DAMAGE)[cls] + jnp.asarray(C.BASIC_HEAL)[cls]) > 0
     basic = (
         (capable & payload)[:, None]
@@ -86,6 +97,10 @@ def masks(state: State) -> Masks:
 
 def flat_mask(move: jnp.ndarray, pair: jnp.ndarray) -> jnp.ndarray:
     """The flat mask (RULES 3.7): move (..., 9) and pair (..., 11, 2) bool -> (..., 198) bool,
-    index (move * 11 + target) * 2 + ult."""
-    joint = move[..., :, None, None] & pair[..., None, :, :]
-    return joint.reshape(*move.shape[:-1], C.NUM_FLAT)
+    index (move * 11 + target) * 2 + ult.
+
+    Built as nine 22-wide blocks, one per move, joined along the last axis: on a CPU this ran
+    about 3x faster than broadcasting to (..., 9, 11, 2) and reshaping.
+    """
+    joint = pair.reshape(*pair.shape[:-2], 2 * C.NUM_TARGETS)
+    return jnp.concatenate([joint & move[..., m : m + 1] for m in range(C.NUM_MOVES)], axis=-1)

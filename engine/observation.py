@@ -114,17 +114,6 @@ def context(config: Config, state: State) -> jnp.ndarray:
     return ctx * state.active[:, None]
 
 
-def _relative(x: jnp.ndarray) -> jnp.ndarray:
-    """Reorder the unit axis (axis 1) of a per-observer array into RELATIVE_ORDER.
-
-    Team A observers keep slot order; Team B observers see their own block first. Written as
-    static slices (no gather), which XLA fuses.
-    """
-    half = C.TEAM_SIZE
-    team_b = jnp.concatenate([x[half:, half:], x[half:, :half]], axis=1)
-    return jnp.concatenate([x[:half], team_b], axis=0)
-
-
 def _place(columns: dict) -> jnp.ndarray:
     """Scatter named (10, 10) columns into zero rows (10, 10, ROW_DIM) by multiply-add.
 
@@ -186,13 +175,13 @@ def observe(config: Config, state: State, previous: State | None = None) -> Obs:
     public = jnp.stack([state.active, state.alive, state.shield], -1).astype(jnp.float32)
     public = jnp.broadcast_to(public[None], (C.NUM_SLOTS, C.NUM_SLOTS, 3))
     return Obs(
-        units=_relative(units),
-        visible=_relative(state.seen),
-        relayed=_relative(relayed),
-        public=_relative(public) * state.active[:, None, None],
+        units=legality.to_relative(units),
+        visible=legality.to_relative(state.seen),
+        relayed=legality.to_relative(relayed),
+        public=legality.to_relative(public) * state.active[:, None, None],
         obstacles=framed_obstacles(state.obstacles, east, config.world_frame),
         context=context(config, state),
-        prev_action=_relative(history),
+        prev_action=legality.to_relative(history),
         class_id=state.class_id,
         self_index=jnp.asarray(np.arange(C.NUM_SLOTS) % C.TEAM_SIZE, jnp.int32),
         mask=legality.masks(state),
@@ -208,5 +197,5 @@ def world_state(config: Config, state: State) -> jnp.ndarray:
     rows = jnp.broadcast_to(world_rows(config, state)[None], (C.NUM_SLOTS, C.NUM_SLOTS, ROW_DIM))
     nobody = jnp.zeros((C.NUM_SLOTS, C.NUM_SLOTS), bool)
     framed = _framed_units(config, state, rows, nobody, east) * state.active[None, :, None]
-    flat = _relative(framed).reshape(C.NUM_SLOTS, -1)
+    flat = legality.to_relative(framed).reshape(C.NUM_SLOTS, -1)
     return jnp.concatenate([flat, context(config, state)], axis=1)
