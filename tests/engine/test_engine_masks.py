@@ -134,3 +134,13 @@ def test_team_b_categories_point_at_team_a_slots():
     _, _, _, ev = step(scene(), {5: (STAY, enemy(0), 0), 1: (STAY, ally(0), 0)})
     assert ev.recipient[[5, 1]].tolist() == [0, 0]
     assert ev.lane[[5, 1]].tolist() == [1, 1]
+
+
+def test_to_relative_puts_target_category_k_plus_1_in_column_k():
+    # the static-slice reorder must equal the target table it replaces (RULES 3.5)
+    import jax.numpy as jnp
+
+    from engine.legality import to_relative
+
+    slots = jnp.broadcast_to(jnp.arange(C.NUM_SLOTS)[None, :], (C.NUM_SLOTS, C.NUM_SLOTS))
+    np.testing.assert_array_equal(np.asarray(to_relative(slots)), C.TARGET_SLOT[:, 1:])
