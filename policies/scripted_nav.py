@@ -78,14 +78,18 @@ def refresh_links(links, stamps, obstacles, new_stamps):
     return jax.lax.cond(jnp.any(changed), rebuild, lambda: links)
 
 
-@refresh_links.def_vmap
-def _refresh_links_batched(axis_size, in_batched, *args):
-    # custom_vmap puts each batched axis first; unbatched arguments are broadcast to it.
-    args = [
+def _all_batched(axis_size: int, in_batched, args) -> list:
+    """custom_vmap's arguments with every one batched: it puts each batched axis first, and an
+    unbatched argument is broadcast to that axis (`jax.custom_batching.custom_vmap`)."""
+    return [
         a if b else jnp.broadcast_to(a, (axis_size, *a.shape))
         for a, b in zip(args, in_batched, strict=True)
     ]
-    return refresh_links(*args), True
+
+
+@refresh_links.def_vmap
+def _refresh_links_batched(axis_size, in_batched, *args):
+    return refresh_links(*_all_batched(axis_size, in_batched, args)), True
 
 
 def _block(point: jax.Array, size: int) -> tuple[jax.Array, jax.Array]:
@@ -225,11 +229,7 @@ def _relaxer(sweeps: int):
 
     @relax.def_vmap
     def _batched(axis_size, in_batched, *args):
-        args = [
-            a if b else jnp.broadcast_to(a, (axis_size, *a.shape))
-            for a, b in zip(args, in_batched, strict=True)
-        ]
-        return relax(*args), True
+        return relax(*_all_batched(axis_size, in_batched, args)), True
 
     return relax
 
