@@ -241,12 +241,15 @@ def _use_devices(devices: int | None) -> None:
 def run_run(args) -> int:
     from cli.train import enable_compile_cache
     from evaluation import scenario_run as R
+    from policies.slotspec import check_headless_system
 
     if args.games < 1:
         raise ValueError(f"--games {args.games}: must be 1 or more")
     _use_devices(args.devices)  # before JAX starts its CPU backend
     if args.out.exists() and any(args.out.iterdir()):
         raise ValueError(f"--out {args.out}: not empty; choose a new folder")
+    for spec in args.systems:  # a bad later System would otherwise fail after the first played
+        check_headless_system(spec, f"--systems {spec}", "mbg scenarios run")
     scenarios = S.load_scenarios(scenario_names(args.scenarios), folders())
     counts = Counter(s.start_hash for s in scenarios)
     twice = [s.id for s in scenarios if counts[s.start_hash] > 1]

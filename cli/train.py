@@ -242,12 +242,12 @@ def run_eval(args) -> int:
     from cli.maps import map_specs
     from cli.progress import game_progress
     from policies.checkpoints import GREEDY_SUFFIX, load_policy
-    from policies.slotspec import check_system
+    from policies.slotspec import check_headless_system
 
     maps = map_specs(args.maps, "--maps")  # an unknown id or a bad file fails before any game
     enable_compile_cache()
     load_policy(args.checkpoint)  # fail early with the file's own error message
-    check_system(args.vs, f"--vs {args.vs}")
+    check_headless_system(args.vs, f"--vs {args.vs}", "mbg eval")
     spec = f"checkpoint:{args.checkpoint}" + (GREEDY_SUFFIX if args.greedy else "")
     start = time.perf_counter()
     rosters = [r.strip() for r in args.rosters.split(",") if r.strip()]

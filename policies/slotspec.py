@@ -251,6 +251,18 @@ def check_system(spec: str, where: str) -> None:
         raise ValueError(f"{where}: {error}") from None
 
 
+def check_headless_system(spec: str, where: str, command: str) -> None:
+    """`check_system` for a command that plays without a window (`mbg eval`, `mbg scenarios
+    run`): a human slot there would stand still for the whole game, so it is refused too.
+    Raises ValueError starting with `where` (e.g. "--vs human")."""
+    if spec.partition(":")[0].strip() == "human":
+        raise ValueError(
+            f"{where}: human slots need a window and {command} has none; play them in the "
+            "BattleClient (battleclient)"
+        )
+    check_system(spec, where)
+
+
 def _random_factory(arg: str, slots: tuple[int, ...]) -> System:
     from policies.random_system import random_system
 

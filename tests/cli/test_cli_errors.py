@@ -62,6 +62,39 @@ def test_a_system_that_cannot_be_built_names_its_option(argv, message, capsys, n
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "where", "command"),
+    [
+        (["eval", "policies/released/ippo_v1.msgpack", "--vs", "human", "--games", "2"],
+         "--vs human", "mbg eval"),
+        (["scenarios", "run", "--systems", "random", "human", "--scenarios", "1", "--games", "1"],
+         "--systems human", "mbg scenarios run"),
+    ],
+)  # fmt: skip
+def test_headless_commands_refuse_a_human_before_any_game(argv, where, command, tmp_path, capsys,
+                                                         monkeypatch):  # fmt: skip
+    def fail(*args, **kwargs):
+        raise AssertionError("games were played")
+
+    monkeypatch.setattr("cli.train.evaluate", fail)
+    monkeypatch.setattr("evaluation.scenario_run.run_all", fail)
+    out = tmp_path / "out"
+    assert main([*argv, "--out", str(out)] if argv[0] == "scenarios" else argv) == 2
+    err = capsys.readouterr().err
+    assert f"{where}: human slots need a window and {command} has none" in err
+    assert not out.exists()
+
+
+def test_scenarios_run_names_a_bad_later_system_before_the_first_plays(tmp_path, capsys,
+                                                                       monkeypatch):  # fmt: skip
+    monkeypatch.setattr("evaluation.scenario_run.run_all", lambda *a, **k: 1 / 0)
+    out = tmp_path / "out"
+    argv = ["scenarios", "run", "--systems", "random", "scripted:zz", "--scenarios", "1"]
+    assert main([*argv, "--out", str(out)]) == 2
+    assert "--systems scripted:zz: scripted bot 'zz' does not exist" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_ctrl_c_ends_with_one_line_and_code_130(monkeypatch, capsys):
     def interrupt(*args, **kwargs):
         raise KeyboardInterrupt
