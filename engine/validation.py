@@ -40,6 +40,12 @@ def _problem(field: str, slot, value, why: str) -> str:
     return f"{where} = {value!r}: {why}"
 
 
+def _coords(values) -> list[float]:
+    """A position for a message: each value's shortest decimal that reads back to the same value
+    in its own dtype, so a float32 8.2 from a file shows as 8.2, not 8.199999809265137."""
+    return [float(str(v)) for v in np.asarray(values).ravel()]
+
+
 def layout_problems(obstacles, pads, red_zones, roster, spawn_end) -> list[str]:
     """Every problem of a game's layout: obstacle table (32, 8), pads (10, 2), Red Zones (2, 4),
     roster (10,) class ids with contiguous teams of 1-5, spawn end 0 or 1. A wrong shape is
@@ -79,7 +85,7 @@ def layout_problems(obstacles, pads, red_zones, roster, spawn_end) -> list[str]:
     )
     for slot in np.flatnonzero(~inside.all(axis=1) & (roster > 0)).tolist():
         out.append(
-            _problem("pads", slot, pads[slot].tolist(), "pad must keep the body inside the map")
+            _problem("pads", slot, _coords(pads[slot]), "pad must keep the body inside the map")
         )
     return out
 
@@ -100,19 +106,19 @@ def body_problems(obstacles, pos, alive, overlap_tolerance: float = C.STUCK_TOLE
     from engine import map_geometry
 
     rows = np.asarray(obstacles, np.float64)
-    pos = np.asarray(pos, np.float64)
+    given, pos = np.asarray(pos), np.asarray(pos, np.float64)
     lo, hi = C.BODY_RADIUS, np.array([C.MAP_WIDTH, C.MAP_HEIGHT]) - C.BODY_RADIUS
     used = (rows[:, C.OBS_ACTIVE] > 0) & (rows[:, C.OBS_TYPE] != C.OBSTACLE_NONE)
     out = []
     for slot in np.flatnonzero(np.asarray(alive)).tolist():
         x, y = pos[slot]
         if not ((pos[slot] >= lo) & (pos[slot] <= hi)).all():
-            out.append(_problem("pos", slot, [float(x), float(y)], "outside the map"))
+            out.append(_problem("pos", slot, _coords(given[slot]), "outside the map"))
             continue
         hit = used & map_geometry.disc_overlaps(rows, x, y, C.BODY_RADIUS - overlap_tolerance)
         if hit.any():
             why = f"the body overlaps obstacle row {int(np.argmax(hit))}"
-            out.append(_problem("pos", slot, [float(x), float(y)], why))
+            out.append(_problem("pos", slot, _coords(given[slot]), why))
     return out
 
 

@@ -75,7 +75,7 @@ def test_round_trip_through_json_is_bit_exact():
 @pytest.mark.parametrize(
     "changes, message",
     [
-        ({"pos": {0: (9.2, 5.0)}}, r"pos\[0\] = \[9.19.*overlaps obstacle row 0"),
+        ({"pos": {0: (9.2, 5.0)}}, r"pos\[0\] = \[9.2, 5.0\]: the body overlaps obstacle row 0"),
         ({"pos": {5: (19.7, 5.0)}}, r"pos\[5\] = \[19.7.*outside the map"),
         ({"alive": {3: True}}, r"alive\[3\] = True: an empty slot"),
         ({"pos": {4: (1.0, 1.0)}}, r"pos\[4\] = \[1.0, 1.0\]: an empty slot"),
@@ -157,7 +157,7 @@ def test_every_problem_is_raised_together_in_the_checks_order():
         "pads[2] = [-1.0, 2.0]: pad must keep the body inside the map",
         f"status[6] = {status[6].tolist()}: a dead or empty slot holds 0",
         "health[1] = 250.0: a living agent needs 0 < health <= 200.0",
-        "pos[0] = [9.199999809265137, 5.0]: the body overlaps obstacle row 0",
+        "pos[0] = [9.2, 5.0]: the body overlaps obstacle row 0",  # as written, not float32's
         "pos[5] = [12.0, 40.0]: outside the map",
     ]
     assert str(caught.value) == "\n".join(caught.value.problems)

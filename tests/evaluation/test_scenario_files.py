@@ -118,7 +118,7 @@ def test_a_body_on_an_obstacle_is_refused():
     doc["start"]["agents"]["B0"]["pos"] = [10.4, 5]
     with pytest.raises(
         S.ScenarioError,
-        match=r"^bad.json: start.agents.B0.pos = \[10.39.*overlaps obstacle (row )?1",
+        match=r"^bad.json: start.agents.B0.pos = \[10.4, 5.0\]: the body overlaps obstacle row 1",
     ):
         S.scenario_from_dict(doc, "bad.json")
 
