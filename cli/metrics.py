@@ -104,6 +104,18 @@ def render(frame, fmt: str) -> bytes:
     return buffer.getvalue()
 
 
+def _note_no_match(frame, args) -> None:
+    """Says on stderr when --search kept nothing, so an empty table is not read as a game
+    without such metrics: a misspelt word, or a metric of another --level."""
+    if args.search and frame.is_empty():
+        where = "in the catalog" if args.catalog else f"at --level {args.level}"
+        print(
+            f"mbg metrics: no metric {where} matches --search {args.search!r}"
+            " (mbg metrics --catalog lists every id)",
+            file=sys.stderr,
+        )
+
+
 def _catalog_data(args) -> bytes:
     from evaluation.metrics.docs import catalog_frame, catalog_markdown
 
@@ -112,6 +124,7 @@ def _catalog_data(args) -> bytes:
     frame = catalog_frame()
     for token in args.search.lower().split():
         frame = frame.filter(frame["id"].str.to_lowercase().str.contains(token, literal=True))
+    _note_no_match(frame, args)
     return render(frame, args.fmt)
 
 
@@ -134,6 +147,7 @@ def _games_data(args) -> tuple[bytes | None, list[Path]]:
     if len(failed) == len(files):
         print(f"mbg metrics: no replay could be read ({len(files)} tried)", file=sys.stderr)
         return None, failed
+    _note_no_match(frame, args)
     return render(frame, args.fmt), failed
 
 

@@ -49,3 +49,20 @@ def test_truncated_replay_alone(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert code == 1 and out == ""
     assert f"mbg metrics: skipped {tmp_path / 'cut.mbgr'}: " in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "where"),
+    [(["--level", "priority"], "at --level priority"), (["--catalog"], "in the catalog")],
+)
+def test_a_search_that_keeps_nothing_says_so(folder, extra, where, capsys):
+    paths = [] if "--catalog" in extra else [str(folder / "game0.mbgr")]
+    assert main(["metrics", *paths, *extra, "--search", "zzzz", "--format", "csv"]) == 0
+    out, err = capsys.readouterr()
+    assert pl.read_csv(io.StringIO(out)).is_empty()
+    assert err.strip() == (
+        f"mbg metrics: no metric {where} matches --search 'zzzz'"
+        " (mbg metrics --catalog lists every id)"
+    )
+    assert main(["metrics", *paths, *extra, "--search", "heal", "--format", "csv"]) == 0
+    assert capsys.readouterr().err == ""  # a search that keeps rows says nothing
