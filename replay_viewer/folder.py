@@ -71,8 +71,11 @@ def read_entry(path) -> Entry:
     try:
         header = read_header(path)
         problem = length_problem(path)
-    except (ReplayError, OSError) as error:
-        return Entry(path, None, error.problem if isinstance(error, ReplayError) else str(error))
+    except ReplayError as error:  # the field says which part: "header.roster: missing"
+        field = "" if error.field == "file" else f"{error.field}: "
+        return Entry(path, None, f"{field}{error.problem}")
+    except OSError as error:
+        return Entry(path, None, str(error))
     return Entry(path, None, problem) if problem else Entry(path, header)
 
 

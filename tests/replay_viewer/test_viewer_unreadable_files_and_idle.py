@@ -3,6 +3,7 @@ the status line fits, and an idle window waits on the event queue instead of spi
 
 import zlib
 
+import msgpack
 import pygame
 import pytest
 
@@ -69,6 +70,24 @@ def test_folder_marks_truncated_files_from_the_header_alone(viewer, tmp_path, mo
     )
     assert viewer.open_path(tmp_path)
     assert viewer.message.startswith("4 replays (3 unreadable) in ")
+
+
+def test_folder_names_the_header_field_that_is_wrong(tmp_path):
+    data = encode_replay(synthetic_replay(3, seed=3))
+    unpacker = msgpack.Unpacker(raw=False)
+    unpacker.feed(data)
+    preamble = unpacker.unpack()
+    body = data[unpacker.tell() :]
+    del preamble["header"]["roster"]  # a consistent checksum: only the field is wrong
+    preamble["header_crc"] = zlib.crc32(msgpack.packb(preamble["header"], use_bin_type=True))
+    (tmp_path / "no_roster.mbgr").write_bytes(msgpack.packb(preamble, use_bin_type=True) + body)
+    preamble["header_crc"] ^= 1
+    (tmp_path / "worse.mbgr").write_bytes(msgpack.packb(preamble, use_bin_type=True) + body)
+    entries = list_replays(tmp_path)
+    assert entries[0].label() == "no_roster.mbgr  (unreadable: header.roster: missing)"
+    assert entries[1].label() == (
+        "worse.mbgr  (unreadable: header: checksum mismatch (the file is corrupted))"
+    )
 
 
 def test_the_opening_status_line_fits(viewer, tmp_path):
