@@ -26,16 +26,25 @@ def register(subparsers) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    prompt.add_argument("--map", default="47", help="map id or map file (47); not with --replay")
+    prompt.add_argument("--map", help="map id or map file (47); not with --replay")
     prompt.add_argument("--slot", required=True, help="the agent: A0-A4 or B0-B4")
     prompt.add_argument("--tick", type=int, default=0, help="tick (0); > 0 needs --replay")
     prompt.add_argument("--replay", metavar="FILE", help="take the game state from a replay")
-    prompt.add_argument("--roster", default="MWHRP/MWHRP", help="roster without --replay")
-    prompt.add_argument("--spawn-end", type=int, choices=(0, 1), default=0, help="0: A west")
+    prompt.add_argument("--roster", help="roster (MWHRP/MWHRP); not with --replay")
+    prompt.add_argument("--spawn-end", type=int, choices=(0, 1), help="0: A west (0)")
     prompt.add_argument("--info-regime", choices=("shared_obs", "no_shared_obs"), default=None)
     prompt.add_argument("--config", metavar="JSON", help="an LLM config file (prompt options)")
     prompt.add_argument("--json", action="store_true", help="print the messages as JSON")
     prompt.set_defaults(func=run_prompt)
+
+
+# The options that describe a game without --replay: (argparse name, flag).
+GAME_OPTIONS = (
+    ("map", "--map"),
+    ("roster", "--roster"),
+    ("spawn_end", "--spawn-end"),
+    ("info_regime", "--info-regime"),
+)
 
 
 def _slot(text: str) -> int:
@@ -75,8 +84,9 @@ def _observation(args):
     from evaluation.match import GameSetup, initial_state
 
     config = Config(shared_obs=args.info_regime != "no_shared_obs")
-    spec = map_specs(args.map, "--map")[0]
-    setup = GameSetup(map=spec, roster=parse_roster(args.roster), spawn_end=args.spawn_end, seed=0)
+    spec = map_specs(args.map or "47", "--map")[0]
+    roster = parse_roster(args.roster or "MWHRP/MWHRP")
+    setup = GameSetup(map=spec, roster=roster, spawn_end=args.spawn_end or 0, seed=0)
     return config, to_host(observe(config, initial_state(config, setup)))
 
 
@@ -85,8 +95,10 @@ def run_prompt(args) -> int:
     from policies import llm_view
 
     slot = _slot(args.slot)
-    if args.replay and args.info_regime:
-        raise ValueError("--info-regime goes without --replay (a replay has its own)")
+    if args.replay:  # the replay fixes the game: an option that would be ignored is refused
+        given = [flag for name, flag in GAME_OPTIONS if getattr(args, name) is not None]
+        if given:
+            raise ValueError(f"{given[0]} goes without --replay (a replay has its own)")
     options = llm_view.ViewOptions()
     if args.config:
         from policies.llm_config import load_config

@@ -173,6 +173,10 @@ def test_mbg_llm_prompt_prints_the_prompt_of_a_replayed_tick(tmp_path, capsys):
     assert chat == V.messages(obs, 0, V.ViewOptions())
     assert main(["llm", "prompt", "--map", "47", "--slot", "A0", "--tick", "4"]) == 2
     assert "need --replay" in capsys.readouterr().err
+    for option, value in (("--map", "12"), ("--roster", "MW/MW"), ("--spawn-end", "1")):
+        argv = ["llm", "prompt", "--replay", str(path), "--slot", "B1", option, value]
+        assert main(argv) == 2  # the replay's own game: the option would be ignored
+        assert f"{option} goes without --replay (a replay has its own)" in capsys.readouterr().err
 
 
 def test_team_prompt_holds_each_agents_view_and_a_keyed_reply_shape():
