@@ -198,8 +198,19 @@ class Lobby(SlotRows, Screen):
             elif kind == pygame.KEYDOWN and not consumed and not self._typing():
                 if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                     self.start()
-                elif event.key == pygame.K_ESCAPE:
+                elif event.key == pygame.K_ESCAPE and not self._close_open_menu():
                     self.app.quit()
+
+    def _close_open_menu(self) -> bool:
+        """Closes the expanded drop-down, if one is: Esc then means "close this list", as it
+        does everywhere else, rather than quitting the lobby with it open. True if one was."""
+        for element in self.manager.get_sprite_group().sprites():
+            if isinstance(element, UIDropDownMenu):
+                expanded = element.menu_states["expanded"]
+                if element.current_state is expanded:
+                    expanded.should_transition = True
+                    return True
+        return False
 
     def _typing(self) -> bool:
         return any(e.is_focused for e in (*self.entries.values(), self.spec_entry))

@@ -77,6 +77,17 @@ def test_presets_from_the_menu(apps):
     assert RELEASED_CHECKPOINT.is_file()
 
 
+def test_esc_closes_an_open_menu_and_only_then_quits(apps):
+    app = apps(setup("A0=human,A1-A4=random,B*=random"), start=False)
+    menu = app.screen.preset_menu
+    post(app, click(pygame.Rect(L.PRESET_MENU).center))
+    assert menu.current_state is menu.menu_states["expanded"]
+    post(app, [key(pygame.K_ESCAPE)])
+    assert menu.current_state is menu.menu_states["closed"] and app.running
+    post(app, [key(pygame.K_ESCAPE)])  # nothing open: Esc leaves, as before
+    assert not app.running
+
+
 def test_a_started_setup_is_offered_again(apps):
     app = apps(setup("A0=human,A1-A4=random,B*=random", seed=9), start=False, remember=True)
     post(app, [key(pygame.K_RETURN)])  # Start
