@@ -11,7 +11,6 @@ reads it at any point, so a bot picks the move whose landing point is nearest by
 """
 
 import functools
-import math
 
 import jax
 import jax.numpy as jnp
