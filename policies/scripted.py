@@ -274,44 +274,49 @@ def styled_policy(style: Style, obs: Obs, masks: Masks, memory=None, slots=ALL_S
     int32 heads, the updated Memory or None).
     """
     index = jnp.asarray(slots)
+    frames = sorted({s // C.TEAM_SIZE for s in slots})
     navigate = not isinstance(style.navigate, int | float) or style.navigate > 0
-    links = None
+    grids = None
     if navigate:
-        links = _walking_grids(obs, memory, slots)
+        grids = _walking_grids(obs, memory, slots, frames)
     else:
         memory = None
+    of_frame = jnp.asarray([frames.index(s // C.TEAM_SIZE) for s in slots])
+    # A team's slots share one obstacle table and one walking grid (the team frame): passed
+    # once, not per slot, what is derived from them is made once a team.
+    shared = len(frames) == 1
+    tables = obs.obstacles[jnp.asarray(frames) * C.TEAM_SIZE]
+    tables = tables[0] if shared else tables[of_frame]
+    links = None if grids is None else grids[0] if shared else grids[of_frame]
 
     def one(units, visible, relayed, context, obstacles, self_index, move, pair, links, mem):
         view = sv.read_view(units, visible, relayed, context, obstacles, self_index, move, pair)
         return decide(style, view, links, mem)
 
     pick = lambda x: x[index]  # noqa: E731
-    (move, target, ult), kept = jax.vmap(one)(
-        pick(obs.units), pick(obs.visible), pick(obs.relayed), pick(obs.context),
-        pick(obs.obstacles),
+    each = None if shared else 0
+    (move, target, ult), kept = jax.vmap(one, (0, 0, 0, 0, each, 0, 0, 0, each, 0))(
+        pick(obs.units), pick(obs.visible), pick(obs.relayed), pick(obs.context), tables,
         pick(obs.self_index), pick(masks.move), pick(masks.pair), links,
         None if memory is None else tuple(memory[:3]),
     )  # fmt: skip
     zeros = jnp.zeros(C.NUM_SLOTS, jnp.int32)
     actions = Actions(*(zeros.at[index].set(h) for h in (move, target, ult)))
-    return actions, None if kept is None else Memory(*kept, links=links)
+    return actions, None if kept is None else Memory(*kept, links=grids[of_frame])
 
 
-def _walking_grids(obs: Obs, memory, slots: tuple) -> jax.Array:
-    """The walking grid (len(slots), 8, 10, 20) bool of each slot's team frame: built once per
-    frame in use (slots 0 and 5 hold each team's table), or with a Memory taken from it and
-    rebuilt only when the table's stamp changed since the tick before."""
-    frames = sorted({s // C.TEAM_SIZE for s in slots})
+def _walking_grids(obs: Obs, memory, slots: tuple, frames: list) -> jax.Array:
+    """The walking grid (len(frames), 8, 10, 20) bool of each team frame in use (slots 0 and
+    5 hold each team's table): built from scratch, or with a Memory taken from it and rebuilt
+    only when the table's stamp changed since the tick before."""
     tables = obs.obstacles[jnp.asarray(frames) * C.TEAM_SIZE]
     if memory is None:
-        grids = jax.vmap(nav.grid_links)(tables)
-    else:
-        first = jnp.asarray(
-            [slots.index(next(s for s in slots if s // C.TEAM_SIZE == f)) for f in frames]
-        )
-        stamps = jax.vmap(nav.stamp)(tables)
-        grids = nav.refresh_links(memory.links[first], memory.stamp[first], tables, stamps)
-    return grids[jnp.asarray([frames.index(s // C.TEAM_SIZE) for s in slots])]
+        return jax.vmap(nav.grid_links)(tables)
+    first = jnp.asarray(
+        [slots.index(next(s for s in slots if s // C.TEAM_SIZE == f)) for f in frames]
+    )
+    stamps = jax.vmap(nav.stamp)(tables)
+    return nav.refresh_links(memory.links[first], memory.stamp[first], tables, stamps)
 
 
 @functools.cache

@@ -11,7 +11,6 @@ reads it at any point, so a bot picks the move whose landing point is nearest by
 """
 
 import functools
-import math
 
 import jax
 import jax.numpy as jnp
@@ -207,31 +206,43 @@ def distance_field(goal: jax.Array, links: jax.Array, shapes, warm=None) -> jax.
 @functools.cache
 def _relaxer(sweeps: int):
     """`sweeps` sweeps of seed fields (..., 10, 20) float32 over their walking grids
-    (..., 8, 10, 20) bool: (..., 10, 20) float32.
+    (..., 8, 10, 20) bool: (..., 10, 20) float32. The leading axes need only broadcast (a
+    team's one grid serves all its slots' fields).
 
     Why a custom batching rule: vmapped, the fields would lie batch-major, (n, 10, 20), and a
-    pass along the rows would read every line with a stride of 20. The rule folds every
-    vmapped axis into one batch axis that the sweeps carry last, (10, 20, n), so each step of
-    a pass is one contiguous, vectorised run over the whole batch. Only minima and additions
-    of the same values in the same order run, so the fields are the same bit for bit.
+    pass along the rows would read every line with a stride of 20. The rule moves every
+    vmapped axis behind the grid, the outermost last, (10, 20, ..., n), so each step of a pass
+    runs contiguously over the batch. An argument not vmapped at a level gets a unit axis there
+    rather than a copy, so a grid shared by a team's slots is laid out, and its closed-link
+    counts made, once for the team. Only minima and additions of the same values in the same
+    order run, so the fields are the same bit for bit.
     """
 
     @jax.custom_batching.custom_vmap
     def relax(seed, links):
-        lead = seed.shape[:-2]
-        n = math.prod(lead)
-        links = jnp.broadcast_to(links, (*lead, *links.shape[-3:]))
-        field = jnp.moveaxis(seed.reshape(n, ROWS, COLS), 0, -1)
-        links = jnp.moveaxis(links.reshape(n, len(STEPS), ROWS, COLS), 0, -1)
+        lead = jnp.broadcast_shapes(seed.shape[:-2], links.shape[:-3])
+        k = len(lead)
+        seed = jnp.broadcast_to(seed, (*lead, ROWS, COLS))
+        links = jnp.reshape(links, (1,) * (k + 3 - links.ndim) + links.shape)
+        behind = tuple(range(k - 1, -1, -1))  # the vmapped axes, outermost last
+        field = jnp.transpose(seed, (k, k + 1, *behind))
+        links = jnp.transpose(links, (k, k + 1, k + 2, *behind))
         offsets = _line_offsets(links)
         field = jax.lax.fori_loop(0, sweeps, lambda _, f: _sweep(f, links, offsets), field)
-        return jnp.moveaxis(field, -1, 0).reshape(seed.shape)
+        return jnp.transpose(field, _back(k))
 
     @relax.def_vmap
-    def _batched(axis_size, in_batched, *args):
-        return relax(*_all_batched(axis_size, in_batched, args)), True
+    def _batched(axis_size, in_batched, seed, links):
+        seed = seed if in_batched[0] else jnp.broadcast_to(seed, (axis_size, *seed.shape))
+        links = links if in_batched[1] else links[None]
+        return relax(seed, links), True
 
     return relax
+
+
+def _back(k: int) -> tuple:
+    """The permutation taking a (10, 20, lead reversed) field back to (lead, 10, 20)."""
+    return (*range(k + 1, 1, -1), 0, 1)
 
 
 def walking_distance(points: jax.Array, goal: jax.Array, field: jax.Array, shapes) -> jax.Array:
