@@ -13,6 +13,8 @@ from battleclient.llm_panel import CANCEL_KEY
 from battleclient.play_draw import TWEEN_S
 from ui.rules import C, slot_label
 
+HANDOVER_GUARD_S = 0.6  # seconds the hand-over card ignores keys and clicks
+
 PLUS_KEYS = (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS)
 MINUS_KEYS = (pygame.K_MINUS, pygame.K_KP_MINUS)
 # orders-phase keys -> PlayScreen method: take back the last tick, repeat the last orders,
@@ -92,6 +94,13 @@ class PlayInput:
 
     def _key_handover(self, event) -> None:
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            self._take_over_by_hand()
+
+    def _take_over_by_hand(self) -> None:
+        """A key or click takes over only once the card has been up HANDOVER_GUARD_S: the keys
+        that end a turn also take over, so a double press would otherwise show the next team's
+        board to the player who just ended theirs (fair views)."""
+        if self.card_age >= HANDOVER_GUARD_S:
             self.take_over()
 
     def take_over(self) -> None:
@@ -144,7 +153,7 @@ class PlayInput:
 
     def _click(self, pos, button) -> None:
         if self.phase == "handover" and button == 1:
-            return self.take_over()
+            return self._take_over_by_hand()
         if self.phase != "orders" or self.show_help or self.show_menu:
             return
         if not pygame.Rect(L.ARENA).collidepoint(pos):

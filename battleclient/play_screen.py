@@ -61,6 +61,7 @@ class PlayScreen(PlayInput, Screen):
         self.notes: dict = {}  # team -> notes on its repeated orders this tick
         self.clock_left = None  # seconds of the turn clock (setup.turn_clock), None: no clock
         self.since = 99.0  # seconds since the shown tick resolved
+        self.card_age = 0.0  # seconds the hand-over card has been up (HANDOVER_GUARD_S)
         self.paused, self.speed_index, self.timer, self.waiting = False, 2, 0.0, False
         self.show_help = self.show_menu = False
         self.form = None  # the menu's "Save this position as a scenario" (position_form)
@@ -148,6 +149,7 @@ class PlayScreen(PlayInput, Screen):
 
     def _begin_turn(self) -> None:
         self.phase = "handover" if self.hotseat else "orders"
+        self.card_age = 0.0
         book = self.books[self.team]
         actable = [s for s in book.slots if book.can_act(s)]
         self.selected = (actable or list(book.slots))[0]
@@ -367,6 +369,7 @@ class PlayScreen(PlayInput, Screen):
 
     def update(self, dt: float) -> None:
         self.since += dt
+        self.card_age += dt
         self.message_age += dt
         self.video.step()
         self._run_clock(dt)

@@ -7,6 +7,7 @@ import pygame
 import pytest
 
 from battleclient import layout as L
+from battleclient.play_input import HANDOVER_GUARD_S
 from evaluation.replay import read_replay
 from tests.battleclient.driver import frame, key, make_app, setup, wait_for
 
@@ -24,12 +25,15 @@ def game(display):
     seen = []
     wait_for(app, lambda: phase_is(app, "handover", 0))
     seen.append((app.screen.phase, app.screen.team))
-    handover = frame(app)
+    handover = frame(app, dt=HANDOVER_GUARD_S)
     frame(app, [key(pygame.K_RETURN)])
     seen.append((app.screen.phase, app.screen.team))
     frame(app, [key(pygame.K_d)])  # A0: world east
     frame(app, [key(pygame.K_SPACE)])
     seen.append((app.screen.phase, app.screen.team))
+    frame(app, [key(pygame.K_RETURN)])  # a double press: the card stays up
+    seen.append((app.screen.phase, app.screen.team))
+    frame(app, dt=HANDOVER_GUARD_S)
     frame(app, [key(pygame.K_RETURN)])
     seen.append((app.screen.phase, app.screen.team))
     frame(app, [key(pygame.K_a)])  # B0: world west (team frame East: B spawns east)
@@ -40,6 +44,7 @@ def game(display):
         wait_for(app, lambda: app.screen.phase in ("handover", "over") and not app.screen.waiting)
         for _ in range(2):
             if app.screen.phase == "handover":
+                frame(app, dt=HANDOVER_GUARD_S)
                 frame(app, [key(pygame.K_RETURN)])
                 frame(app, [key(pygame.K_SPACE)])
     wait_for(app, lambda: app.screen.replay_path is not None)
@@ -53,6 +58,7 @@ def test_turns_go_through_hand_over_cards(game):
         ("handover", 0),
         ("orders", 0),
         ("handover", 1),
+        ("handover", 1),  # Enter straight after Space: still Team B's card
         ("orders", 1),
         ("handover", 0),
     ]

@@ -6,6 +6,7 @@ import pytest
 
 from battleclient import layout as L
 from battleclient.game_setup import ClientSetup
+from battleclient.play_input import HANDOVER_GUARD_S
 from battleclient.presets import RELEASED_CHECKPOINT, describe, preset_menu
 from battleclient.settings import RECENT_COUNT, load_recent_setups, remember_recent_setup
 from tests.battleclient.driver import click, frame, key, orders_ready, setup, wait_for
@@ -123,6 +124,7 @@ def test_stale_messages_go_when_no_longer_true(apps):
 def test_the_turn_clock_locks_in_the_orders(apps, seconds):
     app = apps(setup("A0=human,A1-A4=random,B0=human,B1-B4=random", turn_clock=seconds))
     wait_for(app, lambda: app.screen.phase == "handover")
+    frame(app, dt=HANDOVER_GUARD_S)
     post(app, [key(pygame.K_RETURN)])  # Team A takes over
     screen = app.screen
     assert screen.phase == "orders" and screen.clock_left == pytest.approx(seconds, abs=0.5)
