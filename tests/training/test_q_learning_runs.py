@@ -51,9 +51,8 @@ def _restore(algorithm, out):
     config_class, _ = learner(algorithm)
     module = importlib.import_module(config_class.__module__)
     config = common.load_config(config_class, out / "config.json")
-    # the runs' own jitted init (one per config for the process), not a second compilation
-    _, init, _ = run_files.compiled_chunk(module.make_train, config)
-    like = init(jax.random.PRNGKey(config.seed))
+    trainer = module.make_train(config)
+    like = jax.jit(trainer.init)(jax.random.PRNGKey(config.seed))
     store = run_files.RunCheckpoints(out / "checkpoints")
     try:
         return store.restore(like)
