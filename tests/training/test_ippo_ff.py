@@ -1,6 +1,7 @@
 """Feed-forward IPPO (training/ippo_ff.py): the network has no memory, its policy files carry
 the kind "ff_actor_critic" and load back by slot spec, the recurrent network's parameter names
-are unchanged (the released ippo_v1 still loads), and a tiny run resumes bit for bit."""
+are unchanged (the released ippo_v1 still loads). A tiny run's resume and its exported file:
+tests/training/test_selfplay_learners.py."""
 
 import jax
 import jax.numpy as jnp
@@ -10,25 +11,24 @@ import pytest
 from engine import constants as C
 from policies import checkpoints as ck
 from policies import networks as nets
-from training import ippo_ff
 
 SMALL = nets.NetworkConfig(embed=8, torso=16, hidden=8, recurrent=False)
 
 
 def test_feed_forward_network_ignores_hidden_state_and_resets(random_obs):
-    obs = random_obs(jax.random.PRNGKey(0), 6)
-    params = nets.init_params(SMALL, jax.random.PRNGKey(1), obs)
+    obs = jax.jit(random_obs, static_argnums=1)(jax.random.PRNGKey(0), 6)
+    params = jax.jit(nets.init_params, static_argnums=0)(SMALL, jax.random.PRNGKey(1), obs)
     names = {k.split("/")[1] for k in ck.expected_shapes(SMALL)}
     assert "FeedForward_0" in names and "GRUCell_0" not in names
-    network = nets.ActorCritic(SMALL)
+    apply = jax.jit(nets.ActorCritic(SMALL).apply)  # one program, not an op at a time
     h0 = nets.initial_hidden(SMALL, 6)
-    h1, a = network.apply(params, h0, obs, jnp.ones(6, bool))
-    _, b = network.apply(params, h0 + 3.0, obs, jnp.zeros(6, bool))
+    h1, a = apply(params, h0, obs, jnp.ones(6, bool))
+    _, b = apply(params, h0 + 3.0, obs, jnp.zeros(6, bool))
     np.testing.assert_array_equal(h1, h0)  # the state passes through unchanged
     for x, y in zip(a, b, strict=True):
         np.testing.assert_array_equal(x, y)
     # Greedy and sampled actions are legal under the observation's mask.
-    move, pair = nets.sample_actions(jax.random.PRNGKey(2), a, obs)
+    move, pair = jax.jit(nets.sample_actions)(jax.random.PRNGKey(2), a, obs)
     for m, p in ((move, pair), (a.move.argmax(-1), a.pair.argmax(-1))):
         flat = nets.to_actions(m, p)
         index = (flat.move * C.NUM_TARGETS + flat.target) * C.NUM_ULT + flat.ult
@@ -50,26 +50,6 @@ def test_kind_names_round_trip_and_unknown_kinds_are_refused(tmp_path, random_ob
 def test_released_recurrent_policy_keeps_its_kind():
     policy = ck.load_policy("policies/released/ippo_v1.msgpack")
     assert policy.network.kind == "gru_actor_critic" and policy.network.recurrent
-
-
-TINY = ippo_ff.IPPOFFConfig(
-    maps=("0-3",), num_envs=4, rollout=4, minibatches=2, epochs=1, embed=8, torso=16,
-    hidden=8, updates_per_log=1, logs_per_checkpoint=1,
-)  # fmt: skip
-
-
-@pytest.mark.slow
-def test_resume_equals_uninterrupted_and_exports_a_feed_forward_policy(tmp_path):
-    step = TINY.steps_per_update
-    whole, policy = ippo_ff.run(TINY, tmp_path / "whole", steps=2 * step, show=False)
-    ippo_ff.run(TINY, tmp_path / "split", steps=step, show=False)
-    resumed, _ = ippo_ff.run(None, tmp_path / "split", resume=True, steps=2 * step, show=False)
-    for a, b in zip(jax.tree.leaves(whole), jax.tree.leaves(resumed), strict=True):
-        assert np.array_equal(np.asarray(a), np.asarray(b))
-    loaded = ck.load_policy(policy)
-    assert loaded.network.kind == "ff_actor_critic"
-    assert loaded.training["algorithm"] == "ippo-ff"
-    assert loaded.training["config"]["recurrent"] is False
 
 
 def test_every_mbg_train_learner_builds_its_network_kind():

@@ -10,6 +10,7 @@ import jax
 import numpy as np
 import pytest
 
+from policies import checkpoints as ck
 from tests.helpers.runs import assert_same_tree, logged_rows
 from training import ippo_ff, mappo
 
@@ -42,11 +43,11 @@ def runs(request, tmp_path_factory):
     whole, policy = run(config, root / "whole", steps=3 * step, show=False)
     run(config, root / "split", steps=step, show=False)  # "killed" after update 1
     resumed, _ = run(None, root / "split", resume=True, steps=3 * step, show=False)
-    return name, root, whole, resumed
+    return name, root, whole, resumed, policy
 
 
 def test_killed_and_resumed_equals_uninterrupted(runs):
-    _, _, whole, resumed = runs
+    _, _, whole, resumed, _ = runs
     assert_same_tree(whole, resumed)
     # the run did what it is checked for: snapshots taken, the window full, stage advanced
     assert int(whole.ghost.size) == 2 and int(whole.curriculum.stage) == 1
@@ -54,7 +55,7 @@ def test_killed_and_resumed_equals_uninterrupted(runs):
 
 
 def test_logs_carry_elo_and_the_stage_and_agree_after_resume(runs):
-    _, root, _, _ = runs
+    _, root, _, _, _ = runs
     rows = {name: logged_rows(root / name) for name in ("whole", "split")}
     assert rows["whole"] == rows["split"]
     assert [r["curriculum/stage"] for r in rows["whole"]] == [0.0, 1.0, 1.0]
@@ -62,8 +63,16 @@ def test_logs_carry_elo_and_the_stage_and_agree_after_resume(runs):
     assert [r["pool/size"] for r in rows["whole"]] == [2.0, 2.0, 2.0]
 
 
+def test_the_exported_policy_names_its_network_kind(runs):
+    name, _, _, _, policy = runs
+    loaded = ck.load_policy(policy)
+    assert loaded.network.kind == {"ippo-ff": "ff_actor_critic", "mappo": "ff_actor"}[name]
+    assert loaded.training["algorithm"] == name
+    assert loaded.training["config"]["recurrent"] is False
+
+
 def test_mappo_ghosts_are_snapshots_of_the_actor(runs):
-    name, _, whole, _ = runs
+    name, _, whole, _, _ = runs
     if name != "mappo":
         pytest.skip("feed-forward IPPO's ghosts are its whole network, as IPPO's")
     shapes = jax.tree.map(lambda x: x.shape[1:], whole.ghost.params)
