@@ -12,6 +12,9 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 # Compiled XLA programs are kept on disk, so a second test run skips most compilation.
 CACHE_DIR = Path(__file__).resolve().parent.parent / ".cache" / "jax"
 os.environ.setdefault("JAX_COMPILATION_CACHE_DIR", str(CACHE_DIR))
+# `mbg` commands run in-process (cli.train.enable_compile_cache) keep to the same cache, not the
+# user's ~/.cache/mbg/jax, so later test processes load what they compiled
+os.environ.setdefault("MBG_JAX_CACHE", os.environ["JAX_COMPILATION_CACHE_DIR"])
 # every compile, the eager ops of game starts too, so later test processes load them
 os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
 os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "0")
