@@ -1,4 +1,5 @@
-"""`mbg eval` plays half its games from each side, so it asks for an even count."""
+"""`mbg eval` plays half its games from each side, so it asks for an even count; its rosters
+are checked before any game."""
 
 import pytest
 
@@ -10,3 +11,16 @@ def test_eval_refuses_an_odd_or_too_small_game_count(games, capsys):
     args = ["eval", "policies/released/ippo_v1.msgpack", "--vs", "random", "--games", games]
     assert main(args) == 2
     assert f"--games {games}: must be an even number, 2 or more" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("rosters", "message"),
+    [
+        ("MWHRP,MWX", "--rosters MWHRP,MWX: roster 'MWX': unknown class letter 'X'"),
+        (" , ", "--rosters ' , ': names no roster"),
+    ],
+)
+def test_eval_names_the_rosters_option_of_a_bad_roster(rosters, message, capsys):
+    args = ["eval", "policies/released/ippo_v1.msgpack", "--vs", "random", "--rosters", rosters]
+    assert main(args + ["--games", "2"]) == 2
+    assert message in capsys.readouterr().err
