@@ -275,18 +275,18 @@ def styled_policy(style: Style, obs: Obs, masks: Masks, memory=None, slots=ALL_S
     """
     index = jnp.asarray(slots)
     frames = sorted({s // C.TEAM_SIZE for s in slots})
+    frame_tables = obs.obstacles[jnp.asarray(frames) * C.TEAM_SIZE]  # slots 0 and 5 hold them
     navigate = not isinstance(style.navigate, int | float) or style.navigate > 0
     grids = None
     if navigate:
-        grids = _walking_grids(obs, memory, slots, frames)
+        grids = _walking_grids(frame_tables, memory, slots, frames)
     else:
         memory = None
     of_frame = jnp.asarray([frames.index(s // C.TEAM_SIZE) for s in slots])
     # A team's slots share one obstacle table and one walking grid (the team frame): passed
     # once, not per slot, what is derived from them is made once a team.
     shared = len(frames) == 1
-    tables = obs.obstacles[jnp.asarray(frames) * C.TEAM_SIZE]
-    tables = tables[0] if shared else tables[of_frame]
+    tables = frame_tables[0] if shared else frame_tables[of_frame]
     links = None if grids is None else grids[0] if shared else grids[of_frame]
 
     def one(units, visible, relayed, context, obstacles, self_index, move, pair, links, mem):
@@ -305,11 +305,10 @@ def styled_policy(style: Style, obs: Obs, masks: Masks, memory=None, slots=ALL_S
     return actions, None if kept is None else Memory(*kept, links=grids[of_frame])
 
 
-def _walking_grids(obs: Obs, memory, slots: tuple, frames: list) -> jax.Array:
-    """The walking grid (len(frames), 8, 10, 20) bool of each team frame in use (slots 0 and
-    5 hold each team's table): built from scratch, or with a Memory taken from it and rebuilt
-    only when the table's stamp changed since the tick before."""
-    tables = obs.obstacles[jnp.asarray(frames) * C.TEAM_SIZE]
+def _walking_grids(tables: jax.Array, memory, slots: tuple, frames: list) -> jax.Array:
+    """The walking grid (len(frames), 8, 10, 20) bool of each team frame in use, from its
+    obstacle table (len(frames), 32, 8): built from scratch, or with a Memory taken from it and
+    rebuilt only when the table's stamp changed since the tick before."""
     if memory is None:
         return jax.vmap(nav.grid_links)(tables)
     first = jnp.asarray(
