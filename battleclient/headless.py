@@ -14,9 +14,9 @@ from ui.rules import C
 def human_slots(slots: str) -> list[int]:
     """The global slots a slot spec gives to `human` (policies.slotspec grammar), read from the
     text alone (no System is built). Raises ValueError for a spec that does not parse."""
-    from policies.slotspec import parse_slots
+    from policies.slotspec import is_human, parse_slots
 
-    return [slot for slot, spec in enumerate(parse_slots(slots)) if spec.split(":")[0] == "human"]
+    return [slot for slot, spec in enumerate(parse_slots(slots)) if is_human(spec)]
 
 
 def run_headless(setup: ClientSetup, replay_out=None, out=None) -> int:

@@ -98,7 +98,9 @@ def _slot_text(args) -> str:
 def _refuse_humans(specs, map_text: str) -> None:
     """A human slot would stand still for the whole game: nobody can steer it here. The
     message names the slots and the BattleClient command that plays them."""
-    humans = [s for s, spec in enumerate(specs) if spec.partition(":")[0].strip() == "human"]
+    from policies.slotspec import is_human
+
+    humans = [s for s, spec in enumerate(specs) if is_human(spec)]
     if humans:
         from battleclient.game_setup import slots_text
         from engine.constants import slot_label

@@ -180,11 +180,11 @@ def systems_difference(replay) -> str | None:
     re-run and say so."""
     from evaluation.match import GameSetup
     from evaluation.record import initial_state, record_games, replay_config
-    from policies.slotspec import resolve_slots
+    from policies.slotspec import is_human, resolve_slots
 
     header = replay.header
     specs = list(header["systems"])
-    if any(spec.partition(":")[0].strip() == "human" for spec in specs):
+    if any(is_human(spec) for spec in specs):
         return "header.seeds cannot be checked: a human played in this game"
     facts = game_facts(replay)
     try:

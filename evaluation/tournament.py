@@ -48,7 +48,7 @@ class Options:
 def parse_entrants(items) -> dict[str, str]:
     """["NAME=SPEC", ...] -> {name: spec} in the given order. SPEC is any one-System slot-spec
     kind (random, scripted:NAME, checkpoint:PATH[#greedy]). Raises ValueError naming the item."""
-    from policies.slotspec import parse_slots
+    from policies.slotspec import is_human, parse_slots
 
     entrants: dict[str, str] = {}
     for item in items:
@@ -61,7 +61,7 @@ def parse_entrants(items) -> dict[str, str]:
             raise ValueError(f"entrant {item!r}: name {name!r} may not hold , = # or |")
         if name in entrants:
             raise ValueError(f"entrant {item!r}: the name {name!r} is used twice")
-        if spec.split(":", 1)[0] == "human":
+        if is_human(spec):
             raise ValueError(f"entrant {item!r}: tournaments are headless; no human slots")
         parse_slots(f"A*={spec}")  # an unknown kind fails here, before any game
         entrants[name] = spec

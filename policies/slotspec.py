@@ -251,11 +251,16 @@ def check_system(spec: str, where: str) -> None:
         raise ValueError(f"{where}: {error}") from None
 
 
+def is_human(spec: str) -> bool:
+    """True for a slot spec of kind `human` (a person at the BattleClient, RULES 2.1's slot)."""
+    return spec.partition(":")[0].strip() == "human"
+
+
 def check_headless_system(spec: str, where: str, command: str) -> None:
     """`check_system` for a command that plays without a window (`mbg eval`, `mbg scenarios
     run`): a human slot there would stand still for the whole game, so it is refused too.
     Raises ValueError starting with `where` (e.g. "--vs human")."""
-    if spec.partition(":")[0].strip() == "human":
+    if is_human(spec):
         raise ValueError(
             f"{where}: human slots need a window and {command} has none; play them in the "
             "BattleClient (battleclient)"
