@@ -220,8 +220,7 @@ def _repeat_note(specs, setups) -> str:
 def run(args) -> int:
     """Plays the games, writes the replays, prints a summary; returns the exit code."""
     from cli.maps import map_specs
-    from engine.pool import parse_roster
-    from evaluation.match import RANDOM_ROSTER, schedule, summary
+    from evaluation.match import roster_list, schedule, summary
     from policies.slotspec import parse_slots, resolve_slots
 
     if args.games < 1:
@@ -235,10 +234,7 @@ def run(args) -> int:
     config = _config(args)
     specs = parse_slots(_slot_text(args))
     _refuse_humans(specs, args.map)
-    rosters = [r.strip() for r in args.roster.split(",")]
-    for roster in rosters:
-        if roster.lower() != RANDOM_ROSTER:
-            parse_roster(roster)  # a bad roster fails before anything is played
+    rosters = roster_list(args.roster, "--roster")  # a bad roster fails before any game
     setups = schedule(
         map_specs(args.map, "--map"), rosters, args.games, args.seed, swap_ends=not args.no_swap
     )

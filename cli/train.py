@@ -81,22 +81,6 @@ def register(subparsers) -> None:
     ev.set_defaults(func=run_eval)
 
 
-def _eval_rosters(text: str) -> list[str]:
-    """`mbg eval --rosters` "MWHRP,MMWHP" -> its rosters, each checked (engine.pool.parse_roster);
-    ValueError naming the option and the roster at fault."""
-    from engine.pool import parse_roster
-
-    rosters = [r.strip() for r in text.split(",") if r.strip()]
-    if not rosters:
-        raise ValueError(f"--rosters {text!r}: names no roster (e.g. MWHRP)")
-    for roster in rosters:
-        try:
-            parse_roster(roster)
-        except ValueError as error:
-            raise ValueError(f"--rosters {text}: {error}") from None
-    return rosters
-
-
 def enable_compile_cache() -> None:
     """Reuse XLA compilations across runs (MBG_JAX_CACHE=dir, or empty to switch off)."""
     import jax
@@ -257,6 +241,7 @@ def run_eval(args) -> int:
     """Evaluate and print the record (table or JSON)."""
     from cli.maps import map_specs
     from cli.progress import game_progress
+    from evaluation.match import roster_list
     from policies.checkpoints import GREEDY_SUFFIX, load_policy
     from policies.slotspec import check_headless_system
 
@@ -266,7 +251,7 @@ def run_eval(args) -> int:
     check_headless_system(args.vs, f"--vs {args.vs}", "mbg eval")
     spec = f"checkpoint:{args.checkpoint}" + (GREEDY_SUFFIX if args.greedy else "")
     start = time.perf_counter()
-    rosters = _eval_rosters(args.rosters)
+    rosters = roster_list(args.rosters, "--rosters")
     bar = game_progress(args.games, args.json, "mbg eval")
     try:
         advance = (lambda *_: bar.advance()) if bar else None

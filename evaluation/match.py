@@ -91,6 +91,22 @@ def schedule(
     return setups
 
 
+def roster_list(text: str, option: str) -> list[str]:
+    """A command line's comma-separated rosters ("MWHRP,MMWHP", "random") for `schedule`, each
+    checked before any game (engine.pool.parse_roster). Raises ValueError naming `option` and
+    the roster at fault."""
+    rosters = [r.strip() for r in text.split(",") if r.strip()]
+    if not rosters:
+        raise ValueError(f"{option} {text!r}: names no roster (e.g. MWHRP)")
+    for roster in rosters:
+        if roster.lower() != RANDOM_ROSTER:
+            try:
+                parse_roster(roster)
+            except ValueError as error:
+                raise ValueError(f"{option} {text}: {error}") from None
+    return rosters
+
+
 def _roster(roster, seed: int) -> np.ndarray:
     if isinstance(roster, str) and roster.strip().lower() == RANDOM_ROSTER:
         classes = np.random.default_rng(seed).permutation(np.arange(1, C.NUM_CLASSES))

@@ -1,4 +1,5 @@
-"""`mbg play` says when deterministic Systems will play the same game several times."""
+"""`mbg play` says when deterministic Systems will play the same game several times, and checks
+its options (seed, rosters) before any game."""
 
 from cli.play import _repeat_note
 from evaluation.match import schedule
@@ -25,3 +26,12 @@ def test_play_refuses_a_negative_seed(capsys):
 
     assert main(["play", "--map", "47", "--slots", "*=random", "--seed", "-1"]) == 2
     assert "--seed -1: must be 0 or more" in capsys.readouterr().err
+
+
+def test_play_names_the_roster_option_of_a_bad_roster_and_takes_random(capsys):
+    from cli.main import main
+    from evaluation.match import roster_list
+
+    assert main(["play", "--map", "47", "--slots", "*=random", "--roster", "random,MWX"]) == 2
+    assert "--roster random,MWX: roster 'MWX': unknown class letter 'X'" in capsys.readouterr().err
+    assert roster_list(" random , MWHRP/MWHRP ,", "--roster") == ["random", "MWHRP/MWHRP"]
