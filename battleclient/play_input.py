@@ -100,7 +100,7 @@ class PlayInput:
         """A key or click takes over only once the card has been up HANDOVER_GUARD_S: the keys
         that end a turn also take over, so a double press would otherwise show the next team's
         board to the player who just ended theirs (fair views)."""
-        if self.card_age >= HANDOVER_GUARD_S:
+        if self.card_age is not None and self.card_age >= HANDOVER_GUARD_S:
             self.take_over()
 
     def take_over(self) -> None:

@@ -61,7 +61,9 @@ class PlayScreen(PlayInput, Screen):
         self.notes: dict = {}  # team -> notes on its repeated orders this tick
         self.clock_left = None  # seconds of the turn clock (setup.turn_clock), None: no clock
         self.since = 99.0  # seconds since the shown tick resolved
-        self.card_age = 0.0  # seconds the hand-over card has been up (HANDOVER_GUARD_S)
+        # seconds the hand-over card has been up (HANDOVER_GUARD_S); None on the frame it appears,
+        # so the frame's dt (time that passed before the key that ended the turn) is not counted
+        self.card_age: float | None = None
         self.paused, self.speed_index, self.timer, self.waiting = False, 2, 0.0, False
         self.show_help = self.show_menu = False
         self.form = None  # the menu's "Save this position as a scenario" (position_form)
@@ -149,7 +151,7 @@ class PlayScreen(PlayInput, Screen):
 
     def _begin_turn(self) -> None:
         self.phase = "handover" if self.hotseat else "orders"
-        self.card_age = 0.0
+        self.card_age = None
         book = self.books[self.team]
         actable = [s for s in book.slots if book.can_act(s)]
         self.selected = (actable or list(book.slots))[0]
@@ -369,7 +371,7 @@ class PlayScreen(PlayInput, Screen):
 
     def update(self, dt: float) -> None:
         self.since += dt
-        self.card_age += dt
+        self.card_age = 0.0 if self.card_age is None else self.card_age + dt
         self.message_age += dt
         self.video.step()
         self._run_clock(dt)
