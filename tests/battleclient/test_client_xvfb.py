@@ -65,7 +65,9 @@ def _tail(client, chars: int = 3000) -> str:
     return (out or "")[-chars:]
 
 
-def test_real_window_game_start_clicks_and_screenshot(xserver, tmp_path):
+def start_client(xserver, tmp_path, slots: str):
+    """The BattleClient on map 47 (seed 1, 6 ticks) with `slots`, its data under tmp_path/data:
+    (the process, stdout piped as text; its screenshot folder; its data folder)."""
     data = tmp_path / "data"
     env = window_env(
         xserver,
@@ -76,10 +78,14 @@ def test_real_window_game_start_clicks_and_screenshot(xserver, tmp_path):
         MBG_JAX_CACHE=os.environ.get("MBG_JAX_CACHE", str(ROOT / ".cache" / "jax")),
     )
     command = [sys.executable, "-m", "battleclient.app", "--map", "47", "--seed", "1"]
-    command += ["--slots", "A0=human,A1-A4=random,B*=random", "--max-ticks", "6"]
+    command += ["--slots", slots, "--max-ticks", "6"]
     client = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)  # fmt: skip
-    shots = data / "marl-battlegrounds" / "screenshots"
+    return client, data / "marl-battlegrounds" / "screenshots", data
+
+
+def test_real_window_game_start_clicks_and_screenshot(xserver, tmp_path):
+    client, shots, data = start_client(xserver, tmp_path, "A0=human,A1-A4=random,B*=random")
     try:
         window = find_window(xserver, client.pid, timeout=120)
         pad = (1.5, 1.5)  # A0's pad on map 47, Team A west

@@ -2,13 +2,10 @@
 turn with Space and presses Enter straight after (a double press), and Team B's hand-over card
 stays up over a blank board until a later Enter (battleclient.play_input.HANDOVER_GUARD_S)."""
 
-import os
-import subprocess
-import sys
 import time
 
-from tests.battleclient.test_client_xvfb import ROOT, _tail, blue_at, screen_point, shoot
-from tests.helpers.xvfb import XVFB_MARKS, find_window, window_env, xdo
+from tests.battleclient.test_client_xvfb import _tail, blue_at, screen_point, shoot, start_client
+from tests.helpers.xvfb import XVFB_MARKS, find_window, xdo
 from ui.theme import TEAM_COLOURS
 
 pytestmark = XVFB_MARKS
@@ -27,20 +24,7 @@ def card_up(image) -> bool:
 
 
 def test_a_double_press_that_ends_a_turn_leaves_the_next_teams_card_up(xserver, tmp_path):
-    data = tmp_path / "data"
-    env = window_env(
-        xserver,
-        XDG_DATA_HOME=str(data),
-        XDG_CONFIG_HOME=str(tmp_path / "config"),
-        PYTHONHASHSEED="0",  # a stable compile-cache key across runs (see battleclient.app)
-        JAX_PLATFORMS="cpu",
-        MBG_JAX_CACHE=os.environ.get("MBG_JAX_CACHE", str(ROOT / ".cache" / "jax")),
-    )
-    command = [sys.executable, "-m", "battleclient.app", "--map", "47", "--seed", "1"]
-    command += ["--slots", "A0=human,B0=human,*=random", "--max-ticks", "6"]
-    client = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)  # fmt: skip
-    shots = data / "marl-battlegrounds" / "screenshots"
+    client, shots, _ = start_client(xserver, tmp_path, "A0=human,B0=human,*=random")
     key = lambda name: xdo(xserver, "key", "--window", window, name)  # noqa: E731
     try:
         window = find_window(xserver, client.pid, timeout=120)
