@@ -220,7 +220,7 @@ def _repeat_note(specs, setups) -> str:
 def run(args) -> int:
     """Plays the games, writes the replays, prints a summary; returns the exit code."""
     from cli.maps import map_specs
-    from evaluation.match import roster_list, schedule, summary
+    from evaluation.match import roster_list, schedule, summary, unplayed_rosters_note
     from policies.slotspec import parse_slots, resolve_slots
 
     if args.games < 1:
@@ -235,9 +235,11 @@ def run(args) -> int:
     specs = parse_slots(_slot_text(args))
     _refuse_humans(specs, args.map)
     rosters = roster_list(args.roster, "--roster")  # a bad roster fails before any game
-    setups = schedule(
-        map_specs(args.map, "--map"), rosters, args.games, args.seed, swap_ends=not args.no_swap
-    )
+    maps = map_specs(args.map, "--map")
+    setups = schedule(maps, rosters, args.games, args.seed, swap_ends=not args.no_swap)
+    unplayed = unplayed_rosters_note(rosters, args.games, len(maps), "--roster", not args.no_swap)
+    if unplayed:
+        print(f"mbg play: note: {unplayed}", file=sys.stderr)
     rosters_used = {tuple(s.roster) for s in setups}
     try:
         lineup = resolve_slots(specs, setups[0].roster if len(rosters_used) == 1 else None)

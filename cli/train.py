@@ -241,7 +241,7 @@ def run_eval(args) -> int:
     """Evaluate and print the record (table or JSON)."""
     from cli.maps import map_specs
     from cli.progress import game_progress
-    from evaluation.match import roster_list
+    from evaluation.match import roster_list, unplayed_rosters_note
     from policies.checkpoints import GREEDY_SUFFIX, load_policy
     from policies.slotspec import check_headless_system
 
@@ -252,6 +252,11 @@ def run_eval(args) -> int:
     spec = f"checkpoint:{args.checkpoint}" + (GREEDY_SUFFIX if args.greedy else "")
     start = time.perf_counter()
     rosters = roster_list(args.rosters, "--rosters")
+    unplayed = unplayed_rosters_note(  # each side plays half the games (evaluate)
+        rosters, args.games // 2, len(maps), "--rosters"
+    )
+    if unplayed:
+        print(f"mbg eval: note: {unplayed}", file=sys.stderr)
     bar = game_progress(args.games, args.json, "mbg eval")
     try:
         advance = (lambda *_: bar.advance()) if bar else None

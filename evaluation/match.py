@@ -107,6 +107,24 @@ def roster_list(text: str, option: str) -> list[str]:
     return rosters
 
 
+def unplayed_rosters_note(
+    rosters: Sequence[str], games: int, map_count: int, option: str, swap_ends=True
+) -> str | None:
+    """Why some of `rosters` play no game of a `schedule(maps, rosters, games, ...)` with
+    `map_count` maps (None when all play): rosters change only after every map has been used,
+    so a short run plays the first ones alone. The note names `option` and the games needed."""
+    per_roster = map_count * (2 if swap_ends else 1)  # games before the next roster's turn
+    played = min(len(rosters), -(-games // per_roster))
+    if played == len(rosters):
+        return None
+    return (
+        f"{option}: {games} games play only {', '.join(rosters[:played])}; "
+        f"{', '.join(rosters[played:])} would start at game {played * per_roster + 1} "
+        f"(rosters change after each of the {map_count} maps has been played); "
+        f"use --games {len(rosters) * per_roster} or fewer maps to play every roster"
+    )
+
+
 def _roster(roster, seed: int) -> np.ndarray:
     if isinstance(roster, str) and roster.strip().lower() == RANDOM_ROSTER:
         classes = np.random.default_rng(seed).permutation(np.arange(1, C.NUM_CLASSES))

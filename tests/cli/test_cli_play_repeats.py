@@ -35,3 +35,22 @@ def test_play_names_the_roster_option_of_a_bad_roster_and_takes_random(capsys):
     assert main(["play", "--map", "47", "--slots", "*=random", "--roster", "random,MWX"]) == 2
     assert "--roster random,MWX: roster 'MWX': unknown class letter 'X'" in capsys.readouterr().err
     assert roster_list(" random , MWHRP/MWHRP ,", "--roster") == ["random", "MWHRP/MWHRP"]
+
+
+def test_a_roster_the_games_never_reach_gets_a_note():
+    from evaluation.match import unplayed_rosters_note
+
+    rosters = ["random", "MWHRP/MWHRP", "MMMMM"]
+    # 3 maps, ends swapped: 6 games a roster, so 8 games reach the second roster only.
+    note = unplayed_rosters_note(rosters, 8, 3, "--roster")
+    assert note.startswith("--roster: 8 games play only random, MWHRP/MWHRP; MMMMM would")
+    assert "start at game 13" in note and "use --games 18" in note
+    assert unplayed_rosters_note(rosters, 13, 3, "--roster") is None  # game 13 is MMMMM's
+    # Without swapped ends a roster lasts one game a map.
+    assert unplayed_rosters_note(rosters, 7, 3, "--roster", swap_ends=False) is None
+    assert "start at game 4" in unplayed_rosters_note(rosters, 3, 3, "-r", swap_ends=False)
+    # The note's arithmetic is schedule's own: game 7 of 3 maps is the second roster's first.
+    two = ["MWHRP/MWHRP", "MMMMM"]
+    assert "start at game 7" in unplayed_rosters_note(two, 6, 3, "--roster")
+    setups = schedule([0, 1, 2], two, 7, seed=0)
+    assert [s.roster.tolist()[:5] for s in setups[5:]] == [[1, 2, 3, 4, 5], [1] * 5]
