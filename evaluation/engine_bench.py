@@ -23,7 +23,16 @@ DEFAULT_SMAX_PYTHON = REPO / ".venv-smax" / "bin" / "python"
 
 
 def set_host_devices(count: int) -> None:
-    """Ask XLA for `count` CPU devices; must run before JAX creates its CPU backend."""
+    """Ask XLA for `count` CPU devices; must run before JAX creates its CPU backend. More
+    devices than CPU cores still run (XLA gives each a thread), with a note on stderr: the
+    extra devices share cores, so they split the work without adding speed."""
+    cores = os.cpu_count() or 1
+    if count > cores:
+        print(
+            f"mbg: note: --devices {count} is more than this machine's {cores} CPU cores; "
+            "the devices share the cores and add no speed",
+            file=sys.stderr,
+        )
     flags = os.environ.get("XLA_FLAGS", "")
     os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={count}".strip()
     os.environ.setdefault("JAX_PLATFORMS", "cpu")

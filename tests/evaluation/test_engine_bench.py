@@ -87,3 +87,15 @@ def test_print_table_gives_both_step_figures_and_the_target_verdict():
         "jax.jit(env.step) (ratio 2.00x (IQR 1.90-2.10, 3 rounds)" in out.getvalue()
     )
     assert "load average 4.0; target < 300 us met)" in out.getvalue()
+
+
+def test_more_host_devices_than_cores_get_a_note(monkeypatch, capsys):
+    monkeypatch.setenv("XLA_FLAGS", "--xla_cpu_foo=1")
+    monkeypatch.setenv("JAX_PLATFORMS", "cpu")
+    monkeypatch.setattr(engine_bench.os, "cpu_count", lambda: 2)
+    engine_bench.set_host_devices(2)
+    assert capsys.readouterr().err == ""
+    assert engine_bench.os.environ["XLA_FLAGS"].endswith("device_count=2")
+    engine_bench.set_host_devices(4)
+    assert "--devices 4 is more than this machine's 2 CPU cores" in capsys.readouterr().err
+    assert engine_bench.os.environ["XLA_FLAGS"].endswith("device_count=4")
