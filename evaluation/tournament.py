@@ -27,6 +27,7 @@ from engine.constants import RULES_VERSION
 from engine.types import Config
 from evaluation import tournament_store as store
 from evaluation.match import RANDOM_ROSTER, GameSetup, forget_compiled, result_row, schedule, start
+from fileio import output_folder
 
 MAX_BATCH = 128  # games a batch at most: more only waits longer for the slowest game
 ROUND_ROBIN = "round robin"
@@ -290,9 +291,7 @@ def open_tournament(
     """The manifest of the tournament in `folder` (its name is the folder's): a new one
     (written), or the saved one when the same command runs again (resume). Raises ValueError
     when the terms differ, FileExistsError when `folder` is a file."""
-    folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise FileExistsError(f"--out {folder}: exists and is not a folder")
+    folder = output_folder(folder, "--out")
     wanted = new_manifest(folder.name, entrants, maps, games, seed, rules)
     saved = store.read_manifest(folder)
     if saved is None:
