@@ -41,7 +41,8 @@ def test_play_refuses_a_folder_with_replays_before_playing(tmp_path, capsys, nev
 @pytest.mark.parametrize("option", ["--horizon", "--score-threshold"])
 def test_play_names_a_rule_option_out_of_range(option, capsys, never_plays):
     assert main([*PLAY, option, "0"]) == 2
-    assert f"{option} 0: Config.{option[2:].replace('-', '_')}: 0 is out of range" in (
+    field = option[2:].replace("-", "_")
+    assert f"{option} 0: Config.{field}: 0 is out of range (allowed: 1 to 16,777,216)" in (
         capsys.readouterr().err
     )
 
