@@ -84,7 +84,7 @@ def check_entrants(entrants: dict[str, str], option: str = "") -> None:
 def plan_matchups(pairs, games: int, seed: int, first_id: int, stage: str) -> list[dict]:
     """Matchup records for (a, b) name pairs: id, a, b, first seed, games, stage."""
     if games < 2 or games % 2:
-        raise ValueError(f"games per pair: {games} must be an even number, 2 or more")
+        raise ValueError(f"--games-per-pair {games}: must be an even number, 2 or more")
     return [
         {"id": first_id + k, "a": a, "b": b, "seed": seed + k * games // 2, "games": games,
          "stage": stage}

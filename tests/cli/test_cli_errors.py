@@ -183,3 +183,10 @@ def test_an_output_folder_that_is_a_file_is_named_with_its_option(argv, option, 
         assert f"{option} {where}: {said}" in err, err
         assert "Errno" not in err and len(err.strip().splitlines()) == 1
     assert target.read_text() == "keep me"
+
+
+def test_tournament_names_an_odd_games_per_pair_by_its_option(tmp_path, capsys):
+    argv = ["tournament", "run", "--entrants", "a=random", "b=random", "--games-per-pair", "3"]
+    assert main([*argv, "--out", str(tmp_path / "season")]) == 2
+    assert "--games-per-pair 3: must be an even number, 2 or more" in capsys.readouterr().err
+    assert not (tmp_path / "season").exists()
