@@ -13,11 +13,6 @@ from ui.rules import C
 # (pattern, replacement), applied in order: internal names -> the lobby's labels
 PLAYER_WORDS = (
     (r"\b(ValueError|FileNotFoundError|KeyError|TypeError|OSError): ", ""),
-    (
-        r"Config\.(score_threshold|horizon): (\S+) is out of range",
-        r"Config.\1: \2 is out of"
-        f" range (allowed: 1 to {LIMITS['horizon'][1]:,})",
-    ),  # fmt: skip
     (r"Config\.score_threshold|setup field 'score_threshold'", "Score to win"),
     (r"Config\.horizon|setup field 'horizon'", "Max ticks"),
     (r"setup field 'seed'", "Seed"),

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from cli.progress import game_progress
+from fileio import output_folder
 
 INFO_REGIMES = ("shared_obs", "no_shared_obs")
 METRIC_LEVELS = ("none", "priority", "full")
@@ -162,8 +163,7 @@ def llm_warnings(results) -> list[str]:
 def _check_out(out: Path) -> None:
     """Refuse an --out that cannot take the replays before any game is played. Raises
     FileExistsError or PermissionError naming the folder."""
-    if out.exists() and not out.is_dir():
-        raise FileExistsError(f"--out {out}: exists and is not a folder")
+    output_folder(out, "--out")
     if out.exists() and any(out.glob("game*.mbgr")):
         raise FileExistsError(f"--out {out}: already holds replays; choose an empty folder")
     out.mkdir(parents=True, exist_ok=True)

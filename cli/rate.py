@@ -29,10 +29,25 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+def bootstrap_rounds(text: str) -> int:
+    """The --rounds value, checked as the arguments are read, so that a tournament refuses it
+    before its games rather than after them (evaluation.rating needs 2 or more). Raises
+    argparse.ArgumentTypeError naming the value."""
+    try:
+        rounds = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: not a whole number") from None
+    if rounds < 2:
+        raise argparse.ArgumentTypeError(f"{rounds}: the bootstrap needs at least 2")
+    return rounds
+
+
 def add_rating_options(parser) -> None:
     """The interval and output options shared with `mbg tournament`."""
     parser.add_argument("--interval", choices=("bootstrap", "fisher"), default="bootstrap")
-    parser.add_argument("--rounds", type=int, default=1000, help="bootstrap rounds (1000)")
+    parser.add_argument(
+        "--rounds", type=bootstrap_rounds, default=1000, help="bootstrap rounds (1000)"
+    )
     parser.add_argument("--rating-seed", type=int, default=0, help="bootstrap seed (0)")
     parser.add_argument("--csv", metavar="FILE", help="write the leaderboard as CSV")
     parser.add_argument("--json", metavar="FILE", help="write leaderboard and fit as JSON")

@@ -139,6 +139,8 @@ def readable_facts(facts: dict) -> dict:
         "seeds": lambda d: ", ".join(f"{k} {v}" for k, v in d.items()),
         "score": lambda s: f"A {s[0]} - B {s[1]}",
         "deaths": lambda d: f"A {d[0]}, B {d[1]}",
+        "takebacks": lambda t: f"{len(t)} (undone: tick {', '.join(str(x) for x in t)})",
+        "parent": lambda p: f"{p['replay']} from tick {p['tick']} (sha256 {p['sha256'][:12]})",
     }
     out = {}
     for key, value in facts.items():

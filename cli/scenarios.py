@@ -18,6 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 from evaluation import scenarios as S
+from fileio import output_folder
 from ui.explain import counted
 from ui.paths import scenario_dir
 
@@ -246,7 +247,7 @@ def run_run(args) -> int:
     if args.games < 1:
         raise ValueError(f"--games {args.games}: must be 1 or more")
     _use_devices(args.devices)  # before JAX starts its CPU backend
-    if args.out.exists() and any(args.out.iterdir()):
+    if output_folder(args.out, "--out").exists() and any(args.out.iterdir()):
         raise ValueError(f"--out {args.out}: not empty; choose a new folder")
     for spec in args.systems:  # a bad later System would otherwise fail after the first played
         check_headless_system(spec, f"--systems {spec}", "mbg scenarios run")

@@ -192,15 +192,20 @@ class Config:
     world_frame: bool = False  # debugging: observations in world coordinates
 
     def __post_init__(self):
+        # field -> (value, within range, the range in words for the error)
         checks = {
-            "score_threshold": (self.score_threshold, 1 <= self.score_threshold <= 2**24),
-            "horizon": (self.horizon, 1 <= self.horizon <= 2**24),
-            "wave_period": (self.wave_period, self.wave_period >= 1),
-            "shield_ticks": (self.shield_ticks, self.shield_ticks >= 0),
+            "score_threshold": (
+                self.score_threshold,
+                1 <= self.score_threshold <= 2**24,
+                f"1 to {2**24:,}",
+            ),
+            "horizon": (self.horizon, 1 <= self.horizon <= 2**24, f"1 to {2**24:,}"),
+            "wave_period": (self.wave_period, self.wave_period >= 1, "1 or more"),
+            "shield_ticks": (self.shield_ticks, self.shield_ticks >= 0, "0 or more"),
             # Above 2.0 a quarter-tick sub-step would exceed the body radius (tunnelling).
-            "shield_speed": (self.shield_speed, 0 < self.shield_speed <= 2.0),
-            "move_scale": (self.move_scale, 0 < self.move_scale <= 1),
+            "shield_speed": (self.shield_speed, 0 < self.shield_speed <= 2.0, "above 0, up to 2"),
+            "move_scale": (self.move_scale, 0 < self.move_scale <= 1, "above 0, up to 1"),
         }
-        for field, (value, ok) in checks.items():
+        for field, (value, ok, allowed) in checks.items():
             if not ok:
-                raise ValueError(f"Config.{field}: {value!r} is out of range")
+                raise ValueError(f"Config.{field}: {value!r} is out of range (allowed: {allowed})")

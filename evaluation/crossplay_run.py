@@ -25,6 +25,7 @@ from engine.types import Config
 from evaluation import crossplay
 from evaluation.replay_verify import rules_version
 from evaluation.tournament_store import frame_bytes, replace_file, write_new
+from fileio import output_folder
 
 MANIFEST = "manifest.json"
 PARTS = "results"
@@ -35,9 +36,7 @@ def open_folder(folder, plan: crossplay.Plan) -> dict:
     """The folder's manifest: written for a new folder, checked against `plan` for an old
     one. Raises ValueError naming the manifest field that differs, FileExistsError for a
     file."""
-    folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise FileExistsError(f"--out {folder}: exists and is not a folder")
+    folder = output_folder(folder, "--out")
     wanted = {"crossplay": 1, "rules_version": rules_version(), "plan": plan.as_dict()}
     path = folder / MANIFEST
     if not path.exists():

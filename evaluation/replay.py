@@ -32,6 +32,7 @@ from evaluation.replay_codec import decode_array, encode_array, metrics_bytes, m
 from evaluation.replay_schema import (
     HEADER_FIELDS,
     LAYOUT_FIELDS,
+    OPTIONAL_HEADER_FIELDS,
     STATE_FIELDS,
     ReplayError,
     check_header,
@@ -291,10 +292,16 @@ def read_replay(path) -> Replay:
 
 
 def replay_summary(replay: Replay) -> dict:
-    """Plain facts about a game for listings and `mbg replay info`: map, Systems, result, ..."""
+    """Plain facts about a game for listings and `mbg replay info`: map, Systems, result, ...;
+    with the optional header fields when the file has them (replay_schema.OPTIONAL_HEADER_FIELDS:
+    "takebacks" as the undone ticks, "parent" as stored)."""
     header, states, events = replay.header, replay.states, replay.events
     result = header["result"]
     fallback = events["fallback"]
+    optional = {
+        "takebacks": lambda t: [int(undone["tick"]) for undone in t],
+        "parent": dict,
+    }
     return {
         "format_version": header["format_version"],
         "rules_version": header["rules_version"],
@@ -315,6 +322,11 @@ def replay_summary(replay: Replay) -> dict:
         "metrics_level": header["metrics_level"],
         "metric_rows": 0 if replay.metrics is None else replay.metrics.height,
         "final_tick_state": int(states["tick"][-1]),
+        **{
+            k: optional.get(k, lambda v: v)(header[k])
+            for k in OPTIONAL_HEADER_FIELDS
+            if k in header
+        },
     }
 
 

@@ -27,6 +27,7 @@ from engine.constants import RULES_VERSION
 from engine.types import Config
 from evaluation import tournament_store as store
 from evaluation.match import RANDOM_ROSTER, GameSetup, forget_compiled, result_row, schedule, start
+from fileio import output_folder
 
 MAX_BATCH = 128  # games a batch at most: more only waits longer for the slowest game
 ROUND_ROBIN = "round robin"
@@ -83,7 +84,7 @@ def check_entrants(entrants: dict[str, str], option: str = "") -> None:
 def plan_matchups(pairs, games: int, seed: int, first_id: int, stage: str) -> list[dict]:
     """Matchup records for (a, b) name pairs: id, a, b, first seed, games, stage."""
     if games < 2 or games % 2:
-        raise ValueError(f"games per pair: {games} must be an even number, 2 or more")
+        raise ValueError(f"--games-per-pair {games}: must be an even number, 2 or more")
     return [
         {"id": first_id + k, "a": a, "b": b, "seed": seed + k * games // 2, "games": games,
          "stage": stage}
@@ -290,9 +291,7 @@ def open_tournament(
     """The manifest of the tournament in `folder` (its name is the folder's): a new one
     (written), or the saved one when the same command runs again (resume). Raises ValueError
     when the terms differ, FileExistsError when `folder` is a file."""
-    folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise FileExistsError(f"--out {folder}: exists and is not a folder")
+    folder = output_folder(folder, "--out")
     wanted = new_manifest(folder.name, entrants, maps, games, seed, rules)
     saved = store.read_manifest(folder)
     if saved is None:

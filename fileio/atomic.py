@@ -134,6 +134,20 @@ def replace_file(path, data: bytes) -> Path:
     return path
 
 
+def output_folder(path, option: str = "--out") -> Path:
+    """`path` as a folder a command will write into, checked before any work: refused when it,
+    or a folder above it, exists as something other than a folder (left to mkdir or open, that
+    shows as a bare "[Errno 17] File exists" or "[Errno 20] Not a directory" naming no option,
+    part way through). Creates nothing. Raises FileExistsError naming the option and paths."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise FileExistsError(f"{option} {path}: exists and is not a folder")
+    for place in path.parents:
+        if place.exists() and not place.is_dir():
+            raise FileExistsError(f"{option} {path}: {place} is a file, not a folder")
+    return path
+
+
 def unused_path(folder, name: str) -> Path:
     """folder/name, or folder/<stem>-2<suffix>, -3, ...: the first that does not exist yet
     (for names chosen automatically: screenshots, videos, replays; the write itself must still

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from evaluation.replay import ReplayError, replay_paths
+from fileio import output_folder
 from replay_viewer.video_writers import VideoError, check_format
 
 
@@ -130,7 +131,11 @@ def run_batch(args) -> int:
     except VideoError as error:
         print(f"mbg replay export: {error}", file=sys.stderr)
         return 2
-    folder, failed, files = Path(args.folder), 0, []
+    try:  # a file in the folder's place would fail every replay, each with a bare OSError
+        folder, failed, files = output_folder(args.folder, "--to"), 0, []
+    except FileExistsError as error:
+        print(f"mbg replay export: {error}", file=sys.stderr)
+        return 2
     for name in args.paths:
         try:
             files += replay_paths([name], recursive=args.recursive)

@@ -18,6 +18,7 @@ from pathlib import Path
 import jax
 import numpy as np
 
+from fileio import output_folder
 from training import common
 
 
@@ -151,7 +152,7 @@ def progress_bar(total: int, done: int):
 def check_run_dir(out: Path, resume: bool) -> Path:
     """The run's config.json path, once `out` suits the start: a resume needs a run there, a
     fresh start needs none. Raises FileNotFoundError / FileExistsError naming the path."""
-    path = Path(out) / "config.json"
+    path = output_folder(out, "--out") / "config.json"
     if resume and not path.exists():
         raise FileNotFoundError(f"{path}: no run to resume (start without --resume)")
     if not resume and path.exists():

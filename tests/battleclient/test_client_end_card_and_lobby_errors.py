@@ -167,7 +167,8 @@ def test_lobby_says_which_team_has_no_agents(apps):
     ("raw", "shown"),
     [
         (
-            "Could not start the game: Config.horizon: 99999999 is out of range",
+            "Could not start the game: Config.horizon: 99999999 is out of range (allowed: 1 to "
+            "16,777,216)",
             "Could not start the game: Max ticks: 99999999 is out of range (allowed: 1 to "
             "16,777,216)",
         ),

@@ -29,7 +29,7 @@ def test_play_refuses_an_out_that_is_a_file_before_playing(tmp_path, capsys, nev
 def test_play_refuses_an_out_inside_a_file_before_playing(tmp_path, capsys, never_plays):
     (tmp_path / "afile").write_text("")
     assert main([*PLAY, "--out", str(tmp_path / "afile" / "sub")]) == 2
-    assert "Not a directory" in capsys.readouterr().err
+    assert f"{tmp_path / 'afile'} is a file, not a folder" in capsys.readouterr().err
 
 
 def test_play_refuses_a_folder_with_replays_before_playing(tmp_path, capsys, never_plays):
@@ -41,7 +41,8 @@ def test_play_refuses_a_folder_with_replays_before_playing(tmp_path, capsys, nev
 @pytest.mark.parametrize("option", ["--horizon", "--score-threshold"])
 def test_play_names_a_rule_option_out_of_range(option, capsys, never_plays):
     assert main([*PLAY, option, "0"]) == 2
-    assert f"{option} 0: Config.{option[2:].replace('-', '_')}: 0 is out of range" in (
+    field = option[2:].replace("-", "_")
+    assert f"{option} 0: Config.{field}: 0 is out of range (allowed: 1 to 16,777,216)" in (
         capsys.readouterr().err
     )
 
@@ -152,3 +153,40 @@ def test_tournament_refuses_an_existing_leaderboard_file_before_any_game(
     assert main(["tournament", action, *who, "--png", str(png)]) == 2
     assert f"--png {png}: already exists" in capsys.readouterr().err
     assert png.read_bytes() == b"keep me" and not (tmp_path / "t").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["scenarios", "run", "--systems", "random", "--scenarios", "1", "--out"], "--out"),
+        (["train", "ippo", "--steps", "2048", "--out"], "--out"),
+        (["replay", "export", "tests/fixtures/replays/v1_real_2v2_no_metrics.mbgr", "--to"],
+         "--to"),
+        (["tournament", "run", "--entrants", "a=random", "b=random", "--out"], "--out"),
+    ],
+)  # fmt: skip
+def test_an_output_folder_that_is_a_file_is_named_with_its_option(argv, option, tmp_path,
+                                                                  capsys, monkeypatch):  # fmt: skip
+    def fail(*args, **kwargs):
+        raise AssertionError("work started")
+
+    monkeypatch.setattr("evaluation.scenario_run.run_all", fail)
+    monkeypatch.setattr("cli.train.learner", lambda name: (object, fail))
+    monkeypatch.setattr("cli.train._run_config", fail)
+    monkeypatch.setattr("replay_viewer.export_cli.export_one", fail)
+    target = tmp_path / "afile"
+    target.write_text("keep me")
+    for where, said in ((target, "exists and is not a folder"),
+                        (target / "sub", f"{target} is a file, not a folder")):  # fmt: skip
+        assert main([*argv, str(where)]) == 2
+        err = capsys.readouterr().err
+        assert f"{option} {where}: {said}" in err, err
+        assert "Errno" not in err and len(err.strip().splitlines()) == 1
+    assert target.read_text() == "keep me"
+
+
+def test_tournament_names_an_odd_games_per_pair_by_its_option(tmp_path, capsys):
+    argv = ["tournament", "run", "--entrants", "a=random", "b=random", "--games-per-pair", "3"]
+    assert main([*argv, "--out", str(tmp_path / "season")]) == 2
+    assert "--games-per-pair 3: must be an even number, 2 or more" in capsys.readouterr().err
+    assert not (tmp_path / "season").exists()

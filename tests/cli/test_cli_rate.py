@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 from cli.main import main
 from evaluation.rating import simulate_field
@@ -83,3 +84,19 @@ def test_rate_skips_self_play_and_refuses_scenario_replays(tmp_path, capsys):
     _edited_copy(scenario, "s.mbgr", scenario={"id": 3, "title": "T", "start_hash": "ab"})
     assert main(["rate", str(scenario)]) == 2
     assert f"{scenario / 's.mbgr'}: a replay of scenario 3" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["rate", "results.parquet"], ["tournament", "run",
+                         "--entrants", "a=random", "b=random", "--out", "season"]])  # fmt: skip
+def test_too_few_bootstrap_rounds_are_refused_before_any_game(command, tmp_path, capsys,
+                                                              monkeypatch):  # fmt: skip
+    def fail(*args, **kwargs):
+        raise AssertionError("the tournament started")
+
+    monkeypatch.setattr("cli.tournament._start_jax", fail)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main([*command, "--rounds", "1"])
+    assert exit_info.value.code == 2
+    assert "argument --rounds: 1: the bootstrap needs at least 2" in capsys.readouterr().err
+    assert not (tmp_path / "season").exists()

@@ -1,6 +1,8 @@
 """`mbg replay verify|info FOLDER` reads the folder's own replays; --recursive its subfolders'
 too (a verify of /tmp must not walk every folder under it)."""
 
+import json
+
 import pytest
 
 from evaluation.replay import write_replay
@@ -61,3 +63,21 @@ def test_a_closed_pipe_blames_no_replay(tree, capsys):
     assert _run_all([str(tree)], "info", closed, recursive=True) == 1
     err = capsys.readouterr().err
     assert "Broken pipe" not in err and "failed" not in err and "top.mbgr" not in err
+
+
+def test_info_shows_the_takebacks_and_parent_a_replay_records(tmp_path, capsys):
+    from cli.main import main
+
+    game = synthetic_replay(9, seed=4)
+    submitted = game.events["submitted"][0].tolist()
+    game.header["takebacks"] = [{"tick": 3, "submitted": submitted},
+                                {"tick": 7, "submitted": submitted}]  # fmt: skip
+    game.header["parent"] = {"replay": "old.mbgr", "sha256": "ab" * 32, "tick": 2}
+    path = write_replay(tmp_path / "kept.mbgr", game)
+    assert main(["replay", "info", str(path)]) == 0
+    lines = dict(line.split(None, 1) for line in capsys.readouterr().out.splitlines())
+    assert lines["takebacks"] == "2 (undone: tick 3, 7)"
+    assert lines["parent"] == "old.mbgr from tick 2 (sha256 abababababab)"
+    assert main(["replay", "info", "--json", str(path)]) == 0
+    facts = json.loads(capsys.readouterr().out)
+    assert facts["takebacks"] == [3, 7] and facts["parent"]["tick"] == 2
