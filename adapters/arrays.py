@@ -41,9 +41,31 @@ def agent_vectors(obs: Obs, slots) -> list[jnp.ndarray]:
 
     Each row is concatenated from the fields directly: sliced out of one (10, 680) block, XLA on
     a CPU writes the block and then copies every row out of it once the rows leave a jit or a
-    `lax.scan` step as separate arrays (the dict of a JaxMARL-style step)."""
+    `lax.scan` step as separate arrays (the dict of a JaxMARL-style step). The row is joined as
+    (340, 2) pairs (`_pair_concat`) so that the slices and casts fuse into it."""
     parts = _flat_parts(obs)
-    return [jnp.concatenate([part[slot] for part in parts]) for slot in slots]
+    return [_pair_concat([part[slot] for part in parts]) for slot in slots]
+
+
+def _pair_concat(pieces: list[jnp.ndarray]) -> jnp.ndarray:
+    """(k,) float32 pieces -> their concatenation (sum of k,), with the same values.
+
+    XLA on a CPU never fuses a concatenate along the minor axis (nor one of over 8 operands):
+    it writes every operand out and copies it in (`CpuInstructionFusion::ShouldFuse`,
+    xla/service/cpu/cpu_instruction_fusion.cc). Joined along the axis before a trailing pair
+    axis, the pieces' slices and casts fuse into one loop that writes the row once; odd-sized
+    neighbours (class_id, self_index) are paired first by a concatenate of 2-8 bytes, which
+    XLA fuses. Raises ValueError when the pieces cannot be paired (an odd total)."""
+    paired = []
+    for piece in pieces:
+        if paired and paired[-1].shape[-1] % 2:
+            paired[-1] = jnp.concatenate([paired[-1], piece], axis=-1)
+        else:
+            paired.append(piece)
+    if paired[-1].shape[-1] % 2:
+        raise ValueError(f"_pair_concat: {sum(p.shape[-1] for p in pieces)} values, not even")
+    joined = jnp.concatenate([p.reshape(*p.shape[:-1], -1, 2) for p in paired], axis=-2)
+    return joined.reshape(*joined.shape[:-2], -1)
 
 
 def action_mask(mask: Masks, action_type: str) -> jnp.ndarray:

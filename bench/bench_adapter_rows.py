@@ -7,7 +7,10 @@ adapter's `step` and `get_avail_actions`, stacked by the learner with `adapters.
 only the way the adapter builds each agent's row from the step's `Obs` changes. Each way gives
 the same values as `arrays.flatten_obs` (tested), so a ratio is what the construction costs:
 
-- rows: the shipped one (`arrays.agent_vectors`), each row concatenated from the fields;
+- rows: the shipped one (`arrays.agent_vectors`), each row concatenated from the fields as
+  (340, 2) pairs, a concatenate XLA fuses with the slices and casts;
+- minor: each row concatenated from the fields along its one axis (the minor one, which XLA
+  on a CPU never fuses: every slice is written out, then copied in);
 - block: `flatten_obs` once, the rows sliced out of the (10, 680) block;
 - precast: each `Obs` leaf sliced to the agent's row before its float32 cast;
 - pad: each row as the sum of its fields zero-padded to 680 (one fused loop, no concatenate);
@@ -69,8 +72,14 @@ def _precast_rows(obs, slots) -> list[jnp.ndarray]:
                              for name, _ in FLAT_LAYOUT]) for s in slots]  # fmt: skip
 
 
+def _minor_rows(obs, slots) -> list[jnp.ndarray]:
+    parts = arrays._flat_parts(obs)
+    return [jnp.concatenate([part[s] for part in parts]) for s in slots]
+
+
 WAYS = {
     "rows": arrays.agent_vectors,
+    "minor": _minor_rows,
     "block": lambda obs, slots: [arrays.flatten_obs(obs)[s] for s in slots],
     "precast": _precast_rows,
     "pad": lambda obs, slots: [_padded_sum([p[s] for p in arrays._flat_parts(obs)]) for s in slots],

@@ -251,6 +251,16 @@ def test_agent_vectors_are_the_flat_rows():
     assert block[7, 678] == np.asarray(obs.class_id)[7] and block[7, 679] == 2  # self_index
 
 
+def test_pair_concat_joins_odd_pieces_and_refuses_an_odd_total():
+    """`_pair_concat` gives `jnp.concatenate`'s values when odd-sized neighbours pair up, and
+    names an odd total."""
+    pieces = [jnp.arange(4.0), jnp.array([10.0]), jnp.array([11.0, 12.0, 13.0]), jnp.arange(2.0)]
+    joined = arrays._pair_concat(pieces)
+    np.testing.assert_array_equal(joined, [0, 1, 2, 3, 10, 11, 12, 13, 0, 1])
+    with pytest.raises(ValueError, match="7 values"):
+        arrays._pair_concat([jnp.arange(4.0), jnp.arange(3.0)])
+
+
 @pytest.mark.slow  # compiles both paths' steps in one scan: 10-60 s a case on the shared CPU
 @pytest.mark.parametrize(
     "name, kwargs",
