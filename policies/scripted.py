@@ -32,7 +32,6 @@ import jax
 import jax.numpy as jnp
 
 from engine import constants as C
-from engine import geometry
 from engine.types import Actions, Masks, Obs
 from policies import scripted_nav as nav
 from policies import scripted_view as sv
@@ -241,20 +240,21 @@ def decide(style: Style, v: sv.View, links=None, memory=None):
     scores = jnp.where(v.cls == P, _heal_scores(v, style), _attack_scores(v, style, focus, threat))
     target, ult = sv.choose_combat(v, scores)
     goal, avoid = _goal(v, style, focus)
-    field, kept = None, None
+    route, kept = None, None
     if links is not None:
         # A style that does not navigate gets a field that knows no route: straight lines.
         links = links & (jnp.asarray(style.navigate) > 0)
-        shapes = geometry.shapes(v.obstacles)
+        seen = nav.sight(goal, v.obstacles)
         if memory is None:
-            field = nav.distance_field(goal, links, shapes)
+            field = nav.distance_field(goal, links, seen)
         else:
             stamp = nav.stamp(v.obstacles)
             warm = (memory[0], memory[1], memory[2] == stamp)
-            field = nav.distance_field(goal, links, shapes, warm)
+            field = nav.distance_field(goal, links, seen, warm)
             kept = (field, goal, stamp)
+        route = (field, seen)
     home = style.home * (jnp.any(v.enemy) | (v.frac < 0.5))
-    move = sv.choose_move(v, goal, avoid, home, field)
+    move = sv.choose_move(v, goal, avoid, home, route)
     return (move, target, ult), kept
 
 
