@@ -112,6 +112,7 @@ class Sight(NamedTuple):
     """A frame's obstacles ready for the sight lines of the points near one goal (`clear_near`)."""
 
     shapes: geometry.Shapes  # the whole table, (32,) columns
+    rows: jax.Array  # (33, 10) float32 the same, a row a slot, then an empty row (ObstacleIndex)
     near: jax.Array  # () uint32: bit i set for slot i when it may cut such a line
 
 
@@ -134,19 +135,21 @@ def sight(goal: jax.Array, obstacles: jax.Array) -> Sight:
     _, _, nodes = _seed_nodes(goal)
     low = jnp.minimum(goal - SEED_RADIUS, jnp.min(nodes, axis=0))
     high = jnp.maximum(goal + SEED_RADIUS, jnp.max(nodes, axis=0))
-    low_x, high_x, low_y, high_y = geometry.obstacle_index(obstacles).reach
+    index = geometry.obstacle_index(obstacles)
+    low_x, high_x, low_y, high_y = index.reach
     shrink = C.NEAR_REACH - SIGHT_MARGIN  # an empty slot's box (+inf, -inf) stays empty
     meets = (low_x + shrink <= high[0]) & (high_x - shrink >= low[0])
     meets &= (low_y + shrink <= high[1]) & (high_y - shrink >= low[1])
     bits = jnp.where(meets, jnp.asarray(geometry.SLOT_BITS), jnp.uint32(0))
     # Distinct bits, so adding them is or-ing them.
-    return Sight(geometry.shapes(obstacles), jnp.sum(bits, dtype=jnp.uint32))
+    return Sight(geometry.shapes(obstacles), index.rows, jnp.sum(bits, dtype=jnp.uint32))
 
 
-def _take(s: geometry.Shapes, slots: jax.Array) -> geometry.Shapes:
-    """The columns of slots (k,) int32 of a table's shapes; slot 32 is an empty one, which
-    blocks nothing (neither pillar nor wall)."""
-    return geometry.Shapes(*(jnp.concatenate([c, jnp.zeros((1,), c.dtype)])[slots] for c in s))
+def _take(rows: jax.Array, slots: jax.Array) -> geometry.Shapes:
+    """The shapes of slots (k,) int32 from a Sight's rows (one gather); slot 32, the empty
+    row, blocks nothing (neither pillar nor wall)."""
+    *values, pillar, wall = jnp.moveaxis(rows[slots], -1, 0)
+    return geometry.Shapes(*values, pillar > 0.5, wall > 0.5)
 
 
 def clear_near(points: jax.Array, goal: jax.Array, seen: Sight) -> jax.Array:
@@ -162,7 +165,7 @@ def clear_near(points: jax.Array, goal: jax.Array, seen: Sight) -> jax.Array:
 
     def blocked_by(bits):
         slots, rest = geometry.take_slots(bits[None], SIGHT_OBSTACLES)
-        return geometry.segments_blocked(points, goals, _take(seen.shapes, slots[0])), rest[0]
+        return geometry.segments_blocked(points, goals, _take(seen.rows, slots[0])), rest[0]
 
     def next_slots(carry):
         rest, blocked = carry
