@@ -69,19 +69,14 @@ def part_programs(obs):
     def field(obs, links):  # the walking grid comes from Memory, as in a match
         v = views(obs)
         goal, _ = jax.vmap(lambda v: scripted._goal(v, style, scripted._focus(v, style)))(v)
-        seen = jax.vmap(nav.sight)(goal, v.obstacles)
+        shapes = jax.vmap(lambda o: nav.geometry.shapes(o))(v.obstacles)
         warm = (jax.numpy.zeros((5, nav.ROWS, nav.COLS)) + 3.0, goal, goal[:, 0] == goal[:, 0])
-        return jax.vmap(nav.distance_field, (0, None, 0, 0))(goal, links, seen, warm)
+        return jax.vmap(nav.distance_field, (0, None, 0, 0))(goal, links, shapes, warm)
 
     def move(obs):
         v = views(obs)
         field = jax.numpy.zeros((5, nav.ROWS, nav.COLS))
-
-        def one(v, field):
-            route = (field, nav.sight(v.me, v.obstacles))
-            return sv.choose_move(v, v.me, v.hp * 0 + 1.0, 1.0, route)
-
-        return jax.vmap(one)(v, field)
+        return jax.vmap(lambda v, f: sv.choose_move(v, v.me, v.hp * 0 + 1.0, 1.0, f))(v, field)
 
     def combat(obs):
         def one(v):

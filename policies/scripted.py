@@ -32,6 +32,7 @@ import jax
 import jax.numpy as jnp
 
 from engine import constants as C
+from engine import geometry
 from engine.types import Actions, Masks, Obs
 from policies import scripted_nav as nav
 from policies import scripted_view as sv
@@ -240,21 +241,20 @@ def decide(style: Style, v: sv.View, links=None, memory=None):
     scores = jnp.where(v.cls == P, _heal_scores(v, style), _attack_scores(v, style, focus, threat))
     target, ult = sv.choose_combat(v, scores)
     goal, avoid = _goal(v, style, focus)
-    route, kept = None, None
+    field, kept = None, None
     if links is not None:
         # A style that does not navigate gets a field that knows no route: straight lines.
         links = links & (jnp.asarray(style.navigate) > 0)
-        seen = nav.sight(goal, v.obstacles)
+        shapes = geometry.shapes(v.obstacles)
         if memory is None:
-            field = nav.distance_field(goal, links, seen)
+            field = nav.distance_field(goal, links, shapes)
         else:
             stamp = nav.stamp(v.obstacles)
             warm = (memory[0], memory[1], memory[2] == stamp)
-            field = nav.distance_field(goal, links, seen, warm)
+            field = nav.distance_field(goal, links, shapes, warm)
             kept = (field, goal, stamp)
-        route = (field, seen)
     home = style.home * (jnp.any(v.enemy) | (v.frac < 0.5))
-    move = sv.choose_move(v, goal, avoid, home, route)
+    move = sv.choose_move(v, goal, avoid, home, field)
     return (move, target, ult), kept
 
 

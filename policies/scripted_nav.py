@@ -11,7 +11,6 @@ reads it at any point, so a bot picks the move whose landing point is nearest by
 """
 
 import functools
-from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -29,8 +28,6 @@ NODE_RADIUS = 0.45
 SEED_RADIUS = 1.5  # a point this close to the goal, in sight of it, walks straight
 SWEEPS = 8  # relaxation sweeps from scratch: routes with up to ~8 turns are found
 WARM_SWEEPS = 2  # sweeps a tick when the last tick's field is reused
-SIGHT_OBSTACLES = 8  # obstacles a goal's sight lines test at once (at most 7 on the shipped maps)
-SIGHT_MARGIN = 1e-2  # map units round an obstacle's box, far above the sight tests' rounding
 INF = 1000.0  # "no route known"; every real route is far shorter
 BIG = 2048.0  # > INF + the grid width: separates runs in _line_min
 
@@ -108,74 +105,6 @@ def clear(points: jax.Array, goal: jax.Array, shapes) -> jax.Array:
     return ~geometry.segments_blocked(points, jnp.broadcast_to(goal, points.shape), shapes)
 
 
-class Sight(NamedTuple):
-    """A frame's obstacles ready for the sight lines of the points near one goal (`clear_near`)."""
-
-    shapes: geometry.Shapes  # the whole table, (32,) columns
-    rows: jax.Array  # (33, 10) float32 the same, a row a slot, then an empty row (ObstacleIndex)
-    near: jax.Array  # () uint32: bit i set for slot i when it may cut such a line
-
-
-def _seed_nodes(goal: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
-    """The 4 x 4 nodes round the goal (2,) that may seed its field: row and column indices
-    (16,) int32 and their centres (16, 2) float32 map units."""
-    rows, cols = _block(goal, 4)
-    return rows, cols, jnp.stack([cols + 0.5, rows + 0.5], -1).astype(jnp.float32)
-
-
-def sight(goal: jax.Array, obstacles: jax.Array) -> Sight:
-    """The obstacles of a table (32, 8) that may cut a sight line to the goal (2,) from the
-    goal's sight box: the box holding its seed nodes and the disc of SEED_RADIUS round it, the
-    only points whose sight of the goal the bots test (`distance_field`, `walking_distance`).
-
-    A slot is kept when its bounding box (the engine's reach box, `geometry.obstacle_index`,
-    shrunk back by NEAR_REACH) grown by SIGHT_MARGIN meets the sight box; no segment inside the
-    box touches an obstacle whose box is that far off, so leaving it out changes no test.
-    """
-    _, _, nodes = _seed_nodes(goal)
-    low = jnp.minimum(goal - SEED_RADIUS, jnp.min(nodes, axis=0))
-    high = jnp.maximum(goal + SEED_RADIUS, jnp.max(nodes, axis=0))
-    index = geometry.obstacle_index(obstacles)
-    low_x, high_x, low_y, high_y = index.reach
-    shrink = C.NEAR_REACH - SIGHT_MARGIN  # an empty slot's box (+inf, -inf) stays empty
-    meets = (low_x + shrink <= high[0]) & (high_x - shrink >= low[0])
-    meets &= (low_y + shrink <= high[1]) & (high_y - shrink >= low[1])
-    bits = jnp.where(meets, jnp.asarray(geometry.SLOT_BITS), jnp.uint32(0))
-    # Distinct bits, so adding them is or-ing them.
-    return Sight(geometry.shapes(obstacles), index.rows, jnp.sum(bits, dtype=jnp.uint32))
-
-
-def _take(rows: jax.Array, slots: jax.Array) -> geometry.Shapes:
-    """The shapes of slots (k,) int32 from a Sight's rows (one gather); slot 32, the empty
-    row, blocks nothing (neither pillar nor wall)."""
-    *values, pillar, wall = jnp.moveaxis(rows[slots], -1, 0)
-    return geometry.Shapes(*values, pillar > 0.5, wall > 0.5)
-
-
-def clear_near(points: jax.Array, goal: jax.Array, seen: Sight) -> jax.Array:
-    """`clear` for points (K, 2) inside the goal's sight box, testing only the obstacles of
-    `seen` (from `sight(goal, ...)`), SIGHT_OBSTACLES at a time: (K,) bool, the same as `clear`
-    for those points; for a point outside the box it may wrongly say clear.
-
-    Sight is blocked when any obstacle blocks it, so the order and grouping of the tests change
-    nothing. A loop takes candidates beyond the first SIGHT_OBSTACLES and runs no round unless
-    some goal has more (none has on the shipped maps), so any table is tested whole.
-    """
-    goals = jnp.broadcast_to(goal, points.shape)
-
-    def blocked_by(bits):
-        slots, rest = geometry.take_slots(bits[None], SIGHT_OBSTACLES)
-        return geometry.segments_blocked(points, goals, _take(seen.rows, slots[0])), rest[0]
-
-    def next_slots(carry):
-        rest, blocked = carry
-        more, rest = blocked_by(rest)
-        return rest, blocked | more
-
-    blocked, rest = blocked_by(seen.near)
-    return ~jax.lax.while_loop(lambda c: c[0] != 0, next_slots, (rest, blocked))[1]
-
-
 # The four whole-line passes of a sweep, in order: (the STEPS entry of the link walked, the axis
 # of the line (1 along a row, 0 along a column), whether the pass runs towards lower indices).
 LINE_PASSES = (((0, -1), 1, False), ((0, 1), 1, True), ((-1, 0), 0, False), ((1, 0), 0, True))
@@ -247,26 +176,27 @@ def stamp(obstacles: jax.Array) -> jax.Array:
     return jnp.sum(obstacles * jnp.sqrt(weights))
 
 
-def distance_field(goal: jax.Array, links: jax.Array, seen: Sight, warm=None) -> jax.Array:
+def distance_field(goal: jax.Array, links: jax.Array, shapes, warm=None) -> jax.Array:
     """Walking distance from every node to `goal` (2,): (10, 20) float32, INF where unknown.
 
     The 4 x 4 nodes round the goal that see it start with their straight-line distance;
-    seen: `sight(goal, ...)` of the frame's obstacle table (for those sight lines). Each sweep
+    shapes: geometry.shapes of the frame's obstacle table (for those sight lines). Each sweep
     runs whole rows and columns, so a route needs about one sweep per turn: SWEEPS of them from
     scratch. warm: (last field, its goal, still valid) from the previous tick: when the goal
     moved in a straight clear line by d, last field + d bounds every distance from above, so
     WARM_SWEEPS refine it (the goal of a bot moves a little each tick).
     """
     free = jnp.any(links, axis=0)
-    rows, cols, nodes = _seed_nodes(goal)
+    rows, cols = _block(goal, 4)
+    nodes = jnp.stack([cols + 0.5, rows + 0.5], -1).astype(jnp.float32)
     straight = jnp.sqrt(jnp.sum((nodes - goal) ** 2, axis=1))
-    start = jnp.where(free[rows, cols] & clear_near(nodes, goal, seen), straight, INF)
+    start = jnp.where(free[rows, cols] & clear(nodes, goal, shapes), straight, INF)
     seed = jnp.full((ROWS, COLS), INF).at[rows, cols].min(start)
     sweeps = SWEEPS
     if warm is not None:
         old, old_goal, valid = warm
         moved = jnp.sqrt(jnp.sum((goal - old_goal) ** 2))
-        usable = valid & clear(old_goal[None], goal, seen.shapes)[0]  # any length: every slot
+        usable = valid & clear(old_goal[None], goal, shapes)[0]
         seed = jnp.minimum(seed, jnp.where(usable & (old < INF), old + moved, INF))
         seed = jnp.where(jnp.any(links, axis=0), seed, INF)
         sweeps = WARM_SWEEPS
@@ -315,10 +245,10 @@ def _back(k: int) -> tuple:
     return (*range(k + 1, 1, -1), 0, 1)
 
 
-def walking_distance(points: jax.Array, goal: jax.Array, field: jax.Array, seen: Sight):
+def walking_distance(points: jax.Array, goal: jax.Array, field: jax.Array, shapes) -> jax.Array:
     """Distance on foot from points (K, 2) to the goal: through the best of the 4 nodes round
     each point; the straight line when the goal is near and in sight, or when the field knows
-    no route at all. (K,). seen: `sight(goal, ...)` of the frame's obstacle table."""
+    no route at all. (K,)."""
     base = jnp.floor(points - 0.5).astype(jnp.int32)
     best = jnp.full(points.shape[:1], INF)
     for dc in (0, 1):
@@ -330,6 +260,5 @@ def walking_distance(points: jax.Array, goal: jax.Array, field: jax.Array, seen:
             best = jnp.minimum(best, field[row, col] + leg)
     straight = jnp.sqrt(jnp.sum((points - goal) ** 2, axis=1))
     unknown = jnp.all(best >= INF - 1.0)  # no route from any candidate: walk straight
-    # Within SEED_RADIUS of the goal a point is in its sight box, where clear_near is exact.
-    near = (straight <= SEED_RADIUS) & clear_near(points, goal, seen)
+    near = (straight <= SEED_RADIUS) & clear(points, goal, shapes)
     return jnp.where(near | unknown, jnp.minimum(straight, best), best)

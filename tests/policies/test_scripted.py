@@ -215,6 +215,7 @@ def test_bots_are_deterministic_and_ignore_the_key():
 
 
 def test_walking_distances_go_round_a_wall():
+    from engine import geometry
     from policies import scripted_nav as nav
 
     # Open ground: from node (0.5, 4.5) to a goal at (18.5, 5.0) is 17 along the row to the
@@ -222,13 +223,13 @@ def test_walking_distances_go_round_a_wall():
     # by 2048, where float32 steps are 2.4e-4, hence the tolerance.
     empty = jnp.zeros((32, 8), jnp.float32)
     goal = jnp.array([18.5, 5.0])
-    field = nav.distance_field(goal, nav.grid_links(empty), nav.sight(goal, empty))
+    field = nav.distance_field(goal, nav.grid_links(empty), geometry.shapes(empty))
     assert float(field[4, 0]) == pytest.approx(17 + np.hypot(1.0, 0.5), abs=5e-4)
     # A wall at x = 10 from y = 0 to y = 8 (0.5 thick): from (7.5, 1.5) to (12.5, 1.5) one
     # walks up past its end and down again, far more than the straight 5.
     wall = empty.at[0].set(jnp.array([C.OBSTACLE_WALL, 10.0, 4.0, 0, 0.5, 8.0, 0, 1]))
     goal = jnp.array([12.5, 1.5])
-    field = nav.distance_field(goal, nav.grid_links(wall), nav.sight(goal, wall))
+    field = nav.distance_field(goal, nav.grid_links(wall), geometry.shapes(wall))
     assert float(field[1, 7]) > 14.0
     # and a bot there heads north, round the wall, instead of pushing into it
     units = {0: (C.WARRIOR, 7.5, 1.5, None), 5: (C.WARRIOR, 12.5, 1.5, None)}
