@@ -73,7 +73,6 @@ EXPECTED_SECONDS = {
     "tests/evaluation/test_tournament.py": 122,
     "tests/cli": 120,
     "tests/evaluation/test_scenario_batch.py": 104,
-    "tests/training/test_q_selfplay.py": 93,
     "tests/training/test_sequence_network.py": 80,
     "tests/replay_viewer": 79,
     "tests/evaluation/test_crossplay.py": 75,
