@@ -57,7 +57,7 @@ def _folders(parent: Path) -> list[Path]:
 EXPECTED_SECONDS = {
     "tests/training/test_q_parallel.py": 425,
     "tests/training/test_mappo.py": 310,
-    "tests/training/test_q_learning_runs.py": 353,
+    "tests/training/test_q_learning_runs.py": 322,
     "tests/evaluation/test_scenario_lines.py": 318,
     "tests/adapters": 269,
     "tests/training/test_selfplay_learners.py": 265,
