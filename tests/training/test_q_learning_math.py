@@ -186,14 +186,21 @@ def _sequences(random_obs, t, n, seed=3):
 
 
 def _descend(loss, params, steps=5, lr=3e-3):
+    """(loss before, loss after `steps` Adam steps) of loss(params)[0]: jitted, as op-by-op
+    dispatch compiles each op of the network and its gradient alone."""
     tx = optax.adam(lr)
+    value = jax.jit(lambda p: loss(p)[0])
+
+    @jax.jit
+    def step(params, state):
+        updates, state = tx.update(jax.grad(lambda p: loss(p)[0])(params), state, params)
+        return optax.apply_updates(params, updates), state
+
     state = tx.init(params)
-    before = float(loss(params)[0])
+    before = float(value(params))
     for _ in range(steps):
-        grads = jax.grad(lambda p: loss(p)[0])(params)
-        updates, state = tx.update(grads, state, params)
-        params = optax.apply_updates(params, updates)
-    return before, float(loss(params)[0])
+        params, state = step(params, state)
+    return before, float(value(params))
 
 
 def test_pqn_update_on_a_fixed_batch_lowers_its_td_loss(random_obs):
