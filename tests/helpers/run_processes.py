@@ -66,7 +66,7 @@ EXPECTED_SECONDS = {
     "tests/policies": 231,
     "tests/battleclient": 230,
     "tests/engine": 185,
-    "tests/training/test_q_learning_math.py": 146,
+    "tests/training/test_q_learning_math.py": 130,
     "tests/training/test_ippo_resume.py": 152,
     "tests/training/test_ippo_ff.py": 25,
     "tests/training/test_selfplay_resume.py": 124,
