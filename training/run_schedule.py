@@ -140,6 +140,14 @@ class RunSchedule:
         return runner
 
 
+def stage_program(make_train, config, threshold: int):
+    """runs.compiled_chunk's (trainer, jitted init, jitted chunk) of a curriculum stage whose
+    score threshold is `threshold` (a static engine Config field): one per threshold for the
+    process, shared by runs of any length (total_steps is not part of the program)."""
+    stage_config = dataclasses.replace(config, total_steps=0, score_threshold=threshold)
+    return runs.compiled_chunk(make_train, stage_config)
+
+
 def run_scheduled(make_train, cls, algorithm, config, out, resume, steps, show,
                   policy_params=None):  # fmt: skip
     """Train (or resume, exactly) a run of a learner built by `make_train` (its runner with
@@ -154,17 +162,13 @@ def run_scheduled(make_train, cls, algorithm, config, out, resume, steps, show,
     out = Path(out)
     config = runs.run_config(out, cls, config, resume, steps)
     algorithm = algorithm(config) if callable(algorithm) else algorithm
-    base = dataclasses.replace(config, total_steps=0)
     schedule = config.schedule
 
-    def compiled(threshold):  # one per stage score threshold (a static engine Config field)
-        stage_config = dataclasses.replace(base, score_threshold=threshold)
-        return runs.compiled_chunk(make_train, stage_config)
-
     def stage_chunk(runner):
-        return compiled(schedule.stage(runner.curriculum).score_threshold)[2](runner)
+        threshold = schedule.stage(runner.curriculum).score_threshold
+        return stage_program(make_train, config, threshold)[2](runner)
 
-    trainer, init, _ = compiled(schedule.stages[0].score_threshold)
+    trainer, init, _ = stage_program(make_train, config, schedule.stages[0].score_threshold)
     layout = ghosts.ghost_layout(trainer.groups, config.num_envs)
     hook = RunSchedule(out, config, algorithm, trainer.groups, layout.fixed_names, schedule)
     return runs.train_loop(

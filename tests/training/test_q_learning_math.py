@@ -17,6 +17,8 @@ from policies import networks as nets
 from training import pqn_vdn, qlearning, qmix
 
 SMALL = nets.NetworkConfig(embed=8, torso=16, hidden=8, layer_norm=True)
+# one compiled program each: op-by-op dispatch compiles every op of the network alone
+_init_params = jax.jit(nets.init_params, static_argnums=0)
 
 
 def test_lambda_returns_match_hand_computation():
@@ -102,7 +104,7 @@ def test_mixer_uses_the_state():
 
 def _heads(random_obs, n=32, seed=0, scale=1.0):
     obs = random_obs(jax.random.PRNGKey(seed), n)
-    params = nets.init_params(SMALL, jax.random.PRNGKey(seed + 1), obs)
+    params = _init_params(SMALL, jax.random.PRNGKey(seed + 1), obs)
     params = jax.tree.map(lambda x: x * scale, params)
     apply = jax.jit(nets.ActorCritic(SMALL).apply)
     _, heads = apply(params, nets.initial_hidden(SMALL, n), obs, jnp.ones(n, bool))
@@ -186,21 +188,28 @@ def _sequences(random_obs, t, n, seed=3):
 
 
 def _descend(loss, params, steps=5, lr=3e-3):
+    """(loss before, loss after `steps` Adam steps) of loss(params)[0]: jitted, as op-by-op
+    dispatch compiles each op of the network and its gradient alone."""
     tx = optax.adam(lr)
+    value = jax.jit(lambda p: loss(p)[0])
+
+    @jax.jit
+    def step(params, state):
+        updates, state = tx.update(jax.grad(lambda p: loss(p)[0])(params), state, params)
+        return optax.apply_updates(params, updates), state
+
     state = tx.init(params)
-    before = float(loss(params)[0])
+    before = float(value(params))
     for _ in range(steps):
-        grads = jax.grad(lambda p: loss(p)[0])(params)
-        updates, state = tx.update(grads, state, params)
-        params = optax.apply_updates(params, updates)
-    return before, float(loss(params)[0])
+        params, state = step(params, state)
+    return before, float(value(params))
 
 
 def test_pqn_update_on_a_fixed_batch_lowers_its_td_loss(random_obs):
     t, n = 4, 10
     obs, reset, move, pair = _sequences(random_obs, t, n)
     network = nets.ActorCritic(SMALL)
-    params = nets.init_params(SMALL, jax.random.PRNGKey(4), jax.tree.map(lambda x: x[0], obs))
+    params = _init_params(SMALL, jax.random.PRNGKey(4), jax.tree.map(lambda x: x[0], obs))
     target = jax.random.normal(jax.random.PRNGKey(5), (t, n // C.TEAM_SIZE)) * 3
     batch = pqn_vdn.Batch(obs, reset, move, pair, jnp.ones((t, n), bool), target)
     h0 = nets.initial_hidden(SMALL, n)
@@ -212,14 +221,15 @@ def test_pqn_team_q_is_the_sum_of_its_active_agents(random_obs):
     t, n = 2, 10
     obs, reset, move, pair = _sequences(random_obs, t, n)
     network = nets.ActorCritic(SMALL)
-    params = nets.init_params(SMALL, jax.random.PRNGKey(4), jax.tree.map(lambda x: x[0], obs))
+    params = _init_params(SMALL, jax.random.PRNGKey(4), jax.tree.map(lambda x: x[0], obs))
     active = jnp.ones((t, n), bool).at[:, 3].set(False)
     batch = pqn_vdn.Batch(obs, reset, move, pair, active, jnp.zeros((t, 2)))
     h0 = nets.initial_hidden(SMALL, n)
-    q = network.apply(params, h0, obs, reset)[1]
+    q = jax.jit(network.apply)(params, h0, obs, reset)[1]
     agent_q = np.asarray(qlearning.chosen_q(q, move, pair))
     expected = [agent_q[:, [0, 1, 2, 4]].sum(1), agent_q[:, 5:].sum(1)]
-    np.testing.assert_allclose(pqn_vdn.team_q(network, params, h0, batch),
+    team_q = jax.jit(lambda p, h, b: pqn_vdn.team_q(network, p, h, b))
+    np.testing.assert_allclose(team_q(params, h0, batch),
                                np.stack(expected, 1), rtol=1e-5)  # fmt: skip
 
 
@@ -239,7 +249,7 @@ def test_qmix_update_on_fixed_games_lowers_its_td_loss(random_obs):
                        jax.random.uniform(jax.random.PRNGKey(7), (b, t, w)))  # fmt: skip
     network = nets.ActorCritic(SMALL)
     mixer = qmix.MonotonicMixer(8, 16)
-    agent = nets.init_params(SMALL, jax.random.PRNGKey(4), jax.tree.map(lambda x: x[0, 0], obs))
+    agent = _init_params(SMALL, jax.random.PRNGKey(4), jax.tree.map(lambda x: x[0, 0], obs))
     params = {"agent": agent, "mixer": mixer.init(jax.random.PRNGKey(8), jnp.zeros((1, 5)),
                                                   jnp.zeros((1, w)))}  # fmt: skip
     target = jax.tree.map(lambda x: x + 0.0, params)
@@ -253,7 +263,7 @@ def test_qmix_update_on_fixed_games_lowers_its_td_loss(random_obs):
 
 def test_a_q_network_policy_file_plays_greedily_and_legally(random_obs, tmp_path):
     obs = random_obs(jax.random.PRNGKey(0), C.NUM_SLOTS)
-    params = nets.init_params(SMALL, jax.random.PRNGKey(1), obs)
+    params = _init_params(SMALL, jax.random.PRNGKey(1), obs)
     path = tmp_path / "q.msgpack"
     training = {"algorithm": "pqn-vdn"}
     checkpoints.save_policy(path, params, SMALL, training, checkpoints.Q_NETWORK_KIND)

@@ -1,6 +1,7 @@
 """Tiny QMIX and PQN-VDN runs through `mbg train`: stopped and resumed from their Orbax
 checkpoints they equal uninterrupted runs bit for bit, and the exported policy file names the
-Q network, loads by slot spec and plays legal games in `mbg eval`."""
+Q network. (A Q-network file's slot spec plays greedily and legally in test_q_learning_math.py;
+`mbg eval` of an exported policy file in test_ippo_resume.py.)"""
 
 import importlib
 import json
@@ -13,7 +14,7 @@ from cli.main import main as mbg
 from cli.train import learner
 from policies import checkpoints
 from tests.helpers.runs import assert_same_tree, logged_rows
-from training import common, pqn_vdn, qmix
+from training import common, pqn_vdn, qmix, run_schedule
 from training import runs as run_files
 
 pytestmark = pytest.mark.slow
@@ -51,8 +52,10 @@ def _restore(algorithm, out):
     config_class, _ = learner(algorithm)
     module = importlib.import_module(config_class.__module__)
     config = common.load_config(config_class, out / "config.json")
-    trainer = module.make_train(config)
-    like = jax.jit(trainer.init)(jax.random.PRNGKey(config.seed))
+    # the init program `mbg train` compiled in this process (the same config less total_steps)
+    threshold = config.schedule.stages[0].score_threshold
+    _, init, _ = run_schedule.stage_program(module.make_train, config, threshold)
+    like = init(jax.random.PRNGKey(config.seed))
     store = run_files.RunCheckpoints(out / "checkpoints")
     try:
         return store.restore(like)
@@ -78,14 +81,3 @@ def test_logs_agree_and_the_policy_file_names_the_q_network(runs):
     policy = checkpoints.load_policy(root / "whole" / f"policy_{3 * step}.msgpack")
     assert policy.kind == checkpoints.Q_NETWORK_KIND
     assert policy.training["algorithm"] == algorithm and policy.training["env_steps"] == 3 * step
-
-
-def test_mbg_eval_plays_the_exported_q_policy(runs, capsys):
-    algorithm, _, root, step = runs
-    if algorithm != "qmix":
-        pytest.skip("one learner's file is enough: both export the same network kind")
-    policy = root / "whole" / f"policy_{3 * step}.msgpack"
-    code = mbg(["eval", str(policy), "--vs", "random", "--maps", "42", "--games", "2", "--json"])
-    assert code == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["games"] == 2 and out["by_side"]["B"]["games"] == 1

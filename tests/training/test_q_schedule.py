@@ -25,7 +25,8 @@ STAGES = {"stages": [
 ]}  # fmt: skip
 # One pool game and one against random; save_steps small enough that the window of two fills
 # in the first update, swap_steps so large that no pool game's opponent is redrawn (QMIX's
-# ghost steps are then a hand count of its games' ticks).
+# ghost steps are then a hand count of its games' ticks) but for PQN-VDN's: 4 ghost steps, so
+# a pool game that ends is given a new opponent, in the resumed run as in the uninterrupted one.
 COMMON = dict(
     maps=("0-3",), embed=8, torso=16, hidden=8, updates_per_log=1, logs_per_checkpoint=1,
     opponents=(("pool", 0.5), ("random", 0.5)), save_steps=5, swap_steps=10_000, window=2,
@@ -34,14 +35,14 @@ COMMON = dict(
 LEARNERS = {
     "qmix": (qmix, dict(num_envs=2, horizon=12, buffer_games=8, batch_games=2,
                         gradient_steps=1, target_every=2)),
-    "pqn-vdn": (pqn_vdn, dict(num_envs=2, rollout=4, minibatches=1, epochs=1)),
+    "pqn-vdn": (pqn_vdn, dict(num_envs=2, rollout=4, minibatches=1, epochs=1, swap_steps=4)),
 }  # fmt: skip
 
 
 def tiny_config(name, stages_file):
     module, own = LEARNERS[name]
     cls = module.QMIXConfig if module is qmix else module.PQNConfig
-    config = cls(**COMMON, **own, curriculum=str(stages_file))
+    config = cls(**{**COMMON, **own}, curriculum=str(stages_file))
     # the first stage ends after one update (its env-step budget)
     return module, dataclasses.replace(config, stage_budget=config.steps_per_update)
 
