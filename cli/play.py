@@ -85,15 +85,33 @@ def _config(args):
 
 
 def _slot_text(args) -> str:
-    from policies.slotspec import team_spec
+    """The slot spec of --slots, or of --team-a/--team-b. Raises ValueError naming the option at
+    fault ("--team-b foo: unknown kind 'foo'; ...")."""
+    from policies.slotspec import check_kind_spec, team_spec
 
-    if args.slots:
-        if args.team_b:
+    if args.slots is not None:
+        if args.team_b is not None:
             raise ValueError("--team-b goes with --team-a, not with --slots")
         return args.slots
-    if not args.team_b:
+    if args.team_b is None:
         raise ValueError("--team-a needs --team-b")
+    for option, spec in (("--team-a", args.team_a), ("--team-b", args.team_b)):
+        check_kind_spec(spec, f"{option} {spec}" if spec.strip() else option)
     return team_spec(args.team_a, args.team_b)
+
+
+def _option_at_fault(args) -> str:
+    """Which option's System failed to build: --slots, or whichever of --team-a/--team-b fails
+    when built alone (built again only on this error path), e.g. "--team-b scripted:zz"."""
+    from policies.slotspec import check_system
+
+    if args.slots is not None:
+        return "--slots"
+    try:
+        check_system(args.team_a, "--team-a")
+    except ValueError:
+        return f"--team-a {args.team_a}"
+    return f"--team-b {args.team_b}"
 
 
 def _refuse_humans(specs, map_text: str) -> None:
@@ -244,8 +262,7 @@ def run(args) -> int:
     try:
         lineup = resolve_slots(specs, setups[0].roster if len(rosters_used) == 1 else None)
     except (ValueError, OSError) as error:  # name the option: the factories' errors do not
-        option = "--slots" if args.slots else "--team-a/--team-b"
-        raise ValueError(f"{option}: {error}") from None
+        raise ValueError(f"{_option_at_fault(args)}: {error}") from None
     out = Path(args.out) if args.out else None
     if out is not None:
         _check_out(out)

@@ -120,29 +120,39 @@ def _slots_of(token: str, text: str) -> list[int]:
     return list(range(base + first, base + last + 1))
 
 
-def _check_kind(spec: str, text: str) -> None:
+def _check_kind(spec: str, where: str) -> None:
+    """Raise ValueError starting with `where` for a kind that is unknown or not installed."""
     kind = spec.split(":", 1)[0].strip()
     if kind in PROVIDERS and not available(kind):
-        raise ValueError(f"slot spec {text!r}: {_unavailable(kind)}")
+        raise ValueError(f"{where}: {_unavailable(kind)}")
     if not available(kind):
-        raise ValueError(
-            f"slot spec {text!r}: unknown kind {kind!r}; valid kinds: {', '.join(valid_kinds())}"
-        )
+        raise ValueError(f"{where}: unknown kind {kind!r}; valid kinds: {', '.join(valid_kinds())}")
 
 
-def _check_stray_item(spec: str, text: str) -> None:
-    """Raise ValueError when `spec` holds what was meant as another item: a bad slot name after
-    a comma, or items separated by ";". A checkpoint's path may hold both, so it is let be."""
+def _check_stray_item(spec: str, where: str) -> None:
+    """Raise ValueError starting with `where` when `spec` holds what was meant as another item:
+    a bad slot name after a comma, or items separated by ";". A checkpoint's path may hold
+    both, so it is let be."""
     stray = None if spec.startswith("checkpoint:") else _STRAY_ITEM.search(spec)
     if stray is None:
         return
     separator, name = stray.groups()
     if separator == ";":
-        raise ValueError(f"slot spec {text!r}: separate items with ',' (not ';')")
+        raise ValueError(f"{where}: separate items with ',' (not ';')")
     raise ValueError(
-        f"slot spec {text!r}: {name!r} is not a slot; slots are A0-A4 and B0-B4, ranges such "
+        f"{where}: {name!r} is not a slot; slots are A0-A4 and B0-B4, ranges such "
         "as A1-A4, and the wildcards A*, B* and *"
     )
+
+
+def check_kind_spec(spec: str, where: str) -> None:
+    """Check one kind spec ("scripted:kiter", "checkpoint:PATH", ...) as written, without
+    building its System. Raises ValueError starting with `where` (the option at fault, e.g.
+    "--team-a foo") for an empty spec, what reads as a further item, or an unknown kind."""
+    if not spec.strip():
+        raise ValueError(f"{where}: is empty; give a System spec such as scripted:tactician")
+    _check_stray_item(spec.strip(), where)
+    _check_kind(spec, where)
 
 
 def _is_wildcard(slots_text: str) -> bool:
@@ -167,8 +177,8 @@ def parse_slots(text: str) -> tuple[str, ...]:
         spec = spec.strip()
         if not sep or not spec:
             raise ValueError(f"slot spec {text!r}: item {item.strip()!r} is not SLOTS=SPEC")
-        _check_stray_item(spec, text)
-        _check_kind(spec, text)
+        _check_stray_item(spec, f"slot spec {text!r}")
+        _check_kind(spec, f"slot spec {text!r}")
         slots = _slots_of(slots_text, text)
         if _is_wildcard(slots_text):
             slots = [s for s in slots if not specs[s]]  # only what earlier items left open
