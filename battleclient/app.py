@@ -367,7 +367,8 @@ def _run(args, setup, note: str, branch=None) -> int:
     if args.headless:
         from battleclient.headless import run_headless
 
-        return run_headless(setup, args.replay_out)
+        slots_option = "--slots" if args.slots is not None else None
+        return run_headless(setup, args.replay_out, slots_option=slots_option)
     if args.screenshot:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     # Ours before SDL's: SDL_Init takes SIGTERM only while it has the default action, and a

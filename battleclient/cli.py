@@ -11,6 +11,7 @@ from battleclient.game_setup import (
     SPLIT_NAMES,
     ClientSetup,
     parse_map_choice,
+    parse_roster,
 )
 from battleclient.map_catalog import read_catalog
 from engine.maps import MapError, is_map_path, load_map_path
@@ -147,6 +148,20 @@ def _check_number(option: str, field: str, value: int) -> None:
         raise ValueError(f"{flag} {value}: must be a whole number from {low:,} to {high:,}")
 
 
+def _check_text(field: str, value: str) -> None:
+    """--roster (engine.pool.parse_roster grammar, as `mbg play --roster`) and an empty --slots,
+    else a ValueError naming the option rather than the setup field it fills, e.g. "--roster
+    MQ: roster 'MQ': unknown class letter 'Q' ...". The slot grammar is checked later: its
+    parser imports JAX, which the window's thread leaves to the engine thread."""
+    if field == "roster":
+        try:
+            parse_roster(value)
+        except ValueError as error:
+            raise ValueError(f"--roster {value}: {error}") from None
+    if field == "slots" and not value.strip():
+        raise ValueError("--slots: is empty; e.g. 'A*=human,B*=scripted:kiter'")
+
+
 def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> ClientSetup:
     """The command line over `base` (the last setup; defaults when None). Raises ValueError
     naming the option at fault, or a file that must not be overwritten."""
@@ -169,6 +184,8 @@ def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> Clien
         value = getattr(args, option, None)  # a Namespace made without the newer options
         if value is not None and field in LIMITS:
             _check_number(option, field, value)
+        if value is not None and field in ("roster", "slots"):
+            _check_text(field, value)
         if value is not None:
             changes[field] = map_option(value) if field == "map" else value
     for path, name in ((args.replay_out, "--replay-out"), (args.screenshot, "--screenshot")):

@@ -19,9 +19,10 @@ def human_slots(slots: str) -> list[int]:
     return [slot for slot, spec in enumerate(parse_slots(slots)) if is_human(spec)]
 
 
-def run_headless(setup: ClientSetup, replay_out=None, out=None) -> int:
+def run_headless(setup: ClientSetup, replay_out=None, out=None, slots_option=None) -> int:
     """Play `setup` to the end, save the replay, print one result line and the replay path to
-    `out` (default: sys.stdout at the time of the call, not of the import).
+    `out` (default: sys.stdout at the time of the call, not of the import). slots_option: the
+    option the setup's slots came from ("--slots"), named with a spec that does not parse.
 
     Returns 0, or 2 when the setup cannot be played (a human slot, a bad spec or map, a
     System that cannot be built), with the reason on stderr.
@@ -32,7 +33,8 @@ def run_headless(setup: ClientSetup, replay_out=None, out=None) -> int:
     try:  # the slots first: a human slot is refused before seconds of building the game
         humans = human_slots(setup.slots)
     except ValueError as error:
-        print(f"battleclient: cannot start the game: {error}", file=sys.stderr)
+        where = f"{slots_option} {setup.slots}" if slots_option else "cannot start the game"
+        print(f"battleclient: {where}: {error}", file=sys.stderr)
         return 2
     if humans:
         names = ", ".join(C.slot_label(s) for s in humans)

@@ -49,7 +49,7 @@ def test_screenshot_after_ticks(display, tmp_path, capsys):
 
 
 def test_an_unwritable_replay_is_one_line(monkeypatch, capsys):
-    def read_only(setup, out):
+    def read_only(setup, out, **options):
         raise OSError(30, "Read-only file system", str(out))
 
     monkeypatch.setattr("battleclient.headless.run_headless", read_only)
