@@ -256,17 +256,39 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
+def _check_png(path: str, force: bool) -> None:
+    """Refuse `--png PATH` before anything is drawn or printed (so the error is not lost above
+    the map): a folder, an existing file without --force, or a path through a file. Raises
+    IsADirectoryError, FileExistsError or NotADirectoryError naming the option."""
+    if Path(path).is_dir():
+        raise IsADirectoryError(f"--png {path}: is a folder; give the PNG file's name")
+    if Path(path).exists() and not force:
+        raise FileExistsError(f"--png {path}: exists; pass --force to replace it")
+    above = next(folder for folder in Path(path).absolute().parents if folder.exists())
+    if not above.is_dir():  # the folders are made on writing, but not through a file
+        raise NotADirectoryError(f"--png {path}: {above} is a file, not a folder")
+
+
+def _write_png(render, path: str, *args) -> Path:
+    """render(*args) (render_png, render_atlas), with a file that cannot be written named by its
+    option ("--png PATH: Permission denied"). Raises OSError."""
+    try:
+        return render(*args)
+    except OSError as error:
+        raise OSError(f"--png {path}: {error.strerror or error}") from None
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     spec = _load(args.map)
-    if args.png and Path(args.png).exists() and not args.force:  # before the map is printed
-        raise FileExistsError(f"--png {args.png}: exists; pass --force to replace it")
+    if args.png:
+        _check_png(args.png, args.force)
     size = f", {spec.team_size}v{spec.team_size}" if spec.team_size else ""
     print(f"map {spec.id}: {spec.name} ({spec.split}{size}, {spec.num_obstacles} obstacles)")
     print(spec.description)
     print("\n".join(M.render_ascii(spec)))
     print("# wall   O pillar   0-4 pad k of each end   . Red Zone")
     if args.png:
-        print(f"wrote {render_png(spec, args.png, args.scale, args.force)}")
+        print(f"wrote {_write_png(render_png, args.png, spec, args.png, args.scale, args.force)}")
     return 0
 
 
@@ -312,7 +334,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_atlas(args: argparse.Namespace) -> int:
-    path = render_atlas(map_specs(args.maps, "--maps"), args.png, args.force)
+    specs = map_specs(args.maps, "--maps")
+    _check_png(args.png, args.force)
+    path = _write_png(render_atlas, args.png, specs, args.png, args.force)
     print(f"wrote {path}")
     return 0
 

@@ -90,6 +90,31 @@ def test_atlas(capsys, tmp_path):
     assert width == 6 * (320 + 12) + 12 and height == (182 + 12) + (22 + 12) + 12
 
 
+@pytest.mark.parametrize("command", [["atlas", "--maps", "validation"], ["show", "47"]])
+def test_png_errors_name_the_option_before_drawing(command, capsys, tmp_path, monkeypatch):
+    def never(*args, **kwargs):
+        raise AssertionError("drawn before --png was checked")
+
+    monkeypatch.setattr("cli.maps._pygame", never)
+    png = tmp_path / "taken.png"
+    png.write_bytes(b"keep")
+    code, out, err = run(capsys, *command, "--png", str(png))
+    assert (code, out) == (2, "")
+    assert err == f"mbg maps: error: --png {png}: exists; pass --force to replace it\n"
+    assert png.read_bytes() == b"keep"
+    code, out, err = run(capsys, *command, "--png", str(tmp_path), "--force")
+    assert (code, out) == (2, "")
+    assert err == f"mbg maps: error: --png {tmp_path}: is a folder; give the PNG file's name\n"
+
+
+def test_an_unwritable_png_names_the_option(capsys, tmp_path):
+    parent = tmp_path / "file"
+    parent.write_text("")
+    code, _, err = run(capsys, "atlas", "--maps", "validation", "--png", str(parent / "a.png"))
+    assert code == 2
+    assert err == f"mbg maps: error: --png {parent / 'a.png'}: {parent} is a file, not a folder\n"
+
+
 @pytest.mark.parametrize("argv", [["show", "99"], ["list", "--split", "dev"]])
 def test_bad_arguments_exit_2(capsys, argv):
     code, _, err = run(capsys, *argv)
