@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
+import msgpack
 import numpy as np
 from flax import serialization, traverse_util
 
@@ -153,18 +154,47 @@ def _check_params(params: Any, network: nets.NetworkConfig, problems: list[str])
             problems.append(f"parameter {name}: shape {found[name]}, expected {wanted[name]}")
 
 
+NOT_A_POLICY = "not a policy file (a msgpack checkpoint written by mbg train)"
+
+
+def _unreadable(data: bytes, error: Exception) -> str:
+    """Why `data` does not read as one msgpack document, in words rather than the library's
+    ("unpack(b) received extra data.": a text file's first byte is a whole msgpack number)."""
+    if not data:
+        return "the file is empty"
+    if isinstance(error, msgpack.exceptions.ExtraData):
+        return "its bytes are not one msgpack document (more follows the first value)"
+    if isinstance(error, ValueError) and "incomplete" in str(error):
+        return "it ends inside a msgpack value (cut short?)"
+    return "its bytes are not msgpack"
+
+
+def _read_document(path: Path) -> dict:
+    """The msgpack document of a policy file, as far as its format field. Raises
+    CheckpointError "PATH: not a policy file (...): REASON"."""
+    data = path.read_bytes()
+    try:
+        doc = serialization.msgpack_restore(data)
+    except Exception as error:  # msgpack raises several unrelated types on bad bytes
+        raise CheckpointError(f"{path}: {NOT_A_POLICY}: {_unreadable(data, error)}") from None
+    if not isinstance(doc, dict):
+        reason = f"it holds a {type(doc).__name__}, not a policy's fields"
+        raise CheckpointError(f"{path}: {NOT_A_POLICY}: {reason}")
+    if doc.get("format") != FORMAT:
+        reason = f"field 'format' is {doc.get('format')!r}, not {FORMAT!r}"
+        raise CheckpointError(f"{path}: {NOT_A_POLICY}: {reason}")
+    return doc
+
+
 def load_policy(path: str | os.PathLike) -> PolicyCheckpoint:
-    """Read and check a policy file. Raises FileNotFoundError, or CheckpointError listing
-    every mismatch (format, format version, observation version, network, parameters)."""
+    """Read and check a policy file. Raises FileNotFoundError, or CheckpointError naming the
+    file: one that is not a policy file at all (not msgpack, no 'format' field of
+    'mbg-policy'), or every mismatch (format version, observation version, network,
+    parameters)."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such policy file")
-    try:
-        doc = serialization.msgpack_restore(path.read_bytes())
-    except Exception as error:  # msgpack raises several unrelated types on bad bytes
-        raise CheckpointError(f"{path}: not a policy file ({error})") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise CheckpointError(f"{path}: field 'format' is not {FORMAT!r}; not a policy file")
+    doc = _read_document(path)
     problems = []
     if doc.get("format_version") != FORMAT_VERSION:
         problems.append(

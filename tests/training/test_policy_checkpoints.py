@@ -86,6 +86,28 @@ def test_load_rejects_files_that_are_not_policies(tmp_path):
         ck.load_policy(tmp_path / "missing.msgpack")
 
 
+WHAT = "not a policy file (a msgpack checkpoint written by mbg train)"
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"# A README\n", "its bytes are not one msgpack document (more follows the first value)"),
+        (b"", "the file is empty"),
+        (b"\x92\x01", "it ends inside a msgpack value (cut short?)"),
+        (b"\xc1", "its bytes are not msgpack"),
+        (msgpack.packb([1, 2]), "it holds a list, not a policy's fields"),
+        (msgpack.packb({"format": "x"}), "field 'format' is 'x', not 'mbg-policy'"),
+    ],
+)
+def test_a_file_that_is_not_a_policy_says_what_one_is(content, reason, tmp_path):
+    path = tmp_path / "README.md"
+    path.write_bytes(content)
+    with pytest.raises(ck.CheckpointError) as caught:
+        ck.load_policy(path)
+    assert str(caught.value) == f"{path}: {WHAT}: {reason}"
+
+
 def test_checkpoint_kind_builds_a_system_that_plays_legal_actions(policy_file, random_obs):
     path, _ = policy_file
     lineup = resolve_slots(f"A*=checkpoint:{path},B*=random")
