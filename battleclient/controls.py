@@ -24,6 +24,11 @@ MOVE_KEYS = {
     pygame.K_KP5: 0,
 }
 SPEEDS = (1, 2, 4, 8, 16, 30)  # spectator ticks per second
+# keys that dismiss the hotseat hand-over card (a click does too) -> the name the card shows
+TAKE_OVER_KEYS = {pygame.K_RETURN: "Enter", pygame.K_KP_ENTER: "Enter", pygame.K_SPACE: "Space"}
+TAKE_OVER_PROMPT = (
+    f"Press {' or '.join(dict.fromkeys(TAKE_OVER_KEYS.values()))} (or click) when ready."
+)
 SELECT_KEYS = {pygame.K_1: 0, pygame.K_2: 1, pygame.K_3: 2, pygame.K_4: 3, pygame.K_5: 4}
 
 HELP = (

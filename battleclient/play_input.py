@@ -8,7 +8,7 @@ import pygame
 import pygame_gui
 
 from battleclient import layout as L
-from battleclient.controls import MOVE_KEYS, SELECT_KEYS
+from battleclient.controls import MOVE_KEYS, SELECT_KEYS, TAKE_OVER_KEYS
 from battleclient.llm_panel import CANCEL_KEY
 from battleclient.play_draw import TWEEN_S
 from ui.rules import C, slot_label
@@ -93,7 +93,7 @@ class PlayInput:
             handler(event)
 
     def _key_handover(self, event) -> None:
-        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+        if event.key in TAKE_OVER_KEYS:
             self._take_over_by_hand()
 
     def _take_over_by_hand(self) -> None:
