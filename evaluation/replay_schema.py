@@ -188,6 +188,10 @@ def check_header(header: dict, source, error) -> None:
     _check_keys(header, optional, "header.", source, error)
     _check_keys(header["map"], MAP_FIELDS, "header.map.", source, error)
     _check_keys(header["result"], RESULT_FIELDS, "header.result.", source, error)
+    for name, seed in header["seeds"].items():  # root, game, index, client, matchup
+        if not (_is_int(seed) and seed >= 0):
+            problem = f"{seed!r:.80} is not a seed (a whole number, 0 or more)"
+            raise error(source, f"header.seeds.{name}", problem)
 
 
 def tick_range(name: str, last: int, first: int = 0) -> str:

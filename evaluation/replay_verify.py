@@ -172,12 +172,26 @@ def header_differences(replay) -> list[str]:
     return out
 
 
+def _unbuilt(specs: list[str]) -> str | list[str]:
+    """The first of a header's System specs whose System does not build (the whole list when
+    each builds alone: then the roster and the specs disagree)."""
+    from policies.slotspec import check_system
+
+    for spec in dict.fromkeys(s for s in specs if s):
+        try:
+            check_system(spec, "header.systems")
+        except ValueError:
+            return spec
+    return specs
+
+
 def systems_difference(replay) -> str | None:
     """Re-run the recorded Systems (header "systems") from the recorded seed and the replay's
     tick-0 state, and compare the actions they submit with the recorded ones: None when every
     tick agrees, else what differs. This is what checks header "seeds": a game's Systems draw
-    their keys from it (evaluation.match.system_keys). Games with a human slot cannot be
-    re-run and say so."""
+    their keys from it (evaluation.match.system_keys). Games with a human slot, and Systems
+    that do not build here (a bot or policy file this installation lacks), cannot be re-run
+    and say so."""
     from evaluation.match import GameSetup
     from evaluation.record import initial_state, record_games, replay_config
     from policies.slotspec import is_human, resolve_slots
@@ -191,8 +205,11 @@ def systems_difference(replay) -> str | None:
         spec = built_in_map(facts["map.id"])
     except (ValueError, OSError) as error:
         return f"header.seeds cannot be checked: map {facts['map.id']} ({error})"
+    try:
+        lineup = resolve_slots(specs, facts["roster"])
+    except (ValueError, OSError) as error:
+        return f"header.systems {_unbuilt(specs)!r}: cannot be re-run: {error}"
     state = initial_state(replay)
-    lineup = resolve_slots(specs, facts["roster"])
     seeds = header["seeds"]
     setup = GameSetup(
         map=spec,

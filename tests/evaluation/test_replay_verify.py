@@ -108,3 +108,29 @@ def test_systems_re_run_from_the_seed_check_the_seed():
     edited.header["seeds"]["game"] += 1
     (problem,) = verify(edited, systems=True)
     assert problem.startswith("header.seeds / systems: the Systems submit other actions")
+
+
+@pytest.mark.parametrize("seed", ["x", -1, 1.5, True])
+def test_a_seed_that_is_not_a_whole_number_is_named(seed, tmp_path, capsys):
+    from evaluation.replay import ReplayError, validate_replay
+
+    edited = copy.copy(read_replay(SMALL))
+    edited.header = copy.deepcopy(edited.header)
+    edited.header["seeds"]["root"] = seed
+    with pytest.raises(ReplayError) as caught:
+        validate_replay(edited, "game.mbgr")
+    assert str(caught.value) == (
+        f"game.mbgr: header.seeds.root: {seed!r} is not a seed (a whole number, 0 or more)"
+    )
+
+
+def test_systems_that_cannot_be_built_name_the_field_and_the_spec():
+    from evaluation.replay_verify import systems_difference
+
+    edited = copy.copy(read_replay(SMALL))
+    edited.header = copy.deepcopy(edited.header)
+    edited.header["systems"][5:7] = ["scripted:zz", "scripted:zz"]
+    assert systems_difference(edited) == (
+        "header.systems 'scripted:zz': cannot be re-run: scripted bot 'zz' does not exist; "
+        "choose one of brawler, kiter, tactician"
+    )
