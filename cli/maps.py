@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from engine import maps as M
+from fileio import output_folder
 
 SCALE = 40  # pixels a map unit in `show --png`
 ATLAS_SCALE, ATLAS_COLUMNS, ATLAS_MARGIN, LABEL_H = 16, 6, 12, 22
@@ -258,15 +259,16 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def _check_png(path: str, force: bool) -> None:
     """Refuse `--png PATH` before anything is drawn or printed (so the error is not lost above
-    the map): a folder, an existing file without --force, or a path through a file. Raises
-    IsADirectoryError, FileExistsError or NotADirectoryError naming the option."""
+    the map): a folder, an existing file without --force, or a path through a file (the
+    folders are made on writing, but not through a file: fileio.output_folder). Raises
+    IsADirectoryError or FileExistsError naming the option."""
     if Path(path).is_dir():
         raise IsADirectoryError(f"--png {path}: is a folder; give the PNG file's name")
-    if Path(path).exists() and not force:
-        raise FileExistsError(f"--png {path}: exists; pass --force to replace it")
-    above = next(folder for folder in Path(path).absolute().parents if folder.exists())
-    if not above.is_dir():  # the folders are made on writing, but not through a file
-        raise NotADirectoryError(f"--png {path}: {above} is a file, not a folder")
+    if Path(path).exists():
+        if not force:
+            raise FileExistsError(f"--png {path}: exists; pass --force to replace it")
+        return
+    output_folder(path, "--png")
 
 
 def _write_png(render, path: str, *args) -> Path:
