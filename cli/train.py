@@ -190,6 +190,12 @@ def record(wins: int, draws: int, losses: int) -> dict:
     return out
 
 
+def check_eval_games(games: int) -> None:
+    """mbg eval's --games: even, 2 or more, half of them on each side. Raises ValueError."""
+    if games < 2 or games % 2:
+        raise ValueError(f"--games {games}: must be an even number, 2 or more (half a side)")
+
+
 def evaluate(
     checkpoint: str,
     vs: str,
@@ -205,8 +211,7 @@ def evaluate(
     from evaluation.match import play_match, schedule
     from policies.slotspec import resolve_slots, team_spec
 
-    if games < 2 or games % 2:
-        raise ValueError(f"--games {games}: must be an even number, 2 or more (half a side)")
+    check_eval_games(games)
     halves = {"A": games // 2, "B": games // 2}
     sides, points = {}, [0, 0]
     for side, count in halves.items():
@@ -252,9 +257,8 @@ def run_eval(args) -> int:
     spec = f"checkpoint:{args.checkpoint}" + (GREEDY_SUFFIX if args.greedy else "")
     start = time.perf_counter()
     rosters = roster_list(args.rosters, "--rosters")
-    unplayed = unplayed_rosters_note(  # each side plays half the games (evaluate)
-        rosters, args.games // 2, len(maps), "--rosters"
-    )
+    check_eval_games(args.games)  # before the note, which counts half the games a side
+    unplayed = unplayed_rosters_note(rosters, args.games, len(maps), "--rosters", sides=2)
     if unplayed:
         print(f"mbg eval: note: {unplayed}", file=sys.stderr)
     bar = game_progress(args.games, args.json, "mbg eval")

@@ -108,20 +108,22 @@ def roster_list(text: str, option: str) -> list[str]:
 
 
 def unplayed_rosters_note(
-    rosters: Sequence[str], games: int, map_count: int, option: str, swap_ends=True
+    rosters: Sequence[str], games: int, map_count: int, option: str, swap_ends=True, sides=1
 ) -> str | None:
-    """Why some of `rosters` play no game of a `schedule(maps, rosters, games, ...)` with
-    `map_count` maps (None when all play): rosters change only after every map has been used,
-    so a short run plays the first ones alone. The note names `option` and the games needed."""
-    per_roster = map_count * (2 if swap_ends else 1)  # games before the next roster's turn
-    played = min(len(rosters), -(-games // per_roster))
+    """Why some of `rosters` play no game when `games` are split evenly over `sides` schedules
+    (`schedule(maps, rosters, games // sides, ...)` each, `map_count` maps; mbg eval plays one
+    a side), None when all play: rosters change only after every map has been used, so a
+    short run plays the first ones alone. The note names `option` and the --games needed."""
+    per_roster = map_count * (2 if swap_ends else 1)  # a schedule's games before the next roster
+    played = min(len(rosters), -(-(games // sides) // per_roster))
     if played == len(rosters):
         return None
+    first = sides * (played * per_roster + 1)  # the smallest --games that reaches the next one
     return (
         f"{option}: {games} games play only {', '.join(rosters[:played])}; "
-        f"{', '.join(rosters[played:])} would start at game {played * per_roster + 1} "
+        f"{', '.join(rosters[played:])} would need --games {first} or more "
         f"(rosters change after each of the {map_count} maps has been played); "
-        f"use --games {len(rosters) * per_roster} or fewer maps to play every roster"
+        f"use --games {sides * len(rosters) * per_roster} or fewer maps to play every roster"
     )
 
 

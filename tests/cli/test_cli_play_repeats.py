@@ -44,13 +44,35 @@ def test_a_roster_the_games_never_reach_gets_a_note():
     # 3 maps, ends swapped: 6 games a roster, so 8 games reach the second roster only.
     note = unplayed_rosters_note(rosters, 8, 3, "--roster")
     assert note.startswith("--roster: 8 games play only random, MWHRP/MWHRP; MMMMM would")
-    assert "start at game 13" in note and "use --games 18" in note
+    assert "need --games 13 or more" in note and "use --games 18" in note
     assert unplayed_rosters_note(rosters, 13, 3, "--roster") is None  # game 13 is MMMMM's
     # Without swapped ends a roster lasts one game a map.
     assert unplayed_rosters_note(rosters, 7, 3, "--roster", swap_ends=False) is None
-    assert "start at game 4" in unplayed_rosters_note(rosters, 3, 3, "-r", swap_ends=False)
+    assert "need --games 4 or more" in unplayed_rosters_note(rosters, 3, 3, "-r", swap_ends=False)
     # The note's arithmetic is schedule's own: game 7 of 3 maps is the second roster's first.
     two = ["MWHRP/MWHRP", "MMMMM"]
-    assert "start at game 7" in unplayed_rosters_note(two, 6, 3, "--roster")
+    assert "need --games 7 or more" in unplayed_rosters_note(two, 6, 3, "--roster")
     setups = schedule([0, 1, 2], two, 7, seed=0)
     assert [s.roster.tolist()[:5] for s in setups[5:]] == [[1, 2, 3, 4, 5], [1] * 5]
+
+
+def test_the_roster_note_of_mbg_eval_counts_both_sides():
+    from evaluation.match import unplayed_rosters_note
+
+    # mbg eval plays half its games a side, each half its own schedule (cli.train.evaluate):
+    # on one map MMMMM's first game is a side's third, so --games 6, and 8 play both fully.
+    two = ["MWHRP", "MMMMM"]
+    note = unplayed_rosters_note(two, 4, 1, "--rosters", sides=2)
+    assert note.startswith("--rosters: 4 games play only MWHRP; MMMMM would need --games 6 ")
+    assert "use --games 8" in note
+    assert unplayed_rosters_note(two, 6, 1, "--rosters", sides=2) is None
+    assert [s.roster.tolist()[1] for s in schedule([47], two, 6 // 2, seed=0)] == [2, 2, 1]
+
+
+def test_mbg_eval_checks_its_games_before_the_roster_note(capsys):
+    from cli.main import main
+
+    argv = ["eval", "policies/released/ippo_v1.msgpack", "--vs", "random", "--maps", "47"]
+    assert main([*argv, "--games", "3", "--rosters", "MWHRP,MMMMM"]) == 2
+    err = capsys.readouterr().err
+    assert "--games 3: must be an even number" in err and "note" not in err
