@@ -15,8 +15,10 @@ from battleclient.game_setup import (
 )
 from battleclient.map_catalog import read_catalog
 from engine.maps import MapError, is_map_path, load_map_path
+from fileio import output_file
 from ui.rules import C
 
+REFUSAL = "the file exists; refusing to overwrite it"
 HEADLESS_SLOTS = "A*=scripted:tactician,B*=scripted:tactician"
 
 
@@ -48,9 +50,9 @@ def parse_args(argv=None) -> argparse.Namespace:
         help="human orders do not repeat each tick (O toggles it in the game)")  # fmt: skip
     add("--headless", action="store_true", help="no window: play machine slots to the end, "
         "save the replay, print the result")  # fmt: skip
-    add("--replay-out", type=Path, metavar="FILE", help="write the replay here (never over an "
+    add("--replay-out", metavar="FILE", help="write the replay here (never over an "
         "existing file); default: ~/.local/share/marl-battlegrounds/replays/")  # fmt: skip
-    add("--screenshot", type=Path, metavar="PNG", help="play (humans hold still), save one "
+    add("--screenshot", metavar="PNG", help="play (humans hold still), save one "
         "frame after --after-ticks ticks, exit")  # fmt: skip
     add("--after-ticks", type=int, default=0, metavar="N", help="ticks before --screenshot")
     add("--lobby", action="store_true", help="open the lobby even when --slots is given")
@@ -162,6 +164,18 @@ def _check_text(field: str, value: str) -> None:
         raise ValueError("--slots: is empty; e.g. 'A*=human,B*=scripted:kiter'")
 
 
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse a --replay-out or --screenshot that cannot be a new file before the game
+    (fileio.output_file: empty, a folder, below a file, or an existing file, which is never
+    written over), and leave each given one as a Path in `args`. Raises ValueError or
+    OSError naming the option and the path."""
+    for option in ("replay_out", "screenshot"):
+        path = getattr(args, option, None)
+        if path is not None:
+            flag = "--" + option.replace("_", "-")
+            setattr(args, option, output_file(path, flag, refusal=REFUSAL))
+
+
 def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> ClientSetup:
     """The command line over `base` (the last setup; defaults when None). Raises ValueError
     naming the option at fault, or a file that must not be overwritten."""
@@ -188,9 +202,7 @@ def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> Clien
             _check_text(field, value)
         if value is not None:
             changes[field] = map_option(value) if field == "map" else value
-    for path, name in ((args.replay_out, "--replay-out"), (args.screenshot, "--screenshot")):
-        if path is not None and path.exists():
-            raise ValueError(f"{name} {path}: the file exists; refusing to overwrite it")
+    check_outputs(args)
     if args.after_ticks < 0:
         raise ValueError(f"--after-ticks {args.after_ticks}: must be 0 or more")
     setup = setup.replace(**changes)
@@ -229,7 +241,5 @@ def branch_from_args(args: argparse.Namespace):
         f: getattr(args, f) for f in ("metrics", "repeat_orders") if getattr(args, f) is not None
     }
     setup = setup.replace(**own)
-    for path, name in ((args.replay_out, "--replay-out"), (args.screenshot, "--screenshot")):
-        if path is not None and path.exists():
-            raise ValueError(f"{name} {path}: the file exists; refusing to overwrite it")
+    check_outputs(args)
     return setup, branch

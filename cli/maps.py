@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from engine import maps as M
-from fileio import output_folder
+from fileio import output_file
 
 SCALE = 40  # pixels a map unit in `show --png`
 ATLAS_SCALE, ATLAS_COLUMNS, ATLAS_MARGIN, LABEL_H = 16, 6, 12, 22
@@ -259,16 +259,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def _check_png(path: str, force: bool) -> None:
     """Refuse `--png PATH` before anything is drawn or printed (so the error is not lost above
-    the map): a folder, an existing file without --force, or a path through a file (the
-    folders are made on writing, but not through a file: fileio.output_folder). Raises
-    IsADirectoryError or FileExistsError naming the option."""
-    if Path(path).is_dir():
-        raise IsADirectoryError(f"--png {path}: is a folder; give the PNG file's name")
-    if Path(path).exists():
-        if not force:
-            raise FileExistsError(f"--png {path}: exists; pass --force to replace it")
-        return
-    output_folder(path, "--png")
+    the map): empty, a folder, an existing file without --force, or a path through a file
+    (fileio.output_file). Raises ValueError or OSError naming the option."""
+    output_file(path, "--png", force, "exists; pass --force to replace it")
 
 
 def _write_png(render, path: str, *args) -> Path:
@@ -282,7 +275,7 @@ def _write_png(render, path: str, *args) -> Path:
 
 def cmd_show(args: argparse.Namespace) -> int:
     spec = _load(args.map)
-    if args.png:
+    if args.png is not None:
         _check_png(args.png, args.force)
     size = f", {spec.team_size}v{spec.team_size}" if spec.team_size else ""
     print(f"map {spec.id}: {spec.name} ({spec.split}{size}, {spec.num_obstacles} obstacles)")

@@ -154,13 +154,14 @@ def _games_data(args) -> tuple[bytes | None, list[Path]]:
 def run(args) -> int:
     """Entry point of `mbg metrics`: 0, or 1 when some replay could not be read (each one is
     named on stderr, the others still make the table)."""
+    from fileio import output_file, write_new_file
+
+    out = None if args.out is None else output_file(args.out, "--out")  # before the replays
     data, failed = (_catalog_data(args), []) if args.catalog else _games_data(args)
     if data is None:
         return 1
-    if args.out:
-        from fileio import write_new_file
-
-        write_new_file(Path(args.out), data, "already exists; choose another --out")
+    if out is not None:
+        write_new_file(out, data, "already exists; choose another --out")
     elif args.fmt == "parquet":
         raise ValueError("--format parquet is binary: give --out FILE")
     else:

@@ -178,15 +178,17 @@ def llm_warnings(results) -> list[str]:
     return lines
 
 
-def _check_out(out: Path) -> None:
-    """Refuse an --out that cannot take the replays before any game is played. Raises
+def _check_out(text: str) -> Path:
+    """--out as the folder for the replays, made now, or refused before any game is played
+    (empty, a file, below a file, already holding replays, not writable). Raises ValueError,
     FileExistsError or PermissionError naming the folder."""
-    output_folder(out, "--out")
+    out = output_folder(text, "--out")
     if out.exists() and any(out.glob("game*.mbgr")):
         raise FileExistsError(f"--out {out}: already holds replays; choose an empty folder")
     out.mkdir(parents=True, exist_ok=True)
     if not os.access(out, os.W_OK):
         raise PermissionError(f"--out {out}: this folder cannot be written")
+    return out
 
 
 def _play(args, lineup, setups, config, out, bar):
@@ -247,7 +249,7 @@ def run(args) -> int:
         raise ValueError(f"--workers {args.workers}: must be at least 1")
     if args.seed < 0:
         raise ValueError(f"--seed {args.seed}: must be 0 or more")
-    if args.metrics != "none" and not args.out:
+    if args.metrics != "none" and args.out is None:
         raise ValueError("--metrics needs --out: metrics travel inside the replay files")
     config = _config(args)
     specs = parse_slots(_slot_text(args))
@@ -263,9 +265,7 @@ def run(args) -> int:
         lineup = resolve_slots(specs, setups[0].roster if len(rosters_used) == 1 else None)
     except (ValueError, OSError) as error:  # name the option: the factories' errors do not
         raise ValueError(f"{_option_at_fault(args)}: {error}") from None
-    out = Path(args.out) if args.out else None
-    if out is not None:
-        _check_out(out)
+    out = None if args.out is None else _check_out(args.out)
     repeats = _repeat_note(lineup.specs, setups)
     if repeats:
         print(f"mbg play: note: {repeats}", file=sys.stderr)

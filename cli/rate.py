@@ -15,6 +15,8 @@ import sys
 import warnings
 from pathlib import Path
 
+from fileio import output_file
+
 
 def register(subparsers) -> None:
     """Add the `rate` subcommand."""
@@ -29,25 +31,10 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def bootstrap_rounds(text: str) -> int:
-    """The --rounds value, checked as the arguments are read, so that a tournament refuses it
-    before its games rather than after them (evaluation.rating needs 2 or more). Raises
-    argparse.ArgumentTypeError naming the value."""
-    try:
-        rounds = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: not a whole number") from None
-    if rounds < 2:
-        raise argparse.ArgumentTypeError(f"{rounds}: the bootstrap needs at least 2")
-    return rounds
-
-
 def add_rating_options(parser) -> None:
     """The interval and output options shared with `mbg tournament`."""
     parser.add_argument("--interval", choices=("bootstrap", "fisher"), default="bootstrap")
-    parser.add_argument(
-        "--rounds", type=bootstrap_rounds, default=1000, help="bootstrap rounds (1000)"
-    )
+    parser.add_argument("--rounds", type=int, default=1000, help="bootstrap rounds (1000)")
     parser.add_argument("--rating-seed", type=int, default=0, help="bootstrap seed (0)")
     parser.add_argument("--csv", metavar="FILE", help="write the leaderboard as CSV")
     parser.add_argument("--json", metavar="FILE", help="write leaderboard and fit as JSON")
@@ -109,14 +96,26 @@ def write_outputs(all_ratings, args) -> None:
         write_new_file(Path(args.png), ratings_png(all_ratings))
 
 
-def refuse_existing_outputs(args) -> None:
-    """Refuse a --csv, --json or --png that already exists before any work (a tournament's
-    games take minutes; its leaderboard files are never written over). Raises FileExistsError
-    naming the option and the file."""
-    for option in ("csv", "json", "png"):
+def check_outputs(args, options=("csv", "json", "png")) -> None:
+    """Refuse, before any work, each of the output options named that cannot be a new file
+    (fileio.output_file: empty, a folder, below a file, or an existing file, which is never
+    written over). Raises ValueError or OSError naming the option and its path."""
+    for option in options:
         path = getattr(args, option)
-        if path and Path(path).exists():
-            raise FileExistsError(f"--{option} {path}: already exists; choose another name")
+        if path is not None:
+            output_file(path, f"--{option}")
+
+
+def check_rating_options(args) -> None:
+    """Refuse bad rating options before any work (a tournament's games take minutes): --rounds
+    under 2 with the bootstrap (evaluation.rating needs 2 or more; Fisher intervals draw no
+    rounds), and the --csv, --json and --png of `check_outputs`. Raises ValueError or OSError
+    naming the option and its value."""
+    if args.interval == "bootstrap" and args.rounds < 2:
+        raise ValueError(
+            f"--rounds {args.rounds}: the bootstrap needs at least 2 (--interval fisher needs none)"
+        )
+    check_outputs(args)
 
 
 def rate_and_report(table, args) -> list:
@@ -140,7 +139,7 @@ def run(args) -> int:
 
     from evaluation.tournament_store import load_results
 
-    refuse_existing_outputs(args)
+    check_rating_options(args)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         tables = [load_results(path) for path in args.results]

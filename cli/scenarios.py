@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 from evaluation import scenarios as S
-from fileio import output_folder
+from fileio import output_file, output_folder
 from ui.explain import counted
 from ui.paths import scenario_dir
 
@@ -56,10 +56,10 @@ def register(subparsers) -> None:
     p.add_argument("--systems", nargs="+", required=True, metavar="SPEC")
     p.add_argument("--scenarios", default="all", help="ids or files, comma-separated")
     p.add_argument("--games", type=int, default=256, help="seeds for Systems that sample")
-    p.add_argument("--out", type=Path, required=True, help="a new folder for the replays")
+    p.add_argument("--out", required=True, metavar="DIR", help="a new folder for the replays")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--csv", type=Path)
-    p.add_argument("--parquet", type=Path)
+    p.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
+    p.add_argument("--parquet", metavar="FILE", help="also write the table as Parquet")
     p.add_argument(
         "--devices",
         type=int,
@@ -247,8 +247,14 @@ def run_run(args) -> int:
     if args.games < 1:
         raise ValueError(f"--games {args.games}: must be 1 or more")
     _use_devices(args.devices)  # before JAX starts its CPU backend
-    if output_folder(args.out, "--out").exists() and any(args.out.iterdir()):
-        raise ValueError(f"--out {args.out}: not empty; choose a new folder")
+    out = output_folder(args.out, "--out")
+    if out.exists() and any(out.iterdir()):
+        raise ValueError(f"--out {out}: not empty; choose a new folder")
+    tables = {  # checked now: written only after every game
+        option: output_file(path, f"--{option}")
+        for option, path in (("csv", args.csv), ("parquet", args.parquet))
+        if path is not None
+    }
     for spec in args.systems:  # a bad later System would otherwise fail after the first played
         check_headless_system(spec, f"--systems {spec}", "mbg scenarios run")
     scenarios = S.load_scenarios(scenario_names(args.scenarios), folders())
@@ -256,7 +262,7 @@ def run_run(args) -> int:
     twice = [s.id for s in scenarios if counts[s.start_hash] > 1]
     if twice:  # their replays would share names: refused before any game, not 20 s in
         raise ValueError(f"--scenarios {args.scenarios}: scenario {twice[0]} is named twice")
-    args.out.mkdir(parents=True, exist_ok=True)  # only once the scenarios load
+    out.mkdir(parents=True, exist_ok=True)  # only once the scenarios load
 
     def progress(row):
         print(
@@ -269,23 +275,23 @@ def run_run(args) -> int:
         print(f"{spec}: {games} games in {seconds:.1f} s", file=sys.stderr)
 
     enable_compile_cache()  # a later run of the same Systems loads the compiled programs
-    table, figures = R.run_all(scenarios, args.systems, args.games, args.out, progress, system_done)
+    table, figures = R.run_all(scenarios, args.systems, args.games, out, progress, system_done)
     import io
 
     from fileio import write_new_file  # atomic, never over an existing file
 
-    if args.csv:
-        write_new_file(args.csv, table.write_csv().encode())
-    if args.parquet:
+    if "csv" in tables:
+        write_new_file(tables["csv"], table.write_csv().encode())
+    if "parquet" in tables:
         buffer = io.BytesIO()
         table.write_parquet(buffer)
-        write_new_file(args.parquet, buffer.getvalue())
+        write_new_file(tables["parquet"], buffer.getvalue())
     if args.json:
         print(json.dumps({"rows": table.to_dicts(), **figures}, indent=1))
         return 0
     print(R.table_text(table))
     print(
         f"{figures['games']} games in {figures['wall_s']:.1f} s wall (compilation included), "
-        f"{figures['games_per_s']:.1f} games/s; replays in {args.out}"
+        f"{figures['games_per_s']:.1f} games/s; replays in {out}"
     )
     return 0

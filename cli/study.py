@@ -58,16 +58,18 @@ def run_summary(args) -> int:
     from rich.table import Table
 
     from evaluation import study
+    from fileio import output_file
     from ui.explain import counted
 
+    csv = None if args.csv is None else output_file(args.csv, "--csv")  # before the table
     rows = study_rows(Path(args.source))
     if not rows.height:
         raise ValueError(f"{args.source}: the study has no games yet")
     table = study.summary(rows)
-    if args.csv:
+    if csv is not None:
         from evaluation.tournament_store import write_new
 
-        write_new(Path(args.csv), table.write_csv().encode())
+        write_new(csv, table.write_csv().encode())
     people = counted(rows["participant"].n_unique(), "participant")
     shown = Table(title=f"Human-AI study: {counted(rows.height, 'game')}, {people}")
     shown.add_column("measure")

@@ -18,7 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-from cli.rate import add_rating_options, rate_and_report, refuse_existing_outputs
+from cli.rate import add_rating_options, check_outputs, check_rating_options, rate_and_report
+from fileio import output_folder
 
 
 def register(subparsers) -> None:
@@ -174,9 +175,9 @@ def run_tournament(args) -> int:
 
     entrants = parse_entrants(args.entrants)
     map_specs(args.maps, "--maps")  # unknown ids or bad files fail before any game
-    refuse_existing_outputs(args)
+    check_rating_options(args)
+    folder = output_folder(args.out, "--out")  # before JAX starts, as the other options
     options = _start_jax(args)
-    folder = Path(args.out)
     if options.process == 0:
         rules = {"horizon": args.horizon, "score_threshold": args.score_threshold}
         rules = {k: v for k, v in rules.items() if v is not None}
@@ -209,7 +210,7 @@ def run_challenge(args) -> int:
     from evaluation.rating import fit_ratings
     from evaluation.tournament_challenge import challenge_matchups, decide, open_challenge
 
-    refuse_existing_outputs(args)
+    check_rating_options(args)
     options = _start_jax(args)
     if options.processes > 1:
         raise ValueError("--processes: challenge runs in one process")
@@ -236,10 +237,7 @@ def run_analyse(args) -> int:
     """The teamwork table (and plot) of a tournament folder played with --metrics."""
     from evaluation.tournament_analysis import analyse_folder, print_analysis
 
-    for option in ("csv", "png"):
-        path = getattr(args, option)
-        if path and Path(path).exists():
-            raise FileExistsError(f"--{option} {path}: already exists; choose another name")
+    check_outputs(args, ("csv", "png"))
     result = analyse_folder(Path(args.folder))
     print_analysis(result, args.top)
     from fileio import write_new_file

@@ -19,6 +19,8 @@ import sys
 import time
 from pathlib import Path
 
+from fileio import output_folder
+
 # Learners by name: (module in training/, its config class, its run(config, out, resume,
 # steps, show) -> (runner, policy path)).
 LEARNERS = {
@@ -93,6 +95,14 @@ def enable_compile_cache() -> None:
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
 
 
+def run_folder(args) -> str:
+    """--out, or runs/ALGORITHM when it is not given; an empty --out is refused rather than
+    read as not given (fileio.output_folder). Raises ValueError or FileExistsError."""
+    if args.out is None:
+        return f"runs/{args.algorithm}"
+    return str(output_folder(args.out, "--out"))
+
+
 def _requested_devices(args, common):
     """The run's `devices` setting before any config is built: --devices, else the --config
     file's, else (on --resume) the saved run's; None when none sets it."""
@@ -124,7 +134,7 @@ def run_train(args) -> int:
     if args.select:
         from training.validation import select_policy
 
-        args.out = args.out or f"runs/{args.algorithm}"  # the same default as training
+        args.out = run_folder(args)  # the same default as training
         if not (Path(args.out) / "config.json").is_file():
             raise ValueError(
                 f"--out {args.out}: no run here (no config.json); name the run's folder"
@@ -139,7 +149,7 @@ def run_train(args) -> int:
             "leave --steps out for the config's total_steps"
         )
     enable_compile_cache()
-    args.out = args.out or f"runs/{args.algorithm}"
+    args.out = run_folder(args)
     devices = _requested_devices(args, common)
     if isinstance(devices, int) and devices > 1:
         # XLA reads its device count once, when JAX starts; building a config already starts

@@ -8,6 +8,7 @@ the apps, the command line, maps/) may import it without pulling in JAX or pygam
 
 from fileio.atomic import (
     ordinary_temp_file,
+    output_file,
     output_folder,
     publish_new_file,
     replace_file,
@@ -18,6 +19,7 @@ from fileio.atomic import (
 
 __all__ = [
     "ordinary_temp_file",
+    "output_file",
     "output_folder",
     "publish_new_file",
     "replace_file",

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 REFUSAL = "refusing to overwrite an existing file"
+EXISTS = "already exists; choose another name"  # said before any work (output_file)
 
 
 def _umask() -> int:
@@ -134,17 +135,48 @@ def replace_file(path, data: bytes) -> Path:
     return path
 
 
-def output_folder(path, option: str = "--out") -> Path:
-    """`path` as a folder a command will write into, checked before any work: refused when it,
-    or a folder above it, exists as something other than a folder (left to mkdir or open, that
-    shows as a bare "[Errno 17] File exists" or "[Errno 20] Not a directory" naming no option,
-    part way through). Creates nothing. Raises FileExistsError naming the option and paths."""
-    path = Path(path)
-    if path.exists() and not path.is_dir():
-        raise FileExistsError(f"{option} {path}: exists and is not a folder")
+def _given(path, option: str) -> Path:
+    """`path` as a Path, refused when empty: Path("") is ".", so `--out=` would quietly mean
+    the current folder. Raises ValueError naming the option."""
+    if not str(path).strip():
+        raise ValueError(f"{option}: is empty; give a path")
+    return Path(path)
+
+
+def _not_through_a_file(path: Path, option: str) -> None:
+    """Refuse a `path` below something that exists as other than a folder (mkdir and open
+    would fail there with a bare "[Errno 17] File exists" or "[Errno 20] Not a directory").
+    Raises FileExistsError naming the option, the path and the file in the way."""
     for place in path.parents:
         if place.exists() and not place.is_dir():
             raise FileExistsError(f"{option} {path}: {place} is a file, not a folder")
+
+
+def output_folder(path, option: str = "--out") -> Path:
+    """`path` as a folder a command will write into, checked before any work: refused when it
+    is empty, or when it, or a folder above it, exists as something other than a folder (left
+    to mkdir or open, that shows as a bare "[Errno 17] File exists" or "[Errno 20] Not a
+    directory" naming no option, part way through). Creates nothing. Raises ValueError or
+    FileExistsError naming the option and paths."""
+    path = _given(path, option)
+    if path.exists() and not path.is_dir():
+        raise FileExistsError(f"{option} {path}: exists and is not a folder")
+    _not_through_a_file(path, option)
+    return path
+
+
+def output_file(path, option: str, force: bool = False, refusal: str = EXISTS) -> Path:
+    """`path` as a new file a command will write (`write_new_file`), checked before any work,
+    so that a bad name fails before the games rather than after them: refused when it is
+    empty, a folder, below a file, or (unless `force`: a command that replaces on purpose) an
+    existing file. Creates nothing. Raises ValueError, IsADirectoryError or FileExistsError
+    naming the option and the path: "--csv out.csv: already exists; choose another name"."""
+    path = _given(path, option)
+    if path.is_dir():
+        raise IsADirectoryError(f"{option} {path}: is a folder; give a file name")
+    if path.exists() and not force:
+        raise FileExistsError(f"{option} {path}: {refusal}")
+    _not_through_a_file(path, option)
     return path
 
 

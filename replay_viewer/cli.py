@@ -61,7 +61,7 @@ def parse_args(argv=None) -> argparse.Namespace:
 def main(argv=None) -> int:
     """Console entry point; returns the exit code (2 for bad arguments or an unreadable file)."""
     args = parse_args(argv)
-    if args.export:
+    if args.export is not None:  # an empty --export is refused, not read as no export
         return run_viewer_export(args)
     try:
         view = parse_view(args.view)

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from evaluation.replay import ReplayError, replay_paths
-from fileio import output_folder
+from fileio import output_file, output_folder
 from replay_viewer.video_writers import VideoError, check_format
 
 
@@ -90,9 +90,14 @@ def run_viewer_export(args) -> int:
         print(f"replay-viewer: --export needs a replay file, not a folder ({args.path}); "
               "mbg replay export FOLDER --to DIR exports a folder", file=sys.stderr)  # fmt: skip
         return 2
+    try:  # before the replay is read and drawn: an empty path, a folder, a path below a file
+        out = output_file(args.export, "--export")
+    except (ValueError, OSError) as error:
+        print(f"replay-viewer: {error}", file=sys.stderr)
+        return 2
     try:
         options = options_from_args(args)
-        written = export_one(args.path, args.export, options)
+        written = export_one(args.path, out, options)
     except (FileExistsError, VideoError, ReplayError, OSError) as error:
         print(f"replay-viewer: {problem_line(args.path, error)}", file=sys.stderr)
         return 2
@@ -133,7 +138,7 @@ def run_batch(args) -> int:
         return 2
     try:  # a file in the folder's place would fail every replay, each with a bare OSError
         folder, failed, files = output_folder(args.folder, "--to"), 0, []
-    except FileExistsError as error:
+    except (FileExistsError, ValueError) as error:  # ValueError: an empty --to
         print(f"mbg replay export: {error}", file=sys.stderr)
         return 2
     for name in args.paths:

@@ -110,10 +110,28 @@ def test_command_line_over_the_last_setup(tmp_path):
     assert setup_from_args(parse_args(["--headless"]), None).slots == HEADLESS_SLOTS
     taken = tmp_path / "taken.mbgr"
     taken.write_bytes(b"")
-    with pytest.raises(ValueError, match="--replay-out .*refusing"):
+    with pytest.raises(FileExistsError) as error:
         setup_from_args(parse_args(["--replay-out", str(taken)]), None)
+    assert str(error.value) == f"--replay-out {taken}: the file exists; refusing to overwrite it"
     with pytest.raises(ValueError, match="roster"):
         setup_from_args(parse_args(["--roster", "MZ"]), None)
+
+
+@pytest.mark.parametrize("option", ["--replay-out", "--screenshot"])
+def test_an_output_file_through_a_file_or_empty_is_refused_before_the_game(option, tmp_path):
+    afile = tmp_path / "afile.txt"
+    afile.write_text("keep me")
+    inside = afile / "out.mbgr"
+    with pytest.raises(FileExistsError) as error:
+        setup_from_args(parse_args([option, str(inside)]), None)
+    assert str(error.value) == f"{option} {inside}: {afile} is a file, not a folder"
+    with pytest.raises(IsADirectoryError) as error:
+        setup_from_args(parse_args([option, str(tmp_path)]), None)
+    assert str(error.value) == f"{option} {tmp_path}: is a folder; give a file name"
+    with pytest.raises(ValueError) as error:
+        setup_from_args(parse_args([f"{option}="]), None)
+    assert str(error.value) == f"{option}: is empty; give a path"
+    assert afile.read_text() == "keep me"
 
 
 def test_unknown_map_id_names_the_valid_ids_and_splits():

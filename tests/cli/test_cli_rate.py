@@ -95,8 +95,17 @@ def test_too_few_bootstrap_rounds_are_refused_before_any_game(command, tmp_path,
 
     monkeypatch.setattr("cli.tournament._start_jax", fail)
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(SystemExit) as exit_info:
-        main([*command, "--rounds", "1"])
-    assert exit_info.value.code == 2
-    assert "argument --rounds: 1: the bootstrap needs at least 2" in capsys.readouterr().err
+    assert main([*command, "--rounds", "1"]) == 2
+    assert capsys.readouterr().err == (
+        f"mbg {command[0]}: error: --rounds 1: the bootstrap needs at least 2 "
+        "(--interval fisher needs none)\n"
+    )
     assert not (tmp_path / "season").exists()
+
+
+def test_fisher_intervals_take_any_rounds(tmp_path, capsys):
+    folder = tmp_path / "games"
+    folder.mkdir()
+    _edited_copy(folder, "g.mbgr")
+    assert main(["rate", str(folder), "--interval", "fisher", "--rounds", "1"]) == 0
+    assert "intervals: Fisher information" in capsys.readouterr().out

@@ -87,3 +87,27 @@ def test_fileio_imports_nothing_heavy():
     code = f"import sys, fileio; print(sorted(m for m in {heavy} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_output_file_refuses_before_writing_and_names_the_option(tmp_path):
+    from fileio import output_file
+
+    taken = tmp_path / "taken.csv"
+    taken.write_text("keep")
+    assert output_file(tmp_path / "new" / "a.csv", "--csv") == tmp_path / "new" / "a.csv"
+    assert output_file(taken, "--png", force=True) == taken  # replaced on purpose
+    cases = [
+        (taken, FileExistsError, f"--csv {taken}: already exists; choose another name"),
+        (
+            taken / "x.csv",
+            FileExistsError,
+            f"--csv {taken / 'x.csv'}: {taken} is a file, not a folder",
+        ),
+        (tmp_path, IsADirectoryError, f"--csv {tmp_path}: is a folder; give a file name"),
+        ("", ValueError, "--csv: is empty; give a path"),
+    ]
+    for path, kind, message in cases:
+        with pytest.raises(kind) as error:
+            output_file(path, "--csv")
+        assert str(error.value) == message
+    assert taken.read_text() == "keep" and not (tmp_path / "new").exists()

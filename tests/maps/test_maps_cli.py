@@ -104,7 +104,9 @@ def test_png_errors_name_the_option_before_drawing(command, capsys, tmp_path, mo
     assert png.read_bytes() == b"keep"
     code, out, err = run(capsys, *command, "--png", str(tmp_path), "--force")
     assert (code, out) == (2, "")
-    assert err == f"mbg maps: error: --png {tmp_path}: is a folder; give the PNG file's name\n"
+    assert err == f"mbg maps: error: --png {tmp_path}: is a folder; give a file name\n"
+    code, out, err = run(capsys, *command, "--png=")
+    assert (code, out, err) == (2, "", "mbg maps: error: --png: is empty; give a path\n")
 
 
 def test_an_unwritable_png_names_the_option(capsys, tmp_path):

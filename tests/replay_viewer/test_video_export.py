@@ -116,12 +116,24 @@ def test_pov_frames_hold_only_units_known_at_their_tick(game):
         assert {x.slot for x in scene.units} <= job.model.known(shown_tick, ("agent", 7))
 
 
-def test_existing_file_is_refused_and_left_intact(game, tmp_path):
+def test_existing_file_is_refused_and_left_intact(game, tmp_path, capsys):
     out = tmp_path / "keep.gif"
     out.write_bytes(b"precious")
     with pytest.raises(FileExistsError, match="refusing to overwrite"):
         VideoExport(game, out, VideoOptions(size=SMALL))
     assert viewer_main([str(game), "--export", str(out), "--size", "480x270"]) == 2
+    assert capsys.readouterr().err == (
+        f"replay-viewer: --export {out}: already exists; choose another name\n"
+    )
+    inside = out / "x.gif"
+    assert viewer_main([str(game), "--export", str(inside)]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"replay-viewer: --export {inside}: {out} is a file, not a folder\n"
+    )
+    assert viewer_main([str(game), "--export="]) == 2
+    assert capsys.readouterr().err == "replay-viewer: --export: is empty; give a path\n"
+    assert out.read_bytes() == b"precious"
     # a file that appears while the export runs is not replaced either
     late = tmp_path / "late.gif"
     job = VideoExport(game, late, VideoOptions(end=2, size=SMALL))

@@ -1,0 +1,124 @@
+"""Every `mbg` option that names an output file is checked before any work (fileio.output_file):
+a path below a file, an existing file, a folder or an empty path is refused in one line naming
+the option and the path, and nothing is played, read or written."""
+
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+
+REPLAY = "tests/fixtures/replays/v1_real_2v2_no_metrics.mbgr"
+SEASON = ["--entrants", "a=random", "b=random", "--out"]
+
+
+@pytest.fixture
+def no_work(monkeypatch):
+    """Every command's first piece of work fails the test."""
+
+    def fail(*args, **kwargs):
+        raise AssertionError("work started before the output file was checked")
+
+    for target in (
+        "evaluation.tournament_store.load_results",  # mbg rate
+        "cli.tournament._start_jax",  # tournament run and challenge
+        "evaluation.tournament_analysis.analyse_folder",
+        "evaluation.scenario_run.run_all",
+        "cli.metrics._games_data",
+        "cli.study.study_rows",
+    ):
+        monkeypatch.setattr(target, fail)
+
+
+COMMANDS = [
+    (["rate", REPLAY], "--csv"),
+    (["rate", REPLAY], "--json"),
+    (["rate", REPLAY], "--png"),
+    (["tournament", "run", *SEASON, "SEASON"], "--csv"),
+    (["tournament", "run", *SEASON, "SEASON"], "--json"),
+    (["tournament", "challenge", "--field", "SEASON", "--challenger", "c=random"], "--png"),
+    (["tournament", "analyse", "SEASON"], "--csv"),
+    (["tournament", "analyse", "SEASON"], "--png"),
+    (["scenarios", "run", "--systems", "random", "--scenarios", "1", "--out", "SEASON"], "--csv"),
+    (["scenarios", "run", "--systems", "random", "--scenarios", "1", "--out", "SEASON"],
+     "--parquet"),
+    (["metrics", REPLAY], "--out"),
+    (["study", "summary", "SEASON"], "--csv"),
+]  # fmt: skip
+
+
+def _run(argv, option, value, tmp_path, capsys):
+    argv = [str(tmp_path / "season") if a == "SEASON" else a for a in argv]
+    code = main([*argv, f"{option}={value}"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert "Errno" not in err
+    return err
+
+
+@pytest.mark.parametrize(("argv", "option"), COMMANDS)
+def test_an_output_file_below_a_file_is_refused_before_any_work(argv, option, tmp_path, capsys,
+                                                                no_work):  # fmt: skip
+    afile = tmp_path / "somefile.txt"
+    afile.write_text("keep me")
+    target = afile / "out.csv"
+    command = f"mbg {argv[0]}"
+    err = _run(argv, option, target, tmp_path, capsys)
+    assert err == f"{command}: error: {option} {target}: {afile} is a file, not a folder\n"
+    assert afile.read_text() == "keep me" and not (tmp_path / "season").exists()
+
+
+@pytest.mark.parametrize(("argv", "option"), COMMANDS)
+def test_an_existing_output_file_is_refused_before_any_work(argv, option, tmp_path, capsys,
+                                                            no_work):  # fmt: skip
+    taken = tmp_path / "taken.csv"
+    taken.write_text("keep me")
+    err = _run(argv, option, taken, tmp_path, capsys)
+    assert err == f"mbg {argv[0]}: error: {option} {taken}: already exists; choose another name\n"
+    assert taken.read_text() == "keep me"
+
+
+@pytest.mark.parametrize(("argv", "option"), COMMANDS)
+def test_an_empty_or_folder_output_file_is_refused_before_any_work(argv, option, tmp_path, capsys,
+                                                                   no_work):  # fmt: skip
+    err = _run(argv, option, "", tmp_path, capsys)
+    assert err == f"mbg {argv[0]}: error: {option}: is empty; give a path\n"
+    err = _run(argv, option, tmp_path, tmp_path, capsys)
+    assert err == f"mbg {argv[0]}: error: {option} {tmp_path}: is a folder; give a file name\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_replay_export_refuses_an_empty_to_before_any_video(tmp_path, capsys, monkeypatch):
+    def fail(*args, **kwargs):
+        raise AssertionError("a video was exported")
+
+    monkeypatch.setattr("replay_viewer.export_cli.export_one", fail)
+    monkeypatch.chdir(tmp_path)  # where an empty --to would have put the video
+    replay = str(Path(REPLAY).resolve())
+    assert main(["replay", "export", replay, "--to="]) == 2
+    assert capsys.readouterr().err == "mbg replay export: --to: is empty; give a path\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--map", "47", "--slots", "*=random"],
+        ["train", "ippo", "--steps", "2048"],
+        ["scenarios", "run", "--systems", "random", "--scenarios", "1"],
+        ["tournament", "run", "--entrants", "a=random", "b=random"],
+    ],
+)
+def test_an_empty_out_folder_is_refused_not_read_as_the_default(argv, tmp_path, capsys,
+                                                                 monkeypatch, no_work):  # fmt: skip
+    def fail(*args, **kwargs):
+        raise AssertionError("work started before --out was checked")
+
+    monkeypatch.setattr("cli.play._play", fail)
+    monkeypatch.setattr("cli.train.learner", lambda name: (object, fail))
+    monkeypatch.setattr("cli.train._run_config", fail)
+    monkeypatch.setattr("evaluation.tournament.open_tournament", fail)
+    monkeypatch.chdir(tmp_path)  # where runs/ or replays would have gone
+    assert main([*argv, "--out="]) == 2
+    assert capsys.readouterr().err == f"mbg {argv[0]}: error: --out: is empty; give a path\n"
+    assert list(tmp_path.iterdir()) == []
