@@ -179,15 +179,26 @@ def run_info(args) -> int:
     return _run_all(args.paths, "info", info, args.recursive)
 
 
+def ok_line(ticks: int, systems: bool) -> str:
+    """What a replay that checks out was checked for: without --systems the header seeds (and
+    the Systems named) are not, since only re-running the Systems tests them
+    (evaluation.replay_verify.systems_difference)."""
+    if systems:
+        return f"ok, header, {ticks} ticks and the Systems re-run from header.seeds reproduce"
+    return f"ok, header and {ticks} ticks reproduce; header.seeds not checked (--systems does)"
+
+
 def run_verify(args) -> int:
     """Re-simulates each file; prints one line a file; returns 1 if any does not reproduce or
     cannot be read (each named on stderr), after trying every file."""
     from evaluation.replay_verify import verify as check
 
+    systems = getattr(args, "systems", False)
+
     def verify(n, path, replay) -> bool:
-        problems = check(replay, systems=getattr(args, "systems", False))
+        problems = check(replay, systems=systems)
         if not problems:
-            print(f"{path}: ok, header and {replay.ticks} ticks reproduce")
+            print(f"{path}: {ok_line(replay.ticks, systems)}")
             return True
         for problem in problems:
             print(f"{path}: {problem}")

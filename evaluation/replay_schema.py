@@ -145,6 +145,16 @@ def _parent(value) -> bool:
     )
 
 
+# The keys of header "seeds" and what each is (evaluation.record.build_header writes "game" and
+# "index" for every game; the others come from the command that played it).
+SEED_KEYS = {
+    "game": "the seed the game's Systems draw their keys from (evaluation.match.system_keys)",
+    "index": "the game's number in its run (a label; no key comes from it)",
+    "root": "the root seed of an mbg play or tournament run",
+    "matchup": "the tournament matchup the game belongs to",
+    "client": "the BattleClient's game seed",
+}
+
 # Keys a replay has only when its game had them; older readers ignore them (no new format
 # version). "takebacks": the ticks a player took back in the BattleClient, in the order taken
 # back, each {"tick": the state's tick the undone transition started from, "submitted": its
@@ -188,7 +198,19 @@ def check_header(header: dict, source, error) -> None:
     _check_keys(header, optional, "header.", source, error)
     _check_keys(header["map"], MAP_FIELDS, "header.map.", source, error)
     _check_keys(header["result"], RESULT_FIELDS, "header.result.", source, error)
-    for name, seed in header["seeds"].items():  # root, game, index, client, matchup
+    _check_seeds(header["seeds"], source, error)
+
+
+def _check_seeds(seeds: dict, source, error) -> None:
+    """Raises `error` naming the seed key at fault: a missing "game" (read as 0 it would
+    re-run the Systems from another seed), a key not in SEED_KEYS, or a value that is not a
+    whole number 0 or more."""
+    if "game" not in seeds:
+        raise error(source, "header.seeds.game", f"missing ({SEED_KEYS['game']})")
+    for name, seed in seeds.items():
+        if name not in SEED_KEYS:
+            known = ", ".join(SEED_KEYS)
+            raise error(source, f"header.seeds.{name}", f"not a seed key (known: {known})")
         if not (_is_int(seed) and seed >= 0):
             problem = f"{seed!r:.80} is not a seed (a whole number, 0 or more)"
             raise error(source, f"header.seeds.{name}", problem)

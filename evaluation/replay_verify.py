@@ -215,8 +215,8 @@ def systems_difference(replay) -> str | None:
         map=spec,
         roster=np.asarray(facts["roster"], np.int32),
         spawn_end=facts["spawn_end"],
-        seed=int(seeds.get("game", 0)),
-        index=int(seeds.get("index", 0)),
+        seed=int(seeds["game"]),  # present: replay_schema refuses a header without it
+        index=int(seeds.get("index", 0)),  # a label only: no key is drawn from it
         state=state,
     )
     _, (again,) = record_games(lineup, [setup], replay_config(header), mode="host")

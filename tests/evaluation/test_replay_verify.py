@@ -92,7 +92,7 @@ def test_replays_carry_their_provenance():
 
 
 @pytest.mark.slow
-def test_systems_re_run_from_the_seed_check_the_seed():
+def test_systems_re_run_from_the_seed_check_the_seed(tmp_path, capsys):
     # A short random-vs-random game: the random Systems' actions come from the seed's keys.
     from engine.types import Config
     from evaluation.match import schedule
@@ -108,6 +108,19 @@ def test_systems_re_run_from_the_seed_check_the_seed():
     edited.header["seeds"]["game"] += 1
     (problem,) = verify(edited, systems=True)
     assert problem.startswith("header.seeds / systems: the Systems submit other actions")
+    ticks = replay.ticks
+    kept, changed = write_replay(tmp_path / "kept.mbgr", replay), tmp_path / "edited.mbgr"
+    write_replay(changed, edited)
+    assert main(["replay", "verify", "--systems", str(kept)]) == 0
+    assert capsys.readouterr().out == (
+        f"{kept}: ok, header, {ticks} ticks and the Systems re-run from header.seeds reproduce\n"
+    )
+    assert main(["replay", "verify", str(changed)]) == 0  # the edit needs --systems to show
+    assert capsys.readouterr().out == (
+        f"{changed}: ok, header and {ticks} ticks reproduce; header.seeds not checked "
+        "(--systems does)\n"
+    )
+    assert main(["replay", "verify", "--systems", str(changed)]) == 1
 
 
 @pytest.mark.parametrize("seed", ["x", -1, 1.5, True])
@@ -122,6 +135,29 @@ def test_a_seed_that_is_not_a_whole_number_is_named(seed, tmp_path, capsys):
     assert str(caught.value) == (
         f"game.mbgr: header.seeds.root: {seed!r} is not a seed (a whole number, 0 or more)"
     )
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        ({"drop": "game"}, "header.seeds.game: missing (the seed the game's Systems draw their "
+         "keys from (evaluation.match.system_keys))"),
+        ({"add": ("gmae", 3)}, "header.seeds.gmae: not a seed key (known: game, index, root, "
+         "matchup, client)"),
+    ],
+)  # fmt: skip
+def test_a_missing_game_seed_or_an_unknown_seed_key_is_named(edit, message):
+    from evaluation.replay import ReplayError, validate_replay
+
+    edited = copy.copy(read_replay(SMALL))
+    edited.header = copy.deepcopy(edited.header)
+    if "drop" in edit:
+        del edited.header["seeds"][edit["drop"]]
+    else:
+        edited.header["seeds"].__setitem__(*edit["add"])
+    with pytest.raises(ReplayError) as caught:
+        validate_replay(edited, "game.mbgr")
+    assert str(caught.value) == f"game.mbgr: {message}"
 
 
 def test_systems_that_cannot_be_built_name_the_field_and_the_spec():
