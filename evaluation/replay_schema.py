@@ -127,22 +127,18 @@ HEADER_FIELDS = {
 }
 
 
-def _takebacks(value) -> bool:
-    return isinstance(value, list) and all(
-        isinstance(t, dict) and _is_int(t.get("tick")) and t["tick"] >= 0
-        and isinstance(t.get("submitted"), list) and len(t["submitted"]) == NUM_SLOTS
-        for t in value
-    )  # fmt: skip
-
-
-def _parent(value) -> bool:
-    return (
-        isinstance(value, dict)
-        and isinstance(value.get("replay"), str)
-        and isinstance(value.get("sha256"), str)
-        and _is_int(value.get("tick"))
-        and value["tick"] >= 0
-    )
+_TICK = (lambda v: _is_int(v) and v >= 0, "a tick (a whole number, 0 or more)")
+_HEADS = (
+    lambda v: isinstance(v, list) and len(v) == NUM_SLOTS and all(_ints(3)(row) for row in v),
+    "10 rows [move, target, ult] of whole numbers",
+)
+# One entry of "takebacks" and the "parent" map, each key checked alone so a bad one is named
+TAKEBACK_FIELDS = {"tick": _TICK, "submitted": _HEADS}
+PARENT_FIELDS = {
+    "replay": (lambda v: isinstance(v, str), "a path (a string)"),
+    "sha256": (lambda v: isinstance(v, str), "a SHA-256 (a string)"),
+    "tick": _TICK,
+}
 
 
 # The keys of header "seeds" and what each is (evaluation.record.build_header writes "game" and
@@ -163,8 +159,8 @@ SEED_KEYS = {
 # (`battleclient --from-replay FILE --tick N`): {"replay": that file's path, "sha256": its
 # SHA-256, "tick": N}; the body starts at that tick's state.
 OPTIONAL_HEADER_FIELDS = {
-    "takebacks": (_takebacks, "a list of {tick, submitted: 10 [move, target, ult]}"),
-    "parent": (_parent, "a map {replay, sha256, tick}"),
+    "takebacks": (lambda v: isinstance(v, list), "a list of {tick, submitted}"),
+    "parent": (lambda v: isinstance(v, dict), "a map {replay, sha256, tick}"),
 }
 MAP_FIELDS = {
     "id": (_is_int, "an int"),
@@ -181,12 +177,31 @@ RESULT_FIELDS = {
 }
 
 
+def _shown(value, width: int = 120) -> str:
+    """repr(value), cut to `width` characters with "..." when longer (a whole obstacle table
+    would bury the message)."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def _check_keys(mapping: dict, fields: dict, prefix: str, source, error) -> None:
     for key, (ok, wanted) in fields.items():
         if key not in mapping:
             raise error(source, f"{prefix}{key}", "missing")
         if not ok(mapping[key]):
-            raise error(source, f"{prefix}{key}", f"{mapping[key]!r:.80} is not {wanted}")
+            raise error(source, f"{prefix}{key}", f"{_shown(mapping[key])} is not {wanted}")
+
+
+def _check_entries(header: dict, source, error) -> None:
+    """Each "takebacks" entry and the "parent" map key by key, naming the entry (index and
+    key) and its value: "header.takebacks[2].tick: -1 is not a tick (...)"."""
+    for i, entry in enumerate(header.get("takebacks", ())):
+        if not isinstance(entry, dict):
+            problem = f"{_shown(entry)} is not a map {{tick, submitted}}"
+            raise error(source, f"header.takebacks[{i}]", problem)
+        _check_keys(entry, TAKEBACK_FIELDS, f"header.takebacks[{i}].", source, error)
+    if "parent" in header:
+        _check_keys(header["parent"], PARENT_FIELDS, "header.parent.", source, error)
 
 
 def check_header(header: dict, source, error) -> None:
@@ -196,6 +211,7 @@ def check_header(header: dict, source, error) -> None:
     _check_keys(header, HEADER_FIELDS, "header.", source, error)
     optional = {k: v for k, v in OPTIONAL_HEADER_FIELDS.items() if k in header}
     _check_keys(header, optional, "header.", source, error)
+    _check_entries(header, source, error)
     _check_keys(header["map"], MAP_FIELDS, "header.map.", source, error)
     _check_keys(header["result"], RESULT_FIELDS, "header.result.", source, error)
     _check_seeds(header["seeds"], source, error)
@@ -212,7 +228,7 @@ def _check_seeds(seeds: dict, source, error) -> None:
             known = ", ".join(SEED_KEYS)
             raise error(source, f"header.seeds.{name}", f"not a seed key (known: {known})")
         if not (_is_int(seed) and seed >= 0):
-            problem = f"{seed!r:.80} is not a seed (a whole number, 0 or more)"
+            problem = f"{_shown(seed)} is not a seed (a whole number, 0 or more)"
             raise error(source, f"header.seeds.{name}", problem)
 
 

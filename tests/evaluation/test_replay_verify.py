@@ -160,6 +160,38 @@ def test_a_missing_game_seed_or_an_unknown_seed_key_is_named(edit, message):
     assert str(caught.value) == f"game.mbgr: {message}"
 
 
+HEADS = [[0, 0, 0]] * 10
+TAKEBACK = "a tick (a whole number, 0 or more)"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("takebacks", [{"tick": 3, "submitted": HEADS}, {"tick": -1, "submitted": HEADS}],
+         f"header.takebacks[1].tick: -1 is not {TAKEBACK}"),
+        ("takebacks", [{"tick": 3, "submitted": [[0, 0, 0]]}],
+         "header.takebacks[0].submitted: [[0, 0, 0]] is not 10 rows [move, target, ult] of "
+         "whole numbers"),
+        ("takebacks", [{"tick": 3}], "header.takebacks[0].submitted: missing"),
+        ("takebacks", [{"tick": 3, "submitted": HEADS}] * 2 + [5],
+         "header.takebacks[2]: 5 is not a map {tick, submitted}"),
+        ("takebacks", {"tick": 3}, "header.takebacks: {'tick': 3} is not a list of "
+         "{tick, submitted}"),
+        ("parent", {"replay": "old.mbgr", "tick": 2}, "header.parent.sha256: missing"),
+        ("parent", {"replay": "old.mbgr", "sha256": "ab", "tick": "2"},
+         f"header.parent.tick: '2' is not {TAKEBACK}"),
+    ],
+)  # fmt: skip
+def test_a_bad_takeback_or_parent_entry_is_named_with_its_value(field, value, message):
+    from evaluation.replay import ReplayError, validate_replay
+
+    edited = copy.copy(read_replay(SMALL))
+    edited.header = copy.deepcopy(edited.header) | {field: value}
+    with pytest.raises(ReplayError) as caught:
+        validate_replay(edited, "game.mbgr")
+    assert str(caught.value) == f"game.mbgr: {message}"
+
+
 def test_systems_that_cannot_be_built_name_the_field_and_the_spec():
     from evaluation.replay_verify import systems_difference
 
