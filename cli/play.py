@@ -114,9 +114,18 @@ def _option_at_fault(args) -> str:
     return f"--team-b {args.team_b}"
 
 
-def _refuse_humans(specs, map_text: str) -> None:
+def _slots_option(args) -> str:
+    """The option(s) that gave the slot spec, as its errors start: "--slots A9=random", or
+    "--team-a X --team-b Y"."""
+    if args.slots is not None:
+        return f"--slots {args.slots}" if args.slots.strip() else "--slots"
+    return f"--team-a {args.team_a} --team-b {args.team_b}"
+
+
+def _refuse_humans(specs, args) -> None:
     """A human slot would stand still for the whole game: nobody can steer it here. The
-    message names the slots and the BattleClient command that plays them."""
+    message names the option that gave it (with the slots, for --slots) and the BattleClient
+    command that plays them."""
     from policies.slotspec import is_human
 
     humans = [s for s, spec in enumerate(specs) if is_human(spec)]
@@ -124,10 +133,14 @@ def _refuse_humans(specs, map_text: str) -> None:
         from battleclient.game_setup import slots_text
         from engine.constants import slot_label
 
-        names = ", ".join(slot_label(s) for s in humans)
+        if args.slots is not None:
+            where = f"--slots {args.slots} ({', '.join(slot_label(s) for s in humans)})"
+        else:
+            teams = (("--team-a", args.team_a), ("--team-b", args.team_b))
+            where = ", ".join(f"{option} {spec}" for option, spec in teams if is_human(spec))
         raise ValueError(
-            f"{names}: human slots need a window and mbg play has none (even with --headless); "
-            f'play them in the BattleClient: battleclient --map {map_text} --slots "'
+            f"{where}: human slots need a window and mbg play has none (even with --headless); "
+            f'play them in the BattleClient: battleclient --map {args.map} --slots "'
             f'{slots_text(specs)}"'
         )
 
@@ -252,8 +265,8 @@ def run(args) -> int:
     if args.metrics != "none" and args.out is None:
         raise ValueError("--metrics needs --out: metrics travel inside the replay files")
     config = _config(args)
-    specs = parse_slots(_slot_text(args))
-    _refuse_humans(specs, args.map)
+    specs = parse_slots(_slot_text(args), _slots_option(args))
+    _refuse_humans(specs, args)
     rosters = roster_list(args.roster, "--roster")  # a bad roster fails before any game
     maps = map_specs(args.map, "--map")
     setups = schedule(maps, rosters, args.games, args.seed, swap_ends=not args.no_swap)

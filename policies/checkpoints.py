@@ -155,6 +155,7 @@ def _check_params(params: Any, network: nets.NetworkConfig, problems: list[str])
 
 
 NOT_A_POLICY = "not a policy file (a msgpack checkpoint written by mbg train)"
+FOLDER_NOT_POLICY = "is a folder, not a policy file; name one of its .msgpack files"
 
 
 def _unreadable(data: bytes, error: Exception) -> str:
@@ -192,6 +193,8 @@ def load_policy(path: str | os.PathLike) -> PolicyCheckpoint:
     'mbg-policy'), or every mismatch (format version, observation version, network,
     parameters)."""
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{path}: {FOLDER_NOT_POLICY}")
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such policy file")
     doc = _read_document(path)
@@ -259,6 +262,8 @@ def checkpoint_system(arg: str) -> System:
     if not path_text:
         raise ValueError("slot spec: 'checkpoint' needs a path, e.g. checkpoint:policy.msgpack")
     path = Path(path_text).expanduser()
+    if path.is_dir():
+        raise IsADirectoryError(f"{path}: {FOLDER_NOT_POLICY} (slot spec checkpoint:{arg})")
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such policy file (slot spec checkpoint:{arg})")
     stat = path.stat()

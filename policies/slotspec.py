@@ -99,7 +99,7 @@ def valid_kinds() -> list[str]:
 slot_name = C.slot_label  # "A0".."B4"
 
 
-def _slots_of(token: str, text: str) -> list[int]:
+def _slots_of(token: str, where: str) -> list[int]:
     token = token.strip().upper()
     if token == "*":
         return list(range(C.NUM_SLOTS))
@@ -109,14 +109,13 @@ def _slots_of(token: str, text: str) -> list[int]:
     match = _RANGE.match(token)
     if not match or (match.group(3) and match.group(3) != match.group(1)):
         raise ValueError(
-            f"slot spec {text!r}: bad slots {token!r} (use A0-A4, B0-B4, a range such as A1-A4, "
-            "A*, B* or *)"
+            f"{where}: bad slots {token!r} (use A0-A4, B0-B4, a range such as A1-A4, A*, B* or *)"
         )
     base = C.TEAM_NAMES.index(match.group(1)) * C.TEAM_SIZE
     first = int(match.group(2))
     last = int(match.group(4)) if match.group(4) is not None else first
     if last < first:
-        raise ValueError(f"slot spec {text!r}: empty range {token!r}")
+        raise ValueError(f"{where}: empty range {token!r}")
     return list(range(base + first, base + last + 1))
 
 
@@ -159,7 +158,7 @@ def _is_wildcard(slots_text: str) -> bool:
     return slots_text.strip().endswith("*")
 
 
-def parse_slots(text: str) -> tuple[str, ...]:
+def parse_slots(text: str, where: str | None = None) -> tuple[str, ...]:
     """Parse a slot spec -> 10 spec strings, one per global slot ("" = not assigned).
 
     Items apply left to right. An explicit item (`A0`, `A1-A4`) takes its slots; a wildcard
@@ -167,30 +166,34 @@ def parse_slots(text: str) -> tuple[str, ...]:
     "A0=human,*=random" gives A0 to the human and the nine others to random. Raises ValueError
     naming the item for bad slots, an empty spec, an unknown kind, a slot assigned twice (two
     explicit items, or an explicit item after a wildcard that already filled the slot), or a
-    wildcard that finds no unassigned slot (it would have no effect).
+    wildcard that finds no unassigned slot (it would have no effect). Messages start with
+    `where` (the option that gave the spec, e.g. "--slots A9=random"; default "slot spec
+    'A9=random'").
     """
     if not text or not text.strip():
-        raise ValueError("slot spec is empty; expected e.g. 'A*=scripted:tactician,B*=random'")
+        empty = f"{where}: is empty" if where else "slot spec is empty"
+        raise ValueError(f"{empty}; expected e.g. 'A*=scripted:tactician,B*=random'")
+    where = where or f"slot spec {text!r}"
     specs = [""] * C.NUM_SLOTS
     for item in _ITEM_START.split(text):
         slots_text, sep, spec = item.partition("=")
         spec = spec.strip()
         if not sep or not spec:
-            raise ValueError(f"slot spec {text!r}: item {item.strip()!r} is not SLOTS=SPEC")
-        _check_stray_item(spec, f"slot spec {text!r}")
-        _check_kind(spec, f"slot spec {text!r}")
-        slots = _slots_of(slots_text, text)
+            raise ValueError(f"{where}: item {item.strip()!r} is not SLOTS=SPEC")
+        _check_stray_item(spec, where)
+        _check_kind(spec, where)
+        slots = _slots_of(slots_text, where)
         if _is_wildcard(slots_text):
             slots = [s for s in slots if not specs[s]]  # only what earlier items left open
             if not slots:
                 raise ValueError(
-                    f"slot spec {text!r}: {slots_text.strip()}={spec} fills no slot; every slot "
+                    f"{where}: {slots_text.strip()}={spec} fills no slot; every slot "
                     "it names is already assigned"
                 )
         for slot in slots:
             if specs[slot]:
                 raise ValueError(
-                    f"slot spec {text!r}: slot {slot_name(slot)} is assigned twice "
+                    f"{where}: slot {slot_name(slot)} is assigned twice "
                     "(name single slots and ranges before the wildcards A*, B*, *)"
                 )
             specs[slot] = spec

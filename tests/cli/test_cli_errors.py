@@ -196,3 +196,36 @@ def test_tournament_names_an_odd_games_per_pair_by_its_option(tmp_path, capsys):
     assert main([*argv, "--out", str(tmp_path / "season")]) == 2
     assert "--games-per-pair 3: must be an even number, 2 or more" in capsys.readouterr().err
     assert not (tmp_path / "season").exists()
+
+
+BATTLECLIENT = 'play them in the BattleClient: battleclient --map 47 --slots "'
+HUMANS = "human slots need a window and mbg play has none (even with --headless)"
+
+
+@pytest.mark.parametrize(
+    ("who", "message"),
+    [
+        (["--team-a", "human", "--team-b", "random"],
+         f'--team-a human: {HUMANS}; {BATTLECLIENT}A*=human,B*=random"'),
+        (["--slots", "A0=human,*=random"],
+         f"--slots A0=human,*=random (A0): {HUMANS}; "
+         f'{BATTLECLIENT}A0=human,A1-A4=random,B*=random"'),
+        (["--slots", "A9=random,*=random"],
+         "--slots A9=random,*=random: bad slots 'A9' (use A0-A4, B0-B4, a range such as A1-A4, "
+         "A*, B* or *)"),
+        (["--slots", "A0"], "--slots A0: item 'A0' is not SLOTS=SPEC"),
+        (["--slots", " "], "--slots: is empty; expected e.g. 'A*=scripted:tactician,B*=random'"),
+    ],
+)  # fmt: skip
+def test_play_names_the_slot_option_at_fault(who, message, capsys, never_plays):
+    assert main(["play", "--map", "47", *who]) == 2
+    assert capsys.readouterr().err == f"mbg play: error: {message}\n"
+
+
+def test_a_folder_given_as_a_policy_is_called_a_folder(tmp_path, capsys, never_plays):
+    argv = ["play", "--map", "47", "--team-a", f"checkpoint:{tmp_path}", "--team-b", "random"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        f"mbg play: error: --team-a checkpoint:{tmp_path}: {tmp_path}: is a folder, not a policy "
+        f"file; name one of its .msgpack files (slot spec checkpoint:{tmp_path})\n"
+    )

@@ -84,6 +84,11 @@ def test_load_rejects_files_that_are_not_policies(tmp_path):
         ck.load_policy(junk)
     with pytest.raises(FileNotFoundError, match="no such policy file"):
         ck.load_policy(tmp_path / "missing.msgpack")
+    with pytest.raises(IsADirectoryError) as error:
+        ck.load_policy(tmp_path)
+    assert str(error.value) == (
+        f"{tmp_path}: is a folder, not a policy file; name one of its .msgpack files"
+    )
 
 
 WHAT = "not a policy file (a msgpack checkpoint written by mbg train)"
