@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from fileio import output_folder
+from fileio import output_file, output_folder
 
 # Learners by name: (module in training/, its config class, its run(config, out, resume,
 # steps, show) -> (runner, policy path)).
@@ -131,9 +131,10 @@ def run_train(args) -> int:
     from evaluation.engine_bench import set_host_devices
     from training import common, runs
 
-    if args.select:
+    if args.select is not None:  # an empty --select is refused, not read as "train"
         from training.validation import select_policy
 
+        output_file(args.select, "--select", refusal="exists; choose another --select path")
         args.out = run_folder(args)  # the same default as training
         if not (Path(args.out) / "config.json").is_file():
             raise ValueError(

@@ -122,3 +122,24 @@ def test_an_empty_out_folder_is_refused_not_read_as_the_default(argv, tmp_path, 
     assert main([*argv, "--out="]) == 2
     assert capsys.readouterr().err == f"mbg {argv[0]}: error: --out: is empty; give a path\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_train_select_is_checked_as_an_output_file(tmp_path, capsys, monkeypatch):
+    def fail(*args, **kwargs):
+        raise AssertionError("work started before --select was checked")
+
+    monkeypatch.setattr("cli.train.learner", lambda name: (object, fail))
+    monkeypatch.setattr("training.validation.select_policy", fail)
+    afile = tmp_path / "afile"
+    afile.write_text("keep me")
+    inside = afile / "best.msgpack"
+    cases = [
+        ("", "--select: is empty; give a path"),
+        (inside, f"--select {inside}: {afile} is a file, not a folder"),
+        (afile, f"--select {afile}: exists; choose another --select path"),
+    ]
+    for value, said in cases:
+        argv = ["train", "ippo", "--out", str(tmp_path / "run"), f"--select={value}"]
+        assert main(argv) == 2
+        assert capsys.readouterr().err == f"mbg train: error: {said}\n"
+    assert afile.read_text() == "keep me"
