@@ -27,7 +27,8 @@ def test_play_refuses_human_slots_in_one_line(capsys, never_plays, headless):
     assert main(argv + headless) == 2
     err = capsys.readouterr().err
     assert err == (
-        "mbg play: error: A0: human slots need a window and mbg play has none (even with "
+        "mbg play: error: --slots A0=human,A1-A4=scripted:kiter,B*=random (A0): human slots "
+        "need a window and mbg play has none (even with "
         '--headless); play them in the BattleClient: battleclient --map 47 --slots "A0=human,'
         'A1-A4=scripted:kiter,B*=random"\n'
     )
