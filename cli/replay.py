@@ -180,12 +180,13 @@ def run_info(args) -> int:
 
 
 def ok_line(ticks: int, systems: bool) -> str:
-    """What a replay that checks out was checked for: without --systems the header seeds (and
-    the Systems named) are not, since only re-running the Systems tests them
+    """What a replay that checks out was checked for: without --systems its header "seeds"
+    and "systems" are not, since only re-running the Systems tests them
     (evaluation.replay_verify.systems_difference)."""
     if systems:
         return f"ok, header, {ticks} ticks and the Systems re-run from header.seeds reproduce"
-    return f"ok, header and {ticks} ticks reproduce; header.seeds not checked (--systems does)"
+    unchecked = "header.seeds and systems not checked (--systems re-runs them)"
+    return f"ok, header and {ticks} ticks reproduce; {unchecked}"
 
 
 def run_verify(args) -> int:

@@ -88,9 +88,9 @@ def test_replay_verify_goes_through_every_file(mixed, capsys, monkeypatch):
     assert code == 1
     assert out.splitlines() == [
         f"{mixed / 'a_good.mbgr'}: ok, header and 6 ticks reproduce; "
-        "header.seeds not checked (--systems does)",
+        "header.seeds and systems not checked (--systems re-runs them)",
         f"{mixed / 'd_good.mbgr'}: ok, header and 6 ticks reproduce; "
-        "header.seeds not checked (--systems does)",
+        "header.seeds and systems not checked (--systems re-runs them)",
     ]
     assert [line.split(": ")[1] for line in err.splitlines()[:2]] == [
         str(mixed / "b_broken.mbgr"),

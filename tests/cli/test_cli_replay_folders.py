@@ -33,7 +33,10 @@ def test_verify_reads_only_the_folders_own_replays(tree, checked, capsys):
 
     assert main(["replay", "verify", str(tree)]) == 0
     out = capsys.readouterr().out.splitlines()
-    said = "ok, header and 3 ticks reproduce; header.seeds not checked (--systems does)"
+    said = (
+        "ok, header and 3 ticks reproduce; header.seeds and systems not checked "
+        "(--systems re-runs them)"
+    )
     assert out == [f"{tree / 'top.mbgr'}: {said}"] and len(checked) == 1
     assert main(["replay", "verify", "--recursive", str(tree)]) == 0
     out = capsys.readouterr().out

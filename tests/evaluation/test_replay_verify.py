@@ -117,8 +117,8 @@ def test_systems_re_run_from_the_seed_check_the_seed(tmp_path, capsys):
     )
     assert main(["replay", "verify", str(changed)]) == 0  # the edit needs --systems to show
     assert capsys.readouterr().out == (
-        f"{changed}: ok, header and {ticks} ticks reproduce; header.seeds not checked "
-        "(--systems does)\n"
+        f"{changed}: ok, header and {ticks} ticks reproduce; header.seeds and systems not "
+        "checked (--systems re-runs them)\n"
     )
     assert main(["replay", "verify", "--systems", str(changed)]) == 1
 
