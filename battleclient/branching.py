@@ -60,14 +60,13 @@ def branch_setup(replay: Replay, slots: str | None = None) -> ClientSetup:
     spawn end, seed (seeds "game"), score threshold and horizon; `slots` (a slot-spec string)
     or else the replay's own Systems. Raises ValueError naming the setup field at fault."""
     header = replay.header
-    seeds = header.get("seeds") or {}
     return ClientSetup(
         map=str(int(header["map"]["id"])),
         roster=roster_text(header["roster"]),
         slots=slots or slots_text(header["systems"]),
         info_regime=header["info_regime"],
         spawn_end=SPAWN_ENDS[int(header["spawn_end"])],
-        seed=int(seeds.get("game", seeds.get("client", 0))),
+        seed=int(header["seeds"]["game"]),  # present: replay_schema.check_header requires it
         score_threshold=int(header["score_threshold"]),
         horizon=int(header["horizon"]),
     )

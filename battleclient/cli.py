@@ -15,7 +15,7 @@ from battleclient.game_setup import (
 )
 from battleclient.map_catalog import read_catalog
 from engine.maps import MapError, is_map_path, load_map_path
-from fileio import output_file
+from fileio import output_file, output_folder
 from ui.rules import C
 
 REFUSAL = "the file exists; refusing to overwrite it"
@@ -73,7 +73,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                        "released checkpoint)")  # fmt: skip
     study.add_argument("--study-view", default="agent", help="agent (your agents' own "
                        "observation, default) or team; never the Oracle view")  # fmt: skip
-    study.add_argument("--study-dir", type=Path, metavar="DIR", help="study replays and "
+    study.add_argument("--study-dir", metavar="DIR", help="study replays and "
                        "study.csv (default: DATA/study beside the replays folder)")  # fmt: skip
     return parser.parse_args(argv)
 
@@ -89,20 +89,25 @@ def study_preset(args: argparse.Namespace):
     from policies.slotspec import parse_slots
 
     ai = args.study_ai or DEFAULT_AI
-    try:
-        parse_slots(f"*={ai}")  # refused here, naming the option, not later in the lobby
-    except ValueError as error:
-        raise ValueError(f"--study-ai {ai}: {error}") from None
+    parse_slots(f"*={ai}", where=f"--study-ai {ai}")  # refused here, not later in the lobby
+    folder = study_folder(args.study_dir) or study_dir()
     try:
         return StudyPreset(
             participant=args.study, condition=args.condition, ai=ai,
             map=map_option(args.map) if args.map else STUDY_MAP, seed=args.seed or 0,
-            sight=args.study_view, folder=str(args.study_dir or study_dir()),
+            sight=args.study_view, folder=str(folder),
             score_threshold=args.score_threshold or C.SCORE_THRESHOLD,
             horizon=args.max_ticks or C.HORIZON,
         )  # fmt: skip
     except ValueError as error:
         raise ValueError(f"--study: {error}") from None
+
+
+def study_folder(path) -> Path | None:
+    """--study-dir checked before the study starts (fileio.output_folder: not empty, not a
+    file, not below one), or None when it was not given. Raises ValueError or
+    FileExistsError naming the option and the path."""
+    return None if path is None else output_folder(path, "--study-dir")
 
 
 def id_ranges(ids: list[int]) -> str:

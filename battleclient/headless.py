@@ -11,12 +11,13 @@ from ui.explain import counted
 from ui.rules import C
 
 
-def human_slots(slots: str) -> list[int]:
+def human_slots(slots: str, where: str | None = None) -> list[int]:
     """The global slots a slot spec gives to `human` (policies.slotspec grammar), read from the
-    text alone (no System is built). Raises ValueError for a spec that does not parse."""
+    text alone (no System is built). Raises ValueError for a spec that does not parse, its
+    message starting with `where` (parse_slots' default: "slot spec '...'")."""
     from policies.slotspec import is_human, parse_slots
 
-    return [slot for slot, spec in enumerate(parse_slots(slots)) if is_human(spec)]
+    return [slot for slot, spec in enumerate(parse_slots(slots, where)) if is_human(spec)]
 
 
 def run_headless(setup: ClientSetup, replay_out=None, out=None, slots_option=None) -> int:
@@ -31,10 +32,10 @@ def run_headless(setup: ClientSetup, replay_out=None, out=None, slots_option=Non
     started = time.perf_counter()
     configure_jax()  # before the first import of JAX (JAX_PLATFORMS, the compile cache)
     try:  # the slots first: a human slot is refused before seconds of building the game
-        humans = human_slots(setup.slots)
-    except ValueError as error:
-        where = f"{slots_option} {setup.slots}" if slots_option else "cannot start the game"
-        print(f"battleclient: {where}: {error}", file=sys.stderr)
+        where = f"{slots_option} {setup.slots}" if slots_option else None
+        humans = human_slots(setup.slots, where)
+    except ValueError as error:  # the message names the option, or the spec without one
+        print(f"battleclient: {error}", file=sys.stderr)
         return 2
     if humans:
         names = ", ".join(C.slot_label(s) for s in humans)

@@ -29,7 +29,7 @@ def test_a_human_slot_is_refused_before_the_game_is_built(monkeypatch, capsys):
     ("argv", "message"),
     [
         (["--slots", "A9=random"],
-         "battleclient: --slots A9=random: slot spec 'A9=random': bad slots 'A9' (use A0-A4, "
+         "battleclient: --slots A9=random: bad slots 'A9' (use A0-A4, "
          "B0-B4, a range such as A1-A4, A*, B* or *)"),
         (["--slots", " "], "battleclient: --slots: is empty; e.g. 'A*=human,B*=scripted:kiter'"),
         (["--roster", "MQ"],

@@ -156,11 +156,21 @@ def test_questionnaire_answers_are_checked():
     ("extra", "message"),
     [
         (["--study", ""], "--study: participant '': use 1-32 letters"),
-        (["--study", "P09", "--study-ai", "nosuch:x"], "--study-ai nosuch:x: slot spec"),
+        (["--study", "P09", "--study-ai", "nosuch:x"], "--study-ai nosuch:x: unknown kind"),
+        (["--study", "P09", "--study-dir", ""], "--study-dir: is empty; give a path"),
+        (["--study", "P09", "--study-dir", "{file}/study"],
+         "--study-dir {file}/study: {file} is a file, not a folder"),
+        (["--study", "P09", "--study-dir", "{file}"],
+         "--study-dir {file}: exists and is not a folder"),
     ],
-)
-def test_a_bad_study_option_is_refused_before_the_window_opens(capsys, extra, message):
+)  # fmt: skip
+def test_a_bad_study_option_is_refused_before_the_window_opens(capsys, tmp_path, extra, message):
     from battleclient.app import main
 
+    file = tmp_path / "notes.txt"
+    file.write_text("kept")
+    extra = [part.format(file=file) for part in extra]
     assert main(extra) == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("battleclient: ") and message.format(file=file) in err
+    assert file.read_text() == "kept"
