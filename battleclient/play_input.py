@@ -99,9 +99,12 @@ class PlayInput:
     def _take_over_by_hand(self) -> None:
         """A key or click takes over only once the card has been up HANDOVER_GUARD_S: the keys
         that end a turn also take over, so a double press would otherwise show the next team's
-        board to the player who just ended theirs (fair views)."""
+        board to the player who just ended theirs (fair views). An earlier press is ignored,
+        and the card says so (controls.EARLY_PRESS_PROMPT)."""
         if self.card_age is not None and self.card_age >= HANDOVER_GUARD_S:
             self.take_over()
+        else:
+            self.early_press = True
 
     def take_over(self) -> None:
         if self.phase == "handover":

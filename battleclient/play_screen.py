@@ -64,6 +64,7 @@ class PlayScreen(PlayInput, Screen):
         # seconds the hand-over card has been up (HANDOVER_GUARD_S); None on the frame it appears,
         # so the frame's dt (time that passed before the key that ended the turn) is not counted
         self.card_age: float | None = None
+        self.early_press = False  # a press the card ignored (play_input._take_over_by_hand)
         self.paused, self.speed_index, self.timer, self.waiting = False, 2, 0.0, False
         self.show_help = self.show_menu = False
         self.form = None  # the menu's "Save this position as a scenario" (position_form)
@@ -151,7 +152,7 @@ class PlayScreen(PlayInput, Screen):
 
     def _begin_turn(self) -> None:
         self.phase = "handover" if self.hotseat else "orders"
-        self.card_age = None
+        self.card_age, self.early_press = None, False
         book = self.books[self.team]
         actable = [s for s in book.slots if book.can_act(s)]
         self.selected = (actable or list(book.slots))[0]
