@@ -34,8 +34,9 @@ def panel(surface, rect, title: str | None = None, font=None) -> pygame.Rect:
 def tick_heading(tick: int, horizon: int, over: bool) -> str:
     """The top bar's tick. State t shows "Tick t/T": the tick being ordered, numbered as the log
     and banner number them (RULES 0: tick t leads from state t to t+1). A finished game sits in
-    state n after its last tick n-1, so it names tick n-1, as the log's "Game over" line does."""
-    return f"Tick {tick - 1} (last)" if over else f"Tick {tick}/{horizon}"
+    state n after its last tick n-1: "After tick n-1 (end)" names the tick the log's "Game over"
+    line names, and still differs from state n-1's "Tick n-1/T" (the viewer shows both)."""
+    return f"After tick {tick - 1} (end)" if over else f"Tick {tick}/{horizon}"
 
 
 def tick_line(tick: int, horizon: int, over: bool) -> str:

@@ -91,10 +91,11 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
 def tick_heading(t: int, last: int, over: bool, first: int = 0) -> str:
     """The info bar's tick, numbered as the BattleClient numbers the same moment (RULES 0:
     tick t leads from state t to t+1): "tick t/T" for state t, and the final state of a
-    finished game names the tick that ended it, "tick T-1 (last)". t and last are replay
-    indices; first is the game tick of index 0 (a scenario replay's start tick)."""
+    finished game names the tick that ended it, "after tick T-1 (end)", so it never reads as
+    state T-1 does. t and last are replay indices; first is the game tick of index 0 (a
+    scenario replay's start tick)."""
     if over and t == last and t > 0:
-        return f"tick {first + t - 1} (last)"
+        return f"after tick {first + t - 1} (end)"
     return f"tick {first + t}/{first + last}"
 
 
