@@ -257,7 +257,8 @@ def test_game_over_names_the_same_tick_as_the_log(apps):
     (last,) = [t for t, text in screen.logs[None] if "Game over" in text]
     assert last == GAME_TICKS - 1
     horizon = screen.session.config.horizon
-    assert panels.tick_heading(screen.snap.tick, horizon, screen.snap.over) == f"After tick {last} (end)"
+    heading = panels.tick_heading(screen.snap.tick, horizon, screen.snap.over)
+    assert heading == f"After tick {last} (end)"
     lines = [str(x) for x in panels.score_lines(screen.snap, horizon)]
     assert any(f"Ended on tick {last}:" in x for x in lines)
 
