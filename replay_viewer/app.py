@@ -42,6 +42,15 @@ MODAL_KEYS = ("escape", "quit", "fullscreen")  # the shortcuts that still act be
 RESTING_HINT = ("Open a replay: Ctrl+O", "? lists the keys; Ctrl+O opens another replay")
 
 
+def opened_line(name: str, model: ViewerModel) -> tuple[str, bool]:
+    """The status line on opening replay `name` and whether it is an error: its length, or
+    where its header disagrees with its game (a file edited by hand; the game's result shows)."""
+    if model.header_problems:
+        problem = model.header_problems[0]
+        return f"{name}: its header disagrees with its game: {problem}; shown: the game's", True
+    return f"Opened {name}: {counted(model.ticks, 'tick')}. ? lists the keys.", False
+
+
 class App:
     """The viewer window's logic; `surface_size` is the size of the surface `draw` gets."""
 
@@ -138,7 +147,7 @@ class App:
         self.side.set_metrics(
             None if metrics is None else MetricsTable(display_frame(metrics, classes)), note
         )
-        self.say(f"Opened {Path(path).name}: {counted(replay.ticks, 'tick')}. ? lists the keys.")
+        self.say(*opened_line(Path(path).name, self.model))
         return True
 
     def _hide_list(self) -> None:

@@ -76,10 +76,11 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
         return lines
     if model.view != "oracle":
         return [first, "point of view: only what this view knew at this tick is shown"]
-    r = h["result"]
+    r = model.result
     score = f"{r['score'][0]}-{r['score'][1]}"
+    said = "result (the game's; its header says otherwise)" if model.header_problems else "result"
     second = (
-        f"result: {r['outcome_name']} {score} in {counted(r['ticks'], 'tick')}   {h['info_regime']}"
+        f"{said}: {r['outcome_name']} {score} in {counted(r['ticks'], 'tick')}   {h['info_regime']}"
     )
     if h.get("study"):  # three lines fit: the study's record shares them with the result
         head, answers = study_lines(h["study"])
