@@ -18,7 +18,14 @@ from replay_viewer.launch import Children
 from replay_viewer.metrics_source import replay_metrics
 from replay_viewer.metrics_table import MetricsTable, display_frame
 from replay_viewer.model import ViewerModel
-from replay_viewer.panels import draw_help, draw_lines, draw_tooltip, info_lines, tooltip_lines
+from replay_viewer.panels import (
+    draw_help,
+    draw_lines,
+    draw_tooltip,
+    info_lines,
+    result_words,
+    tooltip_lines,
+)
 from replay_viewer.playback import SmoothArena, VideoRunner
 from replay_viewer.problem import close_problem, show_problem
 from replay_viewer.shortcuts import action_for
@@ -44,10 +51,11 @@ RESTING_HINT = ("Open a replay: Ctrl+O", "? lists the keys; Ctrl+O opens another
 
 def opened_line(name: str, model: ViewerModel) -> tuple[str, bool]:
     """The status line on opening replay `name` and whether it is an error: its length, or
-    where its header disagrees with its game (a file edited by hand; the game's result shows)."""
+    both results where its header's disagrees with its game's (a file edited by hand; the
+    game's shows). The header's result fields are checked for type on reading."""
     if model.header_problems:
-        problem = model.header_problems[0]
-        return f"{name}: its header disagrees with its game: {problem}; shown: the game's", True
+        said, played = (result_words(r) for r in (model.replay.header["result"], model.result))
+        return f"{name}: its header says {said}, its game {played}; shown: the game's", True
     return f"Opened {name}: {counted(model.ticks, 'tick')}. ? lists the keys.", False
 
 

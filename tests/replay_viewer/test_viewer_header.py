@@ -104,15 +104,13 @@ def test_a_header_result_edited_by_hand_is_flagged_and_the_games_shown(display, 
     assert viewer.open_path(write_replay(tmp_path / "edited.mbgr", replay))
     frame(viewer)
     assert viewer.message_is_error
+    played = f"{true['outcome_name']} {true['score'][0]}-{true['score'][1]} in 10 ticks"
     assert viewer.message == (
-        "edited.mbgr: its header disagrees with its game: header.result.outcome says 2; the "
-        f"game gives {true['outcome']}; shown: the game's"
+        "edited.mbgr: its header says B wins 0-20 in 10 ticks, "
+        f"its game {played}; shown: the game's"
     )
     frame(viewer, [key(pygame.K_o, unicode="o")])  # another message; the info line still says
-    score = f"{true['score'][0]}-{true['score'][1]}"
-    assert drawn(viewer)[1].startswith(
-        f"result (the game's; its header says otherwise): {true['outcome_name']} {score} in 10 "
-    )
+    assert drawn(viewer)[1].startswith(f"result (the game's; its header says otherwise): {played}")
     untouched = open_with(display, tmp_path, replay.header["systems"])
     assert untouched.model.header_problems == []
     assert drawn(untouched)[1].startswith("result: ")
