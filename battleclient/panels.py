@@ -150,10 +150,16 @@ def draw_orders(surface, rect, book, snap, selected, font, small, title: str) ->
     draw_lines(surface, inner, lines, font)
 
 
+def log_rows(entries, last: int = 60) -> list[str]:
+    """The log's rows, newest first, from (tick, sentence) entries: "t 296  sentence". The space
+    after the t keeps a three-digit tick from reading as a number ("t296" reads "1296")."""
+    return [f"t {tick:>3}  {text}" for tick, text in reversed(entries[-last:])]
+
+
 def draw_log(surface, rect, entries, font, small) -> None:
     """The newest events first: entries are (tick, sentence)."""
     inner = panel(surface, rect, "Event log (newest first)", small)
-    lines = [(f"t{tick:>3}  {text}", COLOURS["text"]) for tick, text in reversed(entries[-60:])]
+    lines = [(row, COLOURS["text"]) for row in log_rows(entries)]
     draw_lines(surface, inner, lines or [("Nothing has happened yet.", COLOURS["muted"])], font)
 
 
