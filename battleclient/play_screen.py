@@ -24,9 +24,10 @@ from battleclient.play_input import PlayInput
 from battleclient.screens import Screen
 from battleclient.settings import new_replay_path, replay_dir
 from battleclient.views import ORACLE, fair_scene, log_lines
+from battleclient.wording import ult_refusal
 from replay_viewer.playback import VideoRunner
 from ui.arena import ArenaRenderer
-from ui.rules import C, slot_label
+from ui.rules import C
 from ui.theme import GUI_THEME
 from ui.window_fit import FittedManager
 
@@ -294,7 +295,7 @@ class PlayScreen(PlayInput, Screen):
         if self.phase != "orders" or self.selected is None:
             return
         if not self.books[self.team].toggle_ult(self.selected):
-            self.say(f"{slot_label(self.selected)}'s Ultimate is not usable this tick")
+            self.say(ult_refusal(self.snap.state, self.selected))
         self._sync_buttons()
 
     def toggle_pause(self) -> None:
