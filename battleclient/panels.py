@@ -163,6 +163,16 @@ def draw_log(surface, rect, entries, font, small) -> None:
     draw_lines(surface, inner, lines or [("Nothing has happened yet.", COLOURS["muted"])], font)
 
 
+def draw_progress(surface, rect, fraction: float, done: bool) -> None:
+    """A progress bar over `rect`: `fraction` (0-1) of it filled, green once `done`, else in the
+    accent colour (the lobby's bar and the "Setting up the game" card's)."""
+    bar = pygame.Rect(rect)
+    surface.fill(COLOURS["panel"], bar)
+    filled = (bar.x, bar.y, round(bar.width * min(max(fraction, 0.0), 1.0)), bar.height)
+    surface.fill(COLOURS["health"] if done else COLOURS["accent"], filled)
+    pygame.draw.rect(surface, COLOURS["panel_line"], bar, 1)
+
+
 def draw_card(surface, rect, title: str, lines, fonts, shade=True) -> pygame.Rect:
     """A centred card over a darkened screen (hand-over, menu, game over)."""
     font, big = fonts

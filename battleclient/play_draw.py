@@ -67,7 +67,9 @@ class PlayDrawing:
         font, small, big = self.fonts
         surface.fill(COLOURS["background"])
         if s.snap is None:
-            self._card(surface, "Setting up the game", [s.app.progress_text()])
+            text, fraction, done = s.app.progress_view()
+            self._card(surface, "Setting up the game", [text])
+            panels.draw_progress(surface, L.SETUP_BAR, fraction, done)
         elif s.phase == "handover":
             self._handover(surface)
         elif s.phase == "locked" and s.hotseat:
