@@ -15,6 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from battleclient.game_setup import slots_text  # no JAX: the grammar's writer
 from ui.paths import scenario_dir
 from ui.rules import C
 
@@ -37,8 +38,6 @@ def default_slots(systems, active, view, fallback: str = "scripted:tactician") -
     human cannot play on by itself). Empty slots are left out: the replay fixes the roster.
     Runs of one spec are written as ranges ("A1-A4=scripted:tactician", "B*=..."), so the
     Play on window's one-line box shows both teams."""
-    from battleclient.game_setup import slots_text  # NumPy/SciPy: only once Play on is asked
-
     you = human_slot(view, active)
     specs = []
     for slot in range(C.NUM_SLOTS):
