@@ -23,7 +23,6 @@ from replay_viewer.panels import (
     draw_lines,
     draw_tooltip,
     info_lines,
-    result_words,
     tooltip_lines,
 )
 from replay_viewer.playback import SmoothArena, VideoRunner
@@ -51,11 +50,15 @@ RESTING_HINT = ("Open a replay: Ctrl+O", "? lists the keys; Ctrl+O opens another
 
 def opened_line(name: str, model: ViewerModel) -> tuple[str, bool]:
     """The status line on opening replay `name` and whether it is an error: its length, or
-    both results where its header's disagrees with its game's (a file edited by hand; the
-    game's shows). The header's result fields are checked for type on reading."""
+    that its header's result disagrees with its recorded game (a file edited by hand), without
+    either result: an agent's view must not learn how the game ends (the Oracle's info bar
+    shows the game's result)."""
     if model.header_problems:
-        said, played = (result_words(r) for r in (model.replay.header["result"], model.result))
-        return f"{name}: its header says {said}, its game {played}; shown: the game's", True
+        return (
+            f"{name}: its header's result disagrees with its recorded game; the Oracle view "
+            "shows the game's (mbg replay verify names the fields)",
+            True,
+        )
     return f"Opened {name}: {counted(model.ticks, 'tick')}. ? lists the keys.", False
 
 

@@ -105,9 +105,9 @@ def test_a_header_result_edited_by_hand_is_flagged_and_the_games_shown(display, 
     frame(viewer)
     assert viewer.message_is_error
     played = f"{true['outcome_name']} {true['score'][0]}-{true['score'][1]} in 10 ticks"
-    assert viewer.message == (
-        "edited.mbgr: its header says B wins 0-20 in 10 ticks, "
-        f"its game {played}; shown: the game's"
+    assert viewer.message == (  # no result in it: an agent's view must not learn the end
+        "edited.mbgr: its header's result disagrees with its recorded game; the Oracle view "
+        "shows the game's (mbg replay verify names the fields)"
     )
     frame(viewer, [key(pygame.K_o, unicode="o")])  # another message; the info line still says
     assert drawn(viewer)[1].startswith(f"result (the game's; its header says otherwise): {played}")
