@@ -29,6 +29,9 @@ TAKE_OVER_KEYS = {pygame.K_RETURN: "Enter", pygame.K_KP_ENTER: "Enter", pygame.K
 TAKE_OVER_PROMPT = (
     f"Press {' or '.join(dict.fromkeys(TAKE_OVER_KEYS.values()))} (or click) when ready."
 )
+# the card's last line after a press it ignored (play_input.HANDOVER_GUARD_S), so the press is
+# not lost unseen
+EARLY_PRESS_PROMPT = "That press came as the card appeared and was ignored: press again."
 SELECT_KEYS = {pygame.K_1: 0, pygame.K_2: 1, pygame.K_3: 2, pygame.K_4: 3, pygame.K_5: 4}
 
 HELP = (

@@ -34,6 +34,7 @@ MENU_BUTTONS = {
     "position": ("Save position as a scenario (P)", (490, 462, 300, 36)),
 }
 CARD = (340, 250, 600, 280)  # hand-over, game over and menu cards
+SETUP_BAR = (358, 326, 564, 14)  # the "Setting up the game" card's progress bar, under its line
 
 # lobby
 TITLE = (20, 10, 900, 34)

@@ -45,14 +45,8 @@ def preview_state(spec, roster: np.ndarray, spawn_end: int) -> dict:
 
 def _progress(lobby, surface) -> None:
     app = lobby.app
-    bar = pygame.Rect(L.PROGRESS)
-    surface.fill(COLOURS["panel"], bar)
     text, fraction, done = app.progress_view(lobby.rules_shown())
-    surface.fill(
-        COLOURS["health"] if done else COLOURS["accent"],
-        (bar.x, bar.y, round(bar.width * fraction), bar.height),
-    )
-    pygame.draw.rect(surface, COLOURS["panel_line"], bar, 1)
+    panels.draw_progress(surface, L.PROGRESS, fraction, done)
     panels.draw_lines(surface, L.PROGRESS_TEXT, [text], app.progress_font, COLOURS["muted"])
 
 

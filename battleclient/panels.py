@@ -34,8 +34,9 @@ def panel(surface, rect, title: str | None = None, font=None) -> pygame.Rect:
 def tick_heading(tick: int, horizon: int, over: bool) -> str:
     """The top bar's tick. State t shows "Tick t/T": the tick being ordered, numbered as the log
     and banner number them (RULES 0: tick t leads from state t to t+1). A finished game sits in
-    state n after its last tick n-1, so it names tick n-1, as the log's "Game over" line does."""
-    return f"Tick {tick - 1} (last)" if over else f"Tick {tick}/{horizon}"
+    state n after its last tick n-1: "After tick n-1 (end)" names the tick the log's "Game over"
+    line names, and still differs from state n-1's "Tick n-1/T" (the viewer shows both)."""
+    return f"After tick {tick - 1} (end)" if over else f"Tick {tick}/{horizon}"
 
 
 def tick_line(tick: int, horizon: int, over: bool) -> str:
@@ -149,11 +150,27 @@ def draw_orders(surface, rect, book, snap, selected, font, small, title: str) ->
     draw_lines(surface, inner, lines, font)
 
 
+def log_rows(entries, last: int = 60) -> list[str]:
+    """The log's rows, newest first, from (tick, sentence) entries: "t 296  sentence". The space
+    after the t keeps a three-digit tick from reading as a number ("t296" reads "1296")."""
+    return [f"t {tick:>3}  {text}" for tick, text in reversed(entries[-last:])]
+
+
 def draw_log(surface, rect, entries, font, small) -> None:
     """The newest events first: entries are (tick, sentence)."""
     inner = panel(surface, rect, "Event log (newest first)", small)
-    lines = [(f"t{tick:>3}  {text}", COLOURS["text"]) for tick, text in reversed(entries[-60:])]
+    lines = [(row, COLOURS["text"]) for row in log_rows(entries)]
     draw_lines(surface, inner, lines or [("Nothing has happened yet.", COLOURS["muted"])], font)
+
+
+def draw_progress(surface, rect, fraction: float, done: bool) -> None:
+    """A progress bar over `rect`: `fraction` (0-1) of it filled, green once `done`, else in the
+    accent colour (the lobby's bar and the "Setting up the game" card's)."""
+    bar = pygame.Rect(rect)
+    surface.fill(COLOURS["panel"], bar)
+    filled = (bar.x, bar.y, round(bar.width * min(max(fraction, 0.0), 1.0)), bar.height)
+    surface.fill(COLOURS["health"] if done else COLOURS["accent"], filled)
+    pygame.draw.rect(surface, COLOURS["panel_line"], bar, 1)
 
 
 def draw_card(surface, rect, title: str, lines, fonts, shade=True) -> pygame.Rect:

@@ -13,7 +13,7 @@ from pygame_gui.elements import UIButton
 
 from battleclient import layout as L
 from battleclient import llm_panel, panels
-from battleclient.controls import SPEEDS, TAKE_OVER_PROMPT
+from battleclient.controls import EARLY_PRESS_PROMPT, SPEEDS, TAKE_OVER_PROMPT
 from battleclient.resolution import RESOLVE_S, TWEEN_S, draw_resolution
 from battleclient.views import ORACLE, fair_scene, viewer_label
 from ui import modal
@@ -67,7 +67,9 @@ class PlayDrawing:
         font, small, big = self.fonts
         surface.fill(COLOURS["background"])
         if s.snap is None:
-            self._card(surface, "Setting up the game", [s.app.progress_text()])
+            text, fraction, done = s.app.progress_view()
+            self._card(surface, "Setting up the game", [text])
+            panels.draw_progress(surface, L.SETUP_BAR, fraction, done)
         elif s.phase == "handover":
             self._handover(surface)
         elif s.phase == "locked" and s.hotseat:
@@ -98,7 +100,7 @@ class PlayDrawing:
                 f"Hand the controls to Team {team}'s player; Team {other}, look away.",
                 f"Tick {self.s.snap.tick}. Team {team}'s orders stay hidden from Team {other}.",
                 "",
-                TAKE_OVER_PROMPT,
+                EARLY_PRESS_PROMPT if self.s.early_press else TAKE_OVER_PROMPT,
             ],
         )
 

@@ -11,6 +11,7 @@ from battleclient import layout as L
 from battleclient.controls import MOVE_KEYS, SELECT_KEYS, TAKE_OVER_KEYS
 from battleclient.llm_panel import CANCEL_KEY
 from battleclient.play_draw import TWEEN_S
+from battleclient.wording import target_refusal
 from ui.rules import C, slot_label
 
 HANDOVER_GUARD_S = 0.6  # seconds the hand-over card ignores keys and clicks
@@ -99,9 +100,12 @@ class PlayInput:
     def _take_over_by_hand(self) -> None:
         """A key or click takes over only once the card has been up HANDOVER_GUARD_S: the keys
         that end a turn also take over, so a double press would otherwise show the next team's
-        board to the player who just ended theirs (fair views)."""
+        board to the player who just ended theirs (fair views). An earlier press is ignored,
+        and the card says so (controls.EARLY_PRESS_PROMPT)."""
         if self.card_age is not None and self.card_age >= HANDOVER_GUARD_S:
             self.take_over()
+        else:
+            self.early_press = True
 
     def take_over(self) -> None:
         if self.phase == "handover":
@@ -124,7 +128,7 @@ class PlayInput:
             self.toggle_ult()
         elif key == pygame.K_t:
             if not book.cycle_target(slot):
-                self.say(f"{slot_label(slot)} has no legal target this tick")
+                self.say(target_refusal(self.snap.state, slot))
         elif key in (pygame.K_BACKSPACE, pygame.K_DELETE):
             book.clear_target(slot)
         elif key in ORDER_KEYS:

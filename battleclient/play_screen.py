@@ -24,9 +24,10 @@ from battleclient.play_input import PlayInput
 from battleclient.screens import Screen
 from battleclient.settings import new_replay_path, replay_dir
 from battleclient.views import ORACLE, fair_scene, log_lines
+from battleclient.wording import ult_refusal
 from replay_viewer.playback import VideoRunner
 from ui.arena import ArenaRenderer
-from ui.rules import C, slot_label
+from ui.rules import C
 from ui.theme import GUI_THEME
 from ui.window_fit import FittedManager
 
@@ -64,6 +65,7 @@ class PlayScreen(PlayInput, Screen):
         # seconds the hand-over card has been up (HANDOVER_GUARD_S); None on the frame it appears,
         # so the frame's dt (time that passed before the key that ended the turn) is not counted
         self.card_age: float | None = None
+        self.early_press = False  # a press the card ignored (play_input._take_over_by_hand)
         self.paused, self.speed_index, self.timer, self.waiting = False, 2, 0.0, False
         self.show_help = self.show_menu = False
         self.form = None  # the menu's "Save this position as a scenario" (position_form)
@@ -151,7 +153,7 @@ class PlayScreen(PlayInput, Screen):
 
     def _begin_turn(self) -> None:
         self.phase = "handover" if self.hotseat else "orders"
-        self.card_age = None
+        self.card_age, self.early_press = None, False
         book = self.books[self.team]
         actable = [s for s in book.slots if book.can_act(s)]
         self.selected = (actable or list(book.slots))[0]
@@ -293,7 +295,7 @@ class PlayScreen(PlayInput, Screen):
         if self.phase != "orders" or self.selected is None:
             return
         if not self.books[self.team].toggle_ult(self.selected):
-            self.say(f"{slot_label(self.selected)}'s Ultimate is not usable this tick")
+            self.say(ult_refusal(self.snap.state, self.selected))
         self._sync_buttons()
 
     def toggle_pause(self) -> None:

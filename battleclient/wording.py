@@ -3,12 +3,16 @@
 Errors that reach the lobby from elsewhere (the engine's Config checks, ClientSetup checks,
 the slot-spec parser, a game that could not be built) are rewritten with PLAYER_WORDS; the
 lobby's own checks (`number_problem`, `team_problem`) are worded for players from the start.
+In a game, `target_refusal` and `ult_refusal` say why an order the keys asked for is not legal.
 """
 
 import re
 
+import numpy as np
+
 from battleclient.game_setup import LIMITS, ClientSetup, first_gap
-from ui.rules import C
+from ui.explain import counted
+from ui.rules import C, slot_label
 
 # (pattern, replacement), applied in order: internal names -> the lobby's labels
 PLAYER_WORDS = (
@@ -86,3 +90,34 @@ def rules_words(setup) -> str:
         if getattr(setup, field) != getattr(default, field)
     ]
     return f" for {', '.join(parts)}" if parts else ""
+
+
+def fight_refusal(state, slot: int) -> str | None:
+    """Why `slot` cannot fight this tick (RULES 3.5: able to fight = alive, not stunned, spawn
+    shield 0), from its own row of the world `state` (its team knows it); None if it can."""
+    name = slot_label(slot)
+    if not bool(state["alive"][slot]):
+        return f"{name} is dead this tick"
+    if np.asarray(state["status"][slot])[C.IS_STUN].any():
+        return f"{name} is stunned this tick"
+    shield = int(state["shield"][slot])
+    if shield > 0:
+        return f"{name} is spawn-shielded for {counted(shield, 'tick')}: it cannot fight until then"
+    return None
+
+
+def target_refusal(state, slot: int) -> str:
+    """The message for T when `slot` has no legal target this tick: why it cannot fight, else
+    that nothing it may hit is seen and in range (RULES 3.5)."""
+    return fight_refusal(state, slot) or f"{slot_label(slot)} has no legal target this tick"
+
+
+def ult_refusal(state, slot: int) -> str:
+    """The message for U when `slot`'s Ultimate is not legal this tick (RULES 3.5): why it cannot
+    fight, else its cooldown, else no target its Ultimate may hit is seen and in range."""
+    cooldown, unable = int(state["cooldown"][slot]), fight_refusal(state, slot)
+    if unable:
+        return f"No Ultimate: {unable}"
+    if cooldown > 0:
+        return f"{slot_label(slot)}'s Ultimate is ready in {counted(cooldown, 'tick')}"
+    return f"{slot_label(slot)}'s Ultimate has no legal target this tick"

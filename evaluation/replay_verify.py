@@ -102,10 +102,7 @@ def game_facts(replay) -> dict:
     outcome = int(np.asarray(states["outcome"][-1]))
     config = replay_config(header)
     facts = {
-        "result.outcome": outcome,
-        "result.outcome_name": C.OUTCOME_NAMES[outcome],
-        "result.score": [int(s) for s in np.asarray(states["score"][-1])],
-        "result.ticks": int(np.asarray(states["tick"][-1]) - np.asarray(states["tick"][0])),
+        **result_facts(replay),
         "map.id": int(np.asarray(states["map_id"][0])),
         "map.obstacles": np.asarray(states["obstacles"][0], np.float32).tolist(),
         "map.red_zones": np.asarray(states["red_zones"][0], np.float32).tolist(),
@@ -123,6 +120,20 @@ def game_facts(replay) -> dict:
         named = named or {"name": "(no built-in map with this id and layout)", "split": "?"}
         facts["map.name"], facts["map.split"] = named["name"], named["split"]
     return facts
+
+
+def result_facts(replay) -> dict:
+    """The header's `result` as the recorded states give it (numpy only, no JAX, so the Replay
+    Viewer can check it on opening): "result.outcome", "result.outcome_name", "result.score"
+    ([A, B] points) and "result.ticks" (ticks played) -> plain Python values."""
+    states = replay.states
+    outcome = int(np.asarray(states["outcome"][-1]))
+    return {
+        "result.outcome": outcome,
+        "result.outcome_name": C.OUTCOME_NAMES[outcome],
+        "result.score": [int(s) for s in np.asarray(states["score"][-1])],
+        "result.ticks": int(np.asarray(states["tick"][-1]) - np.asarray(states["tick"][0])),
+    }
 
 
 def _scenario_facts(replay, config, outcome: int) -> dict:
@@ -157,8 +168,15 @@ def header_differences(replay) -> list[str]:
     out = []
     if replay.ticks != facts["result.ticks"]:
         out.append(f"{replay.ticks} recorded ticks of events, {facts['result.ticks']} of states")
+    return out + fact_differences(replay.header, facts)
+
+
+def fact_differences(header: dict, facts: dict) -> list[str]:
+    """The `facts` (dotted header key -> the game's value) that `header` disagrees with, one
+    line each: "header.result.score says [25, 0]; the game gives [7, 4]"."""
+    out = []
     for key, value in facts.items():
-        stored = _stored(replay.header, key)
+        stored = _stored(header, key)
         if isinstance(value, list):
             same = stored is not None and np.array_equal(
                 np.asarray(stored, np.float64), np.asarray(value, np.float64)

@@ -18,7 +18,13 @@ from replay_viewer.launch import Children
 from replay_viewer.metrics_source import replay_metrics
 from replay_viewer.metrics_table import MetricsTable, display_frame
 from replay_viewer.model import ViewerModel
-from replay_viewer.panels import draw_help, draw_lines, draw_tooltip, info_lines, tooltip_lines
+from replay_viewer.panels import (
+    draw_help,
+    draw_lines,
+    draw_tooltip,
+    info_lines,
+    tooltip_lines,
+)
 from replay_viewer.playback import SmoothArena, VideoRunner
 from replay_viewer.problem import close_problem, show_problem
 from replay_viewer.shortcuts import action_for
@@ -40,6 +46,20 @@ from ui.window import FixedWindow
 MESSAGE_SECONDS, ERROR_SECONDS = 6.0, 15.0
 MODAL_KEYS = ("escape", "quit", "fullscreen")  # the shortcuts that still act behind a form
 RESTING_HINT = ("Open a replay: Ctrl+O", "? lists the keys; Ctrl+O opens another replay")
+
+
+def opened_line(name: str, model: ViewerModel) -> tuple[str, bool]:
+    """The status line on opening replay `name` and whether it is an error: its length, or
+    that its header's result disagrees with its recorded game (a file edited by hand), without
+    either result: an agent's view must not learn how the game ends (the Oracle's info bar
+    shows the game's result)."""
+    if model.header_problems:
+        return (
+            f"{name}: its header's result disagrees with its recorded game; the Oracle view "
+            "shows the game's (mbg replay verify names the fields)",
+            True,
+        )
+    return f"Opened {name}: {counted(model.ticks, 'tick')}. ? lists the keys.", False
 
 
 class App:
@@ -138,7 +158,7 @@ class App:
         self.side.set_metrics(
             None if metrics is None else MetricsTable(display_frame(metrics, classes)), note
         )
-        self.say(f"Opened {Path(path).name}: {counted(replay.ticks, 'tick')}. ? lists the keys.")
+        self.say(*opened_line(Path(path).name, self.model))
         return True
 
     def _hide_list(self) -> None:

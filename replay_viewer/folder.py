@@ -11,6 +11,7 @@ from pathlib import Path
 import msgpack
 
 from evaluation.replay import SUFFIX, ReplayError, read_header
+from replay_viewer.panels import team_systems
 from ui.explain import counted
 
 
@@ -25,19 +26,12 @@ class Entry:
             return f"{self.path.name}  (unreadable: {self.problem})"
         h = self.header
         result = h["result"]
-        teams = [_systems(h["systems"][:5]), _systems(h["systems"][5:])]
+        teams = [team_systems(h["systems"][:5]), team_systems(h["systems"][5:])]
         score = "-".join(str(s) for s in result["score"])
         return (
             f"{self.path.name} | map {h['map']['id']} {h['map']['name']} | {teams[0]} vs {teams[1]}"
             f" | {result['outcome_name']} {score} in {counted(result['ticks'], 'tick')}"
         )
-
-
-def _systems(specs) -> str:
-    names = [s for s in specs if s]
-    if not names:
-        return "-"
-    return names[0] if len(set(names)) == 1 else "/".join(names)
 
 
 def _bin_prefix(size: int) -> int:

@@ -15,8 +15,9 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from battleclient.game_setup import slots_text  # no JAX: the grammar's writer
 from ui.paths import scenario_dir
-from ui.rules import C, slot_label
+from ui.rules import C
 
 
 def human_slot(view, active) -> int:
@@ -34,17 +35,17 @@ def human_slot(view, active) -> int:
 def default_slots(systems, active, view, fallback: str = "scripted:tactician") -> str:
     """A --slots spec for playing on: "human" in `human_slot`, every other active slot the
     System recorded for it (header "systems"), and `fallback` where a person played (a recorded
-    human cannot play on by itself). Empty slots are left out: the replay fixes the roster."""
+    human cannot play on by itself). Empty slots are left out: the replay fixes the roster.
+    Runs of one spec are written as ranges ("A1-A4=scripted:tactician", "B*=..."), so the
+    Play on window's one-line box shows both teams."""
     you = human_slot(view, active)
-    items = []
+    specs = []
     for slot in range(C.NUM_SLOTS):
-        if not active[slot]:
-            continue
         spec = "human" if slot == you else str(systems[slot] or fallback)
         if slot != you and spec.partition(":")[0].strip() == "human":
             spec = fallback
-        items.append(f"{slot_label(slot)}={spec}")
-    return ",".join(items)
+        specs.append(spec if active[slot] else "")
+    return slots_text(specs)
 
 
 def play_on_command(replay_path, tick: int, slots: str, python: str | None = None) -> list[str]:

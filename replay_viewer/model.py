@@ -10,6 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from evaluation.replay import Replay
+from evaluation.replay_verify import fact_differences, result_facts
 from replay_viewer import story
 from replay_viewer.llm_lines import decision_lines
 from ui.explain import counted, explain_tick, num
@@ -74,11 +75,21 @@ def _move_name(move: int, slot: int, spawn_end: int) -> str:
     return C.MOVE_NAMES[int(C.MIRROR_MOVE[move]) if east else int(move)]
 
 
+def game_result(replay: Replay) -> tuple[dict, list[str]]:
+    """The game's result as its states give it ({outcome, outcome_name, score, ticks}, as the
+    header's `result`), and each line where the header says otherwise (a file edited by hand):
+    the viewer trusts what it shows, the states (evaluation.replay_verify.result_facts)."""
+    facts = result_facts(replay)
+    result = {key.split(".", 1)[1]: value for key, value in facts.items()}
+    return result, fact_differences(replay.header, facts)
+
+
 class ViewerModel:
     """One replay being viewed (tick, view, selection, overlays) and its per-tick facts."""
 
     def __init__(self, replay: Replay, name: str = "replay"):
         self.replay, self.name = replay, name
+        self.result, self.header_problems = game_result(replay)
         self.timeline = Timeline(replay.ticks)
         self.view = "oracle"
         self.selected: int | None = None

@@ -52,6 +52,12 @@ def systems_text(systems, font=None, width: int | None = None) -> str:
     return f"A: {elide_middle(a, font, half)}   B: {elide_middle(b, font, half)}"
 
 
+def result_words(result: dict) -> str:
+    """A header-shaped result {outcome_name, score, ticks} in words: "A wins 20-16 in 241 ticks"."""
+    score = f"{result['score'][0]}-{result['score'][1]}"
+    return f"{result['outcome_name']} {score} in {counted(result['ticks'], 'tick')}"
+
+
 def info_lines(model, font=None, width: int | None = None) -> list[str]:
     """The lines over the arena: file, map, tick, score, view; then in the Oracle view the
     result and regime, and the Systems of both teams on a line of their own, fitted to `width`
@@ -76,11 +82,8 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
         return lines
     if model.view != "oracle":
         return [first, "point of view: only what this view knew at this tick is shown"]
-    r = h["result"]
-    score = f"{r['score'][0]}-{r['score'][1]}"
-    second = (
-        f"result: {r['outcome_name']} {score} in {counted(r['ticks'], 'tick')}   {h['info_regime']}"
-    )
+    said = "result (the game's; its header says otherwise)" if model.header_problems else "result"
+    second = f"{said}: {result_words(model.result)}   {h['info_regime']}"
     if h.get("study"):  # three lines fit: the study's record shares them with the result
         head, answers = study_lines(h["study"])
         lines = [first, f"{second}   {head}", f"{answers}   {systems_text(h['systems'])}"]
@@ -91,10 +94,11 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
 def tick_heading(t: int, last: int, over: bool, first: int = 0) -> str:
     """The info bar's tick, numbered as the BattleClient numbers the same moment (RULES 0:
     tick t leads from state t to t+1): "tick t/T" for state t, and the final state of a
-    finished game names the tick that ended it, "tick T-1 (last)". t and last are replay
-    indices; first is the game tick of index 0 (a scenario replay's start tick)."""
+    finished game names the tick that ended it, "after tick T-1 (end)", so it never reads as
+    state T-1 does. t and last are replay indices; first is the game tick of index 0 (a
+    scenario replay's start tick)."""
     if over and t == last and t > 0:
-        return f"tick {first + t - 1} (last)"
+        return f"after tick {first + t - 1} (end)"
     return f"tick {first + t}/{first + last}"
 
 

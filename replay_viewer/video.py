@@ -97,7 +97,7 @@ def title_lines(model: ViewerModel, options: VideoOptions, start: int, end: int)
         classes = ", ".join(C.CLASS_NAMES[roster[s]] for s in slots if roster[s])
         systems = team_systems(h["systems"][slots.start : slots.stop])
         lines.append(f"Team {C.TEAM_NAMES[team]}: {systems}  ({classes or 'empty'})")
-    r = h["result"]
+    r = model.result
     lines.append(f"Final score A {r['score'][0]} : {r['score'][1]} B, {r['outcome_name']} "
                  f"after {counted(r['ticks'], 'tick')}")  # fmt: skip
     lines.append(f"Ticks {model.game_tick(start)}-{model.game_tick(end)} at "

@@ -114,7 +114,7 @@ class FrameMaker:
         veil.fill((10, 12, 16, 200))
         surface.blit(veil, (0, 0))
         score = self.model.state(tick)["score"]
-        r = self.model.replay.header["result"]
+        r = self.model.result
         shown = self.model.game_tick(tick)
         rows = [
             (self.big, f"Tick {shown}: A {int(score[0])} : {int(score[1])} B", COLOURS["accent"]),

@@ -242,7 +242,7 @@ def test_tick_labels_count_ticks_as_the_rules_do():
     # RULES 0: tick t leads from state t to t+1, so a horizon-5 game plays ticks 0-4 and ends
     # in state 5; the log says "t 4 ... Game over", and so must the top bar and the end card.
     assert panels.tick_heading(3, 5, over=False) == "Tick 3/5"
-    assert panels.tick_heading(5, 5, over=True) == "Tick 4 (last)"
+    assert panels.tick_heading(5, 5, over=True) == "After tick 4 (end)"
     assert panels.tick_line(5, 5, over=True) == "Ended on tick 4: 5 of 5 ticks played"
     assert panels.tick_line(2, 5, over=False) == "Tick 2 / 5   3 ticks left"
     line = end_score_line(0, 0, 5, " (time limit)")
@@ -257,7 +257,8 @@ def test_game_over_names_the_same_tick_as_the_log(apps):
     (last,) = [t for t, text in screen.logs[None] if "Game over" in text]
     assert last == GAME_TICKS - 1
     horizon = screen.session.config.horizon
-    assert panels.tick_heading(screen.snap.tick, horizon, screen.snap.over) == f"Tick {last} (last)"
+    heading = panels.tick_heading(screen.snap.tick, horizon, screen.snap.over)
+    assert heading == f"After tick {last} (end)"
     lines = [str(x) for x in panels.score_lines(screen.snap, horizon)]
     assert any(f"Ended on tick {last}:" in x for x in lines)
 

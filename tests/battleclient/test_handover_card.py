@@ -9,10 +9,10 @@ from battleclient.play_draw import PlayDrawing
 from battleclient.play_input import PlayInput
 
 
-def card_lines(team=1, tick=7):
+def card_lines(team=1, tick=7, early_press=False):
     drawn = []
     fake = SimpleNamespace(
-        s=SimpleNamespace(team=team, snap=SimpleNamespace(tick=tick)),
+        s=SimpleNamespace(team=team, snap=SimpleNamespace(tick=tick), early_press=early_press),
         _card=lambda surface, title, lines: drawn.append((title, lines)),
     )
     PlayDrawing._handover(fake, None)
@@ -24,6 +24,9 @@ def test_the_card_names_enter_space_and_a_click():
     assert title == "Team B's turn"
     assert lines[0] == "Hand the controls to Team B's player; Team A, look away."
     assert lines[-1] == "Press Enter or Space (or click) when ready."
+    assert card_lines(early_press=True)[1][-1] == (
+        "That press came as the card appeared and was ignored: press again."
+    )
 
 
 @pytest.mark.parametrize(

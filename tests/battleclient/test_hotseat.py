@@ -7,11 +7,23 @@ import pygame
 import pytest
 
 from battleclient import layout as L
+from battleclient.controls import EARLY_PRESS_PROMPT, TAKE_OVER_PROMPT
 from battleclient.play_input import HANDOVER_GUARD_S
 from evaluation.replay import read_replay
 from tests.battleclient.driver import frame, key, make_app, setup, wait_for
 
 HOTSEAT = "A0=human,A1-A4=random,B0=human,B1-B4=random"
+
+
+def shown(app):
+    """(phase, team, the hand-over card's last line as drawn, or None off the card)."""
+    screen, drawn = app.screen, []
+    screen.drawing._card = lambda surface, title, lines: drawn.append(lines[-1])
+    try:
+        app.draw(pygame.Surface(L.SIZE))
+    finally:
+        del screen.drawing._card
+    return screen.phase, screen.team, drawn[0] if screen.phase == "handover" else None
 
 
 def phase_is(app, phase, team=None):
@@ -24,23 +36,23 @@ def game(display):
     app = make_app(setup(HOTSEAT, seed=2))
     seen = []
     wait_for(app, lambda: phase_is(app, "handover", 0))
-    seen.append((app.screen.phase, app.screen.team))
+    seen.append(shown(app))
     handover = frame(app, dt=HANDOVER_GUARD_S)
     frame(app, [key(pygame.K_RETURN)])
-    seen.append((app.screen.phase, app.screen.team))
+    seen.append(shown(app))
     frame(app, [key(pygame.K_d)])  # A0: world east
     frame(app, [key(pygame.K_SPACE)], dt=2 * HANDOVER_GUARD_S)  # a stalled frame: its time
     # passed before Team B's card appeared, so it does not count towards the card's guard
-    seen.append((app.screen.phase, app.screen.team))
+    seen.append(shown(app))
     frame(app, [key(pygame.K_RETURN)])  # a double press: the card stays up
-    seen.append((app.screen.phase, app.screen.team))
+    seen.append(shown(app))
     frame(app, dt=HANDOVER_GUARD_S)
     frame(app, [key(pygame.K_RETURN)])
-    seen.append((app.screen.phase, app.screen.team))
+    seen.append(shown(app))
     frame(app, [key(pygame.K_a)])  # B0: world west (team frame East: B spawns east)
     frame(app, [key(pygame.K_SPACE)])
     wait_for(app, lambda: phase_is(app, "handover", 0) and app.screen.snap.tick == 1)
-    seen.append((app.screen.phase, app.screen.team))
+    seen.append(shown(app))
     while app.screen.phase != "over":
         wait_for(app, lambda: app.screen.phase in ("handover", "over") and not app.screen.waiting)
         for _ in range(2):
@@ -56,12 +68,13 @@ def game(display):
 def test_turns_go_through_hand_over_cards(game):
     _, seen, _, _ = game
     assert seen == [
-        ("handover", 0),
-        ("orders", 0),
-        ("handover", 1),
-        ("handover", 1),  # Enter straight after Space: still Team B's card
-        ("orders", 1),
-        ("handover", 0),
+        ("handover", 0, TAKE_OVER_PROMPT),
+        ("orders", 0, None),
+        ("handover", 1, TAKE_OVER_PROMPT),
+        # Enter straight after Space: still Team B's card, which says the press was ignored
+        ("handover", 1, EARLY_PRESS_PROMPT),
+        ("orders", 1, None),
+        ("handover", 0, TAKE_OVER_PROMPT),  # the next card starts afresh
     ]
 
 

@@ -38,3 +38,26 @@ def test_the_setup_menu_offers_no_position_to_save(apps, monkeypatch):
     assert sorted(play.card_buttons) == ["leave", "position", "quit", "resume"]
     post_events(app, [key(pygame.K_p)])
     assert play.form is not None
+
+
+def test_the_setup_card_shows_the_progress_as_a_bar(apps, monkeypatch):
+    from battleclient import layout as L
+    from battleclient import play_screen
+    from tests.battleclient.driver import frame
+    from ui.theme import COLOURS
+
+    release = threading.Event()
+    real_build = play_screen.build_game
+    monkeypatch.setattr(play_screen, "build_game", lambda *a: release.wait(120) and real_build(*a))
+    app = apps(setup("A0=human,A1-A4=random,B*=random"))
+    try:
+        app.progress.stage("Compiling the machine players (their first move)", 0.5)
+        app.progress.done = False
+        surface = frame(app)
+        bar = pygame.Rect(L.SETUP_BAR)
+        left, right = (bar.x + bar.width // 4, bar.centery), (bar.right - 8, bar.centery)
+        assert tuple(surface.get_at(left))[:3] == COLOURS["accent"]  # half of it filled
+        assert tuple(surface.get_at(right))[:3] == COLOURS["panel"]
+        assert tuple(surface.get_at(bar.topleft))[:3] == COLOURS["panel_line"]
+    finally:
+        release.set()

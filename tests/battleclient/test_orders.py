@@ -123,3 +123,38 @@ def test_whatever_the_player_does_the_heads_are_legal(seed, end, slot, ops):
         assert move[slot, m] and pair[slot, t, u]
         assert order.target < 0 or order.target in book.legal_targets(slot, order.ult)
         assert to_team_move(order.move, slot, end) == m or not move[slot, 1]
+
+
+def refusal_state(**rows):
+    """A world state's per-slot fields for the refusal messages: everyone able to fight, then
+    `rows` (field -> {slot: value}) applied."""
+    state = {
+        "alive": np.ones(10, bool),
+        "status": np.zeros((10, len(C.STATUS_NAMES)), np.int32),
+        "shield": np.zeros(10, np.int32),
+        "cooldown": np.zeros(10, np.int32),
+    }
+    for field, values in rows.items():
+        for slot, value in values.items():
+            state[field][slot] = value
+    return state
+
+
+def test_refused_orders_name_the_reason_rules_3_5():
+    from battleclient.wording import target_refusal, ult_refusal
+
+    stun = np.zeros(len(C.STATUS_NAMES), np.int32)
+    stun[int(np.flatnonzero(C.IS_STUN)[0])] = 2
+    shielded = refusal_state(shield={0: 3}, cooldown={0: 4})
+    assert ult_refusal(shielded, 0) == (
+        "No Ultimate: A0 is spawn-shielded for 3 ticks: it cannot fight until then"
+    )
+    assert (
+        target_refusal(shielded, 0)
+        == "A0 is spawn-shielded for 3 ticks: it cannot fight until then"
+    )
+    assert target_refusal(refusal_state(status={6: stun}), 6) == "B1 is stunned this tick"
+    assert ult_refusal(refusal_state(alive={2: False}), 2) == "No Ultimate: A2 is dead this tick"
+    assert ult_refusal(refusal_state(cooldown={3: 1}), 3) == "A3's Ultimate is ready in 1 tick"
+    assert ult_refusal(refusal_state(), 4) == "A4's Ultimate has no legal target this tick"
+    assert target_refusal(refusal_state(), 4) == "A4 has no legal target this tick"

@@ -43,6 +43,8 @@ def played(display, tmp_path_factory):
     screen = app.screen
     live["selected"] = screen.selected
     live["buttons"] = (screen.buttons["ult"].visible, screen.buttons["pause"].visible)
+    frame(app, [key(pygame.K_t)])  # no enemy in sight at the start
+    live["t_refused"] = screen.message
     frame(app, [key(pygame.K_d)])  # world east
     live["tick0"] = screen.books[0].heads(0)
     frame(app, [key(pygame.K_SPACE)])
@@ -55,6 +57,8 @@ def played(display, tmp_path_factory):
     live["tick1"] = app.screen.books[0].heads(0)
     frame(app, [key(pygame.K_SPACE)])
     next_orders(app, 2)
+    frame(app, [key(pygame.K_u)])  # Burst again: cooling down since tick 1
+    live["u_refused"] = app.screen.message
     frame(app, [key(pygame.K_q)])  # world north-west
     live["tick2"] = app.screen.books[0].heads(0)
     frame(app, [key(pygame.K_SPACE)])
@@ -77,6 +81,12 @@ def test_orders_screen_starts_on_the_human_agent(played):
     _, _, live = played
     assert live["selected"] == 0
     assert live["buttons"] == (True, False)  # orders buttons shown, spectator ones hidden
+
+
+def test_refused_keys_say_why(played):
+    _, _, live = played
+    assert live["t_refused"] == "A0 has no legal target this tick"
+    assert live["u_refused"] == "A0's Ultimate is ready in 30 ticks"  # RULES 4, step 7
 
 
 def test_world_directions_become_team_frame_heads(played):

@@ -16,6 +16,7 @@ import pytest
 
 from battleclient import layout as L
 from battleclient.controls import MOVE_KEYS
+from battleclient.panels import log_rows
 from battleclient.resolution import RESOLVE_S
 from battleclient.scenario_play import ScenarioPlay
 from battleclient.scenario_screen import ScenarioScreen
@@ -106,6 +107,7 @@ def playtest(display, tmp_path_factory):
         wait_for(app, lambda: _orders_up(app) and play.snap.tick == 296, dt=0.0)
         seen["bar"] = (play.drawing._top(pygame.Surface(L.SIZE)), play.drawing._top_room())
         seen["banner"] = play.since < RESOLVE_S
+        seen["log"] = log_rows(play.logs[0])
         _shot(app, "scenario_play_banner", shots)
 
         _space_until_over(app)  # attempt 1: every order the no-op
@@ -184,10 +186,15 @@ def test_the_top_bar_and_its_banner_end_before_the_repeat_button(playtest):
     assert end <= room, (end, room)
 
 
+def test_the_log_numbers_three_digit_ticks_apart_from_their_t(playtest):
+    seen, _, _ = playtest
+    assert seen["log"] == ["t 295  Mage B1 hit Rogue A0: 15 damage"]  # not "t295": "1295"
+
+
 def test_a_losing_attempt_then_try_again_within_half_a_second(playtest):
     seen, _, scenario = playtest
     solved, heading, path = seen["first"]
-    assert solved is False and heading.startswith("Tick ")
+    assert solved is False and heading == "After tick 296 (end)"  # the idle Rogue died
     assert path.name.startswith(f"scenario01_{scenario.start_hash[:8]}_attempt1_")
     assert seen["again_tick"] == int(scenario.start.tick) == 295
     assert seen["again_s"] < 0.5, seen["again_s"]  # issue 17: the next orders screen in 0.5 s

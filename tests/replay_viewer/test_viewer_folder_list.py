@@ -88,3 +88,16 @@ def test_an_empty_folder_lists_nothing_and_keeps_the_open_replay(display, folder
     assert fresh.open_path(empty) and fresh.list_widget is None
     frame(fresh)
     assert fresh.model is None and fresh.message.startswith("No replays")
+
+
+def test_a_row_counts_a_teams_shared_systems_as_the_info_bar_does(display, tmp_path):
+    from replay_viewer.app import App
+
+    replay = synthetic_replay(6, seed=0)
+    replay.header["systems"] = ["human"] + ["scripted:tactician"] * 4 + ["scripted:kiter"] * 5
+    write_replay(tmp_path / "mine.mbgr", replay)
+    app = App(L.SIZE)
+    assert app.open_path(tmp_path)
+    frame(app)
+    (row,) = [item["text"] for item in app.list_widget.item_list]
+    assert "| human / 4x scripted:tactician vs scripted:kiter |" in row, row

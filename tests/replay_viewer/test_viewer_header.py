@@ -94,3 +94,23 @@ def test_a_scenario_clock_counts_down_and_names_the_end():
     assert scenario_lines(info, 4, False)[0].endswith(": 1 tick left")
     # a game that ended at state 4 of a 5-tick horizon has no tick left to play
     assert scenario_lines(info, 4, False, over=True)[0].endswith(": game over after 4 of 5 ticks")
+
+
+def test_a_header_result_edited_by_hand_is_flagged_and_the_games_shown(display, tmp_path):
+    replay = synthetic_replay(10, seed=5)
+    true = dict(replay.header["result"])
+    replay.header["result"] = dict(true, outcome=2, outcome_name="B wins", score=[0, 20])
+    viewer = App(L.SIZE)
+    assert viewer.open_path(write_replay(tmp_path / "edited.mbgr", replay))
+    frame(viewer)
+    assert viewer.message_is_error
+    played = f"{true['outcome_name']} {true['score'][0]}-{true['score'][1]} in 10 ticks"
+    assert viewer.message == (  # no result in it: an agent's view must not learn the end
+        "edited.mbgr: its header's result disagrees with its recorded game; the Oracle view "
+        "shows the game's (mbg replay verify names the fields)"
+    )
+    frame(viewer, [key(pygame.K_o, unicode="o")])  # another message; the info line still says
+    assert drawn(viewer)[1].startswith(f"result (the game's; its header says otherwise): {played}")
+    untouched = open_with(display, tmp_path, replay.header["systems"])
+    assert untouched.model.header_problems == []
+    assert drawn(untouched)[1].startswith("result: ")

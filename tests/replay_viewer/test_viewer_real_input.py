@@ -110,3 +110,23 @@ def test_g_then_a_digit_draws_only_the_digit(app):
     wanted = pygame.image.tobytes(plain.image.subsurface(right), "RGB")
     plain.kill()
     assert typed == wanted
+
+
+def test_the_last_two_states_of_a_finished_game_read_apart(display, tmp_path):
+    """End, then Left: state 12 (after the last tick, 11) and state 11 (ordering tick 11) must
+    not both read "tick 11" (RULES 0: tick t leads from state t to t+1)."""
+    from evaluation.replay import write_replay
+    from replay_viewer.app import App
+    from replay_viewer.panels import info_lines
+    from tests.helpers.replays import synthetic_replay
+
+    replay = synthetic_replay(12, seed=2)
+    replay.states["outcome"][-1] = 1  # Team A won with tick 11
+    app = App(L.SIZE)
+    assert app.open_path(write_replay(tmp_path / "won.mbgr", replay))
+    pygame.event.clear()
+    headings = []
+    for key in (pygame.K_END, pygame.K_LEFT):
+        post_key(app, key)
+        headings.append((app.model.tick, info_lines(app.model)[0].split("   ")[2]))
+    assert headings == [(12, "after tick 11 (end)"), (11, "tick 11/12")]
