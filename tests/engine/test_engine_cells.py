@@ -1,6 +1,8 @@
 """Collision tests near each body (`geometry.ObstacleIndex`, derived each tick from the obstacle
 table) agree with the tests over every obstacle, on any table, however crowded (RULES 1.3)."""
 
+import re
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -212,3 +214,26 @@ def test_a_crowded_map_file_loads():
     }
     spec = maps.map_from_dict(doc, "crowd.json")
     assert len(spec.obstacles) == 18  # nine authored, nine mirrored about x = 10
+
+
+def _fusion_dims(hlo: str, op: str) -> list[list[int]]:
+    """The result dims of each fusion whose fused computation evaluates `op` (optimised HLO)."""
+    bodies = dict(re.findall(r"^%(\S+) [^\n]*\{\n(.*?)^\}", hlo, flags=re.M | re.S))
+    with_op = {name for name, body in bodies.items() if f" {op}(" in body}
+    calls = re.findall(r"= \w+\[([\d,]*)\]\S* fusion\(.*?calls=%([\w.\-]+)", hlo)
+    return [[int(d) for d in dims.split(",")] for dims, called in calls if called in with_op]
+
+
+def test_the_obstacle_trigonometry_runs_once_per_slot_not_per_body_and_slot():
+    # Fused into each candidate test, XLA:CPU evaluated the walls' cos and sin for every body
+    # and slot, three times a tick outside the sub-step loop (issue #26). 3 games, 7 bodies.
+    def tests(rows, pos):
+        index = geometry.obstacle_index(rows)
+        pushed = geometry.project_near(pos, index, jnp.full(7, 0.5))
+        return pushed, geometry.overlap_near(pushed, index, jnp.full(7, 0.5))
+
+    rows = jnp.asarray(np.stack([TABLES[7]] * 3))
+    points = jnp.full((3, 7, 2), 5.0, jnp.float32)
+    hlo = jax.jit(jax.vmap(tests)).lower(rows, points).compile().as_text()
+    dims = _fusion_dims(hlo, "cosine")
+    assert dims and all(7 not in d for d in dims), dims
