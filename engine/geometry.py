@@ -229,7 +229,9 @@ class ObstacleIndex(NamedTuple):
     """
 
     rows: jnp.ndarray  # (33, 10) float32 the `Shapes` columns of each slot, then an empty row
-    reach: jnp.ndarray  # (4, 32) float32 x low, x high, y low, y high of each slot's reach box
+    # x low, x high, y low, y high of each slot's reach box: four (32,) float32 (apart, not one
+    # (4, 32) array: XLA:CPU computed a stacked one twice, in the layouts of two consumers)
+    reach: tuple[jnp.ndarray, jnp.ndarray, jnp.ndarray, jnp.ndarray]
 
 
 def obstacle_index(obstacles: jnp.ndarray) -> ObstacleIndex:
@@ -251,7 +253,7 @@ def obstacle_index(obstacles: jnp.ndarray) -> ObstacleIndex:
     used = s.pillar | s.wall
     low_x, low_y = (jnp.where(used, c - h, jnp.inf) for c, h in ((s.x, half_x), (s.y, half_y)))
     high_x, high_y = (jnp.where(used, c + h, -jnp.inf) for c, h in ((s.x, half_x), (s.y, half_y)))
-    reach = jnp.stack([low_x, high_x, low_y, high_y]).astype(jnp.float32)
+    reach = tuple(c.astype(jnp.float32) for c in (low_x, high_x, low_y, high_y))
     # Materialised once: fused into each test, the trigonometry ran once per body and slot.
     return jax.lax.optimization_barrier(ObstacleIndex(jnp.concatenate([rows, empty]), reach))
 

@@ -9,9 +9,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine
+from engine import combat, geometry, legality, maps
 from engine import constants as C
-from engine import geometry, maps
+from engine import env as env_module
 from engine.pool import pack_pool
+from engine.sampling import random_legal_actions
 from tests.engine.kit import game, pillar, step, table, wall
 
 SHIPPED = maps.load_maps(range(maps.NUM_MAPS))
@@ -226,14 +229,18 @@ def _fusion_dims(hlo: str, op: str) -> list[list[int]]:
 
 def test_the_obstacle_trigonometry_runs_once_per_slot_not_per_body_and_slot():
     # Fused into each candidate test, XLA:CPU evaluated the walls' cos and sin for every body
-    # and slot, three times a tick outside the sub-step loop (issue #26). 3 games, 7 bodies.
-    def tests(rows, pos):
-        index = geometry.obstacle_index(rows)
-        pushed = geometry.project_near(pos, index, jnp.full(7, 0.5))
-        return pushed, geometry.overlap_near(pushed, index, jnp.full(7, 0.5))
+    # and slot, three times a tick outside the sub-step loop (issue #26): fusions of shape
+    # (games, 10) evaluating a cosine. Movement over 4 games, as `Env.step` runs it.
+    env = engine.make(maps="train", rosters=["MWHRP/MWHRP"])
+    keys = jax.random.split(jax.random.PRNGKey(0), 4)
+    obs, state = jax.vmap(env.reset)(keys)
+    acts = jax.vmap(random_legal_actions)(keys, obs.mask)
 
-    rows = jnp.asarray(np.stack([TABLES[7]] * 3))
-    points = jnp.full((3, 7, 2), 5.0, jnp.float32)
-    hlo = jax.jit(jax.vmap(tests)).lower(rows, points).compile().as_text()
+    def move(state, actions):
+        accepted, _ = combat.accept(actions, legality.masks(state))
+        lane, recipient = combat.route(accepted)
+        return env_module._move(env.config, state, accepted, lane, recipient)
+
+    hlo = jax.jit(jax.vmap(move)).lower(state, acts).compile().as_text()
     dims = _fusion_dims(hlo, "cosine")
-    assert dims and all(7 not in d for d in dims), dims
+    assert dims and all(C.NUM_SLOTS not in d for d in dims), dims
