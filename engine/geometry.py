@@ -229,7 +229,9 @@ class ObstacleIndex(NamedTuple):
     """
 
     rows: jnp.ndarray  # (33, 10) float32 the `Shapes` columns of each slot, then an empty row
-    reach: jnp.ndarray  # (4, 32) float32 x low, x high, y low, y high of each slot's reach box
+    # x low, x high, y low, y high of each slot's reach box: four (32,) float32 (apart, not one
+    # (4, 32) array: XLA:CPU computed a stacked one twice, in the layouts of two consumers)
+    reach: tuple[jnp.ndarray, jnp.ndarray, jnp.ndarray, jnp.ndarray]
 
 
 def obstacle_index(obstacles: jnp.ndarray) -> ObstacleIndex:
@@ -251,8 +253,9 @@ def obstacle_index(obstacles: jnp.ndarray) -> ObstacleIndex:
     used = s.pillar | s.wall
     low_x, low_y = (jnp.where(used, c - h, jnp.inf) for c, h in ((s.x, half_x), (s.y, half_y)))
     high_x, high_y = (jnp.where(used, c + h, -jnp.inf) for c, h in ((s.x, half_x), (s.y, half_y)))
-    reach = jnp.stack([low_x, high_x, low_y, high_y]).astype(jnp.float32)
-    return ObstacleIndex(jnp.concatenate([rows, empty]), reach)
+    reach = tuple(c.astype(jnp.float32) for c in (low_x, high_x, low_y, high_y))
+    # Materialised once: fused into each test, the trigonometry ran once per body and slot.
+    return jax.lax.optimization_barrier(ObstacleIndex(jnp.concatenate([rows, empty]), reach))
 
 
 SLOT_BITS = (np.uint32(1) << np.arange(C.MAX_OBSTACLES, dtype=np.uint32)).astype(np.uint32)
@@ -286,14 +289,15 @@ def _gather(index: ObstacleIndex, slots: jnp.ndarray) -> Shapes:
     return Shapes(*fields[:-2], fields[-2] > 0.5, fields[-1] > 0.5)
 
 
-def _near_pushes(pos, radius, index: ObstacleIndex, slots, total_x, total_y):
-    """Add the pushes of the obstacles `slots` (n, k) to the running totals (n,) (None: start
-    a new chain), one add at a time in slot order: the left-to-right chain `_project` adds."""
-    hit, tx, ty = _contacts(pos, radius, _gather(index, slots))
+def _near_pushes(pos, radius, near: Shapes, total_x, total_y):
+    """Add the pushes of the obstacles `near` (columns (n, k)) to the running totals (n,) (None:
+    start a new chain), one add at a time in slot order: the left-to-right chain `_project`
+    adds."""
+    hit, tx, ty = _contacts(pos, radius, near)
     push_x = jnp.where(hit, tx - pos[:, 0:1], 0.0)
     push_y = jnp.where(hit, ty - pos[:, 1:2], 0.0)
     push_x, push_y = jax.lax.optimization_barrier((push_x, push_y))  # see `_project`
-    for j in range(slots.shape[1]):
+    for j in range(push_x.shape[1]):
         if total_x is None:  # the chain starts with the first push, as `small_sum`'s does
             total_x, total_y = push_x[:, j], push_y[:, j]
         else:
@@ -321,12 +325,12 @@ def project_near(pos: jnp.ndarray, index: ObstacleIndex, radius: jnp.ndarray) ->
     not the other, so the two agree to a few ulps, `tests/engine/test_engine_cells.py`.)
     """
     slots, rest = take_slots(near_bits(index, pos), C.NEAR_OBSTACLES)
-    first = _near_pushes(pos, radius, index, slots, None, None)
+    first = _near_pushes(pos, radius, _gather(index, slots), None, None)
 
     def next_slots(carry):
         rest, total_x, total_y = carry
         slots, rest = take_slots(rest, C.NEAR_OBSTACLES)
-        return rest, *_near_pushes(pos, radius, index, slots, total_x, total_y)
+        return rest, *_near_pushes(pos, radius, _gather(index, slots), total_x, total_y)
 
     _, total_x, total_y = jax.lax.while_loop(_more, next_slots, (rest, *first))
     return pos + jnp.stack([total_x, total_y], axis=1)

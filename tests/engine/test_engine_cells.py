@@ -1,15 +1,20 @@
 """Collision tests near each body (`geometry.ObstacleIndex`, derived each tick from the obstacle
 table) agree with the tests over every obstacle, on any table, however crowded (RULES 1.3)."""
 
+import re
+
 import jax
 import jax.numpy as jnp
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine
+from engine import combat, geometry, legality, maps
 from engine import constants as C
-from engine import geometry, maps
+from engine import env as env_module
 from engine.pool import pack_pool
+from engine.sampling import random_legal_actions
 from tests.engine.kit import game, pillar, step, table, wall
 
 SHIPPED = maps.load_maps(range(maps.NUM_MAPS))
@@ -212,3 +217,30 @@ def test_a_crowded_map_file_loads():
     }
     spec = maps.map_from_dict(doc, "crowd.json")
     assert len(spec.obstacles) == 18  # nine authored, nine mirrored about x = 10
+
+
+def _fusion_dims(hlo: str, op: str) -> list[list[int]]:
+    """The result dims of each fusion whose fused computation evaluates `op` (optimised HLO)."""
+    bodies = dict(re.findall(r"^%(\S+) [^\n]*\{\n(.*?)^\}", hlo, flags=re.M | re.S))
+    with_op = {name for name, body in bodies.items() if f" {op}(" in body}
+    calls = re.findall(r"= \w+\[([\d,]*)\]\S* fusion\(.*?calls=%([\w.\-]+)", hlo)
+    return [[int(d) for d in dims.split(",")] for dims, called in calls if called in with_op]
+
+
+def test_the_obstacle_trigonometry_runs_once_per_slot_not_per_body_and_slot():
+    # Fused into each candidate test, XLA:CPU evaluated the walls' cos and sin for every body
+    # and slot, three times a tick outside the sub-step loop (issue #26): fusions of shape
+    # (games, 10) evaluating a cosine. Movement over 4 games, as `Env.step` runs it.
+    env = engine.make(maps="train", rosters=["MWHRP/MWHRP"])
+    keys = jax.random.split(jax.random.PRNGKey(0), 4)
+    obs, state = jax.vmap(env.reset)(keys)
+    acts = jax.vmap(random_legal_actions)(keys, obs.mask)
+
+    def move(state, actions):
+        accepted, _ = combat.accept(actions, legality.masks(state))
+        lane, recipient = combat.route(accepted)
+        return env_module._move(env.config, state, accepted, lane, recipient)
+
+    hlo = jax.jit(jax.vmap(move)).lower(state, acts).compile().as_text()
+    dims = _fusion_dims(hlo, "cosine")
+    assert dims and all(C.NUM_SLOTS not in d for d in dims), dims
