@@ -191,12 +191,13 @@ class ViewerModel:
         if t == 0:
             what = "the game starts" if self.first_tick == 0 else "the replay starts"
             return [f"Tick {self.first_tick}: {what}; step forward to see what happens."]
-        known, seen = None, None
+        known, seen, seen_before = None, None, None
         if self.view != "oracle":
             known = self.known_transition(t)
             seen = set(np.flatnonzero(self.masks(t)[0]).tolist())  # relayed rows: last tick
+            seen_before = set(np.flatnonzero(self.masks(t - 1)[0]).tolist())
         ev, before, after = self.events(t - 1), self.state(t - 1), self.state(t)
-        lines = explain_tick(ev, before, after, self.view, known, seen)
+        lines = explain_tick(ev, before, after, self.view, known, seen, seen_before)
         return lines or ["Nothing this view could see happened."]
 
     def marks(self, t: int) -> list:
