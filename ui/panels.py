@@ -83,17 +83,27 @@ def fit_lines(text: str, fonts, width: int, height: int, indent: str = "  "):
     kept = lines[:room]
     if len(lines) > room:
         kept[-1] += ELLIPSIS
-    return font, [_cut_end(line, font, width) for line in kept]
+    return font, [_cut_end(line, font, width, at_word=True) for line in kept]
 
 
-def _cut_end(line: str, font, width: int) -> str:
-    """`line`, or its longest start followed by "..." that is at most `width` pixels wide."""
+def _cut_end(line: str, font, width: int, at_word: bool = False) -> str:
+    """`line`, or its longest start followed by "..." that is at most `width` pixels wide; with
+    `at_word`, a start that ends at a word break where the line has one (a single long word,
+    such as a path, is cut inside it)."""
     if font.size(line)[0] <= width:
         return line
     body = line[: -len(ELLIPSIS)] if line.endswith(ELLIPSIS) else line
     while body and font.size(body + ELLIPSIS)[0] > width:
         body = body[:-1]
+    cut_inside = len(body) < len(line) and not line[len(body)].isspace()
+    if at_word and cut_inside and " " in body.strip():
+        body = body.rstrip()[: body.rstrip().rfind(" ")]
     return body.rstrip() + ELLIPSIS
+
+
+def is_cut(text: str, lines) -> bool:
+    """True when `lines` (fit_lines' output for `text`) do not hold all of its words."""
+    return " ".join(" ".join(lines).split()) != " ".join(text.split())
 
 
 cut_end = _cut_end  # the public name (ui.animation's captions)
