@@ -6,11 +6,10 @@ import pygame_gui
 from pygame_gui.elements import UIButton, UIDropDownMenu, UIHorizontalSlider, UITextEntryLine
 
 from replay_viewer import layout as L
-from replay_viewer.model import SPEEDS, view_from_label, view_options
+from replay_viewer.model import SPEEDS, menu_label, view_from_label, view_options
 from replay_viewer.story import game_marks
 from replay_viewer.timeline import StoryStrip, slider_track
 from ui.explain import counted
-from ui.scene import view_label
 
 
 def speed_label(speed: int) -> str:
@@ -62,7 +61,7 @@ class Toolbar:
         for widget in (self.view_menu, self.slider):
             if widget is not None:
                 widget.kill()
-        options, label = view_options(model), view_label(model.view)
+        options, label = view_options(model), menu_label(model, model.view)
         self.menu_view = model.view
         self.view_menu = UIDropDownMenu(
             options, label if label in options else options[0], pygame.Rect(L.VIEW),
