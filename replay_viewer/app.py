@@ -36,7 +36,7 @@ from ui import modal
 from ui.arena import ArenaRenderer
 from ui.explain import counted
 from ui.pacing import FramePacer
-from ui.panels import fit_lines, is_cut
+from ui.panels import break_words, fit_lines, is_cut
 from ui.signals import EXIT_CODE as TERM_EXIT
 from ui.signals import TermSignal
 from ui.theme import COLOURS, GUI_THEME
@@ -73,8 +73,8 @@ class App:
         self.manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold"}])
         self.renderer = ArenaRenderer()
         self.font = self.renderer.font(18)
-        # no smaller font: a longer message is cut at a word, and hovering shows it whole
-        self.status_fonts = (self.font, self.renderer.font(16))
+        # a message too long for the smallest is cut at a word, and hovering shows it whole
+        self.status_fonts = (self.font, self.renderer.font(16), self.renderer.font(14))
         self.big_font = self.renderer.font(24)
         self.info_font = self.renderer.font(16)  # three lines over the arena (layout.INFO)
         self.small_fonts = (self.renderer.font(16), self.renderer.font(14))  # cells that are wide
@@ -386,21 +386,8 @@ def wrap_tooltip(lines, font, width: int = 380) -> list[str]:
     word wider than that (a path) is broken into pieces that fit, so none of it is cut."""
     out = []
     for line in lines:
-        words = [piece for word in line.split(" ") for piece in _pieces(word, font, width - 24)]
-        out += fit_lines(" ".join(words), (font,), width, 10_000)[1]
+        out += fit_lines(break_words(line, font, width - 24), (font,), width, 10_000)[1]
     return out
-
-
-def _pieces(word: str, font, width: int) -> list[str]:
-    """`word` cut into consecutive pieces each at most `width` pixels of `font` wide."""
-    pieces = []
-    while font.size(word)[0] > width and len(word) > 1:
-        end = len(word) - 1
-        while end > 1 and font.size(word[:end])[0] > width:
-            end -= 1
-        pieces.append(word[:end])
-        word = word[end:]
-    return pieces + [word]
 
 
 def main(argv=None) -> int:
