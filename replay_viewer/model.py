@@ -353,8 +353,9 @@ class ViewerModel:
         if self.view == "oracle":
             per_recipient = dmg
         else:
-            # this tick's damage is observed where the recipient is seen directly after it
-            known = self.all_masks()[0][1:]
+            # this tick's damage is observed where the recipient is seen directly after it,
+            # alive (a unit that died in the tick has no row, RULES 5.2)
+            known = self.all_masks()[0][1:] & ~self.replay.events["died"]
             per_recipient = dmg * known[:, None, :]
         by_source = per_recipient.sum(axis=2)
         out = np.stack([by_source[:, :5].sum(1), by_source[:, 5:].sum(1)], 1).astype(np.float32)
