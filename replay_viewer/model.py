@@ -14,15 +14,8 @@ from evaluation.replay_verify import fact_differences, result_facts
 from replay_viewer import story
 from replay_viewer.llm_lines import decision_lines
 from ui.explain import counted, explain_tick, num
-from ui.rules import C, slot_label, team_of, unit_name
-from ui.scene import (
-    DEFAULT_OVERLAYS,
-    Scene,
-    known_masks,
-    scene_from_state,
-    view_label,
-    view_trails,
-)
+from ui.rules import C, team_of, unit_name
+from ui.scene import DEFAULT_OVERLAYS, Scene, known_masks, scene_from_state, view_trails
 
 SPEEDS = (1, 2, 4, 8, 15, 30)  # playback presets, ticks per second
 TRAIL_TICKS = 8
@@ -393,30 +386,3 @@ class ViewerModel:
             return None
         series = self.replay.events[field][:, source, target]
         return int(np.argmax(series)) + 1 if series.max() > 0 else None
-
-
-def menu_label(model, view) -> str:
-    """The view menu's name of `view`: "Oracle", "Team A", or an agent's slot and class
-    ("A0 Mage", the class fixed for the whole game, RULES 2.1)."""
-    if view == "oracle" or view[0] == "team":
-        return view_label(view)
-    slot = int(view[1])
-    return f"{slot_label(slot)} {C.CLASS_NAMES[int(model.replay.states['class_id'][0][slot])]}"
-
-
-def view_options(model) -> list[str]:
-    """Labels of the views of this game: Oracle, the active agents, the two teams."""
-    active = model.replay.states["active"][0]
-    agents = [menu_label(model, ("agent", s)) for s in range(C.NUM_SLOTS) if active[s]]
-    return ["Oracle", *agents, "Team A", "Team B"]
-
-
-def view_from_label(label: str):
-    """The view of a menu_label ("A0 Mage" -> ("agent", 0)); "Agent A0" is read too."""
-    if label == "Oracle":
-        return "oracle"
-    words = label.split(" ")
-    if words[0] == "Team":
-        return ("team", "AB".index(words[1]))
-    name = words[1] if words[0] == "Agent" else words[0]
-    return ("agent", "AB".index(name[0]) * 5 + int(name[1]))
