@@ -20,14 +20,23 @@ STAY = 0
 class Order:
     """One slot's choice in UI terms: move = world direction index (C.MOVE_NAMES), target =
     global slot or -1, ult = use the Ultimate; `armed`: the Ultimate was asked for and waits
-    for a target click (submitted as no target until one is chosen); `repeated`: carried over
-    from the last tick unchanged (battleclient.persist), cleared by any change."""
+    for a target click (submitted as no target until one is chosen); `carried`: where an
+    order unchanged since the tick began comes from, a key of CARRIED ("" when chosen now;
+    battleclient.persist), cleared by any change."""
 
     move: int = STAY
     target: int = -1
     ult: bool = False
     armed: bool = False
-    repeated: bool = False
+    carried: str = ""
+
+
+# the orders panel's note on an order the player did not give this tick (Order.carried)
+CARRIED = {
+    "": "",
+    "repeat": " (repeated)",
+    "takeback": " (given before take back)",
+}
 
 
 def plays_east(slot: int, spawn_end: int) -> bool:
@@ -96,7 +105,7 @@ class OrderBook:
         if slot not in self.orders or world_move not in self.legal_moves(slot):
             return False
         self.orders[slot].move = int(world_move)
-        self.orders[slot].repeated = False
+        self.orders[slot].carried = ""
         return True
 
     def choose_target(self, slot: int, target: int) -> bool:
@@ -105,7 +114,7 @@ class OrderBook:
         order = self.orders.get(slot)
         if order is None:
             return False
-        order.repeated = False
+        order.carried = ""
         if target == order.target:
             return self.clear_target(slot)
         wants_ult = order.ult or order.armed
@@ -121,7 +130,7 @@ class OrderBook:
         order = self.orders.get(slot)
         if order is None:
             return False
-        order.target, order.ult, order.armed, order.repeated = -1, False, False, False
+        order.target, order.ult, order.armed, order.carried = -1, False, False, ""
         return True
 
     def toggle_ult(self, slot: int) -> bool:
@@ -133,7 +142,7 @@ class OrderBook:
         order = self.orders.get(slot)
         if order is None:
             return False
-        order.repeated = False
+        order.carried = ""
         if order.ult or order.armed:
             order.ult = order.armed = False
             if order.target >= 0 and order.target not in self.legal_targets(slot, False):
@@ -192,4 +201,4 @@ class OrderBook:
             act = f"{ult_name}: click a target"
         else:
             act = "no target"
-        return f"{move}, {act}" + (" (repeated)" if order.repeated else "")
+        return f"{move}, {act}{CARRIED[order.carried]}"

@@ -13,11 +13,15 @@ from battleclient.orders import STAY, Order, OrderBook
 from ui.rules import slot_label
 
 
-def carry_orders(book: OrderBook, previous: dict[int, Order], scene) -> list[str]:
+def carry_orders(
+    book: OrderBook, previous: dict[int, Order], scene, origin: str = "repeat"
+) -> list[str]:
     """Give each slot of `book` its order from `previous` (global slot -> Order) where still
-    legal: the move (world direction) and the Basic target; marks them `repeated`. `scene`
-    is the player's fair Scene of the new tick (ui.scene; what the team knows, RULES 5.7),
-    used only to say why a target was dropped. Returns one note per dropped target."""
+    legal: the move (world direction) and the Basic target; with origin "takeback" (the
+    orders of a tick taken back, given again from the same state) the Ultimate too. Marks them
+    `carried` = origin (battleclient.orders.CARRIED). `scene` is the player's fair Scene of
+    the new tick (ui.scene; what the team knows, RULES 5.7), used only to say why a target
+    was dropped. Returns one note per dropped target."""
     notes = []
     for slot in book.slots:
         order = previous.get(slot)
@@ -26,13 +30,17 @@ def carry_orders(book: OrderBook, previous: dict[int, Order], scene) -> list[str
         carried = False
         if order.move != STAY and book.set_move(slot, order.move):
             carried = True
+        ult = order.ult and origin == "takeback" and book.can_ult(slot)
+        if ult:
+            book.toggle_ult(slot)
+            carried = carried or (order.target < 0 and book.orders[slot].ult)  # Burst
         if order.target >= 0:
-            if order.target in book.legal_targets(slot, False):
+            if order.target in book.legal_targets(slot, ult):
                 book.choose_target(slot, order.target)
                 carried = True
             else:
                 notes.append(dropped_target_note(slot, order.target, scene))
-        book.orders[slot].repeated = carried
+        book.orders[slot].carried = origin if carried else ""
     return notes
 
 

@@ -131,14 +131,17 @@ class PlayDrawing:
         s = self.s
         font, small, big = self.fonts
         scene, before, viewer = self._scene()
+        ringed = s.phase == "orders" and s.since >= TWEEN_S  # the ring waits for units to settle
+        dots = self.ring(scene, s.selected) if ringed and s.selected is not None else []
+        r = panels.DOT_R
+        s.renderer.label_avoid = tuple((x - r, y - r, 2 * r, 2 * r) for _, (x, y) in dots)
         draw_resolution(surface, s, scene, before)
-        if s.phase == "orders" and s.since >= TWEEN_S:  # the ring waits for units to settle
+        if ringed:
             book = s.books[s.team]
             panels.draw_order_marks(surface, s.renderer, scene, book, lambda u: u.pos)
             if s.selected is not None:
                 unit = scene.unit(s.selected)
                 chosen = book.orders[s.selected].move
-                dots = self.ring(scene, s.selected)
                 if unit is not None and dots:
                     centre = s.renderer.world_to_screen(unit.pos, L.ARENA)
                     clip = surface.get_clip()

@@ -139,14 +139,17 @@ class PlayScreen(PlayInput, Screen):
             self.phase = "spectate"
         self._sync_buttons()
 
-    def _new_orders(self, snap, previous: dict) -> None:
+    def _new_orders(self, snap, previous: dict, origin: str = "repeat") -> None:
         """Fresh order books for the tick of `snap`, holding `previous` orders where legal
-        (battleclient.persist), and the machine Systems asked to decide meanwhile."""
+        (battleclient.persist; `origin` says where they come from), and the machine Systems
+        asked to decide meanwhile."""
         end = int(snap.state["spawn_end"])
         self.books = {
             t: OrderBook(self.viewers[t], snap.move_mask, snap.pair_mask, end) for t in self.teams
         }
-        self.notes = {t: carry_orders(b, previous, self.scenes[t]) for t, b in self.books.items()}
+        self.notes = {
+            t: carry_orders(b, previous, self.scenes[t], origin) for t, b in self.books.items()
+        }
         self.turn = 0
         self._begin_turn()
         self.app.submit(self.session.decide, done=self._on_decided)
@@ -211,7 +214,7 @@ class PlayScreen(PlayInput, Screen):
             self.logs[key] = [(t, line) for t, line in self.logs.get(key, []) if t < value.tick]
             self.scenes[key] = fair_scene(value, viewer, sight=self.sight)
             self.before[key] = None
-        self._new_orders(value, undone)
+        self._new_orders(value, undone, origin="takeback")
         self.say(f"Took back tick {value.tick}: its orders are back, change them")
         self._sync_buttons()
 

@@ -110,7 +110,14 @@ def log_lines(snap, viewer, scene: Scene, before: Scene | None, sight="team") ->
         team = ("team", team_of(int(viewer[0])))
         if sight == "agent" and len(viewer) == 1:
             team = ("agent", int(viewer[0]))
+        seen_before = {u.slot for u in before.units if not u.relayed} if before else set()
         lines = explain_tick(
-            snap.events, snap.prev_state, snap.state, view=team, known=known, seen=seen
+            snap.events,
+            snap.prev_state,
+            snap.state,
+            view=team,
+            known=known,
+            seen=seen,
+            seen_before=seen_before,
         )
     return lines + list(snap.notes)

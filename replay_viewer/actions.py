@@ -14,7 +14,7 @@ from replay_viewer.branch_windows import PlayOnWindow, ScenarioWindow, slots_pro
 from replay_viewer.export import save_png
 from replay_viewer.folder_list import close_list
 from replay_viewer.launch import default_slots, play_on_command, save_scenario_command
-from replay_viewer.model import view_from_label, view_options
+from replay_viewer.toolbar import view_from_label, view_options
 from ui.arena import MARGIN, ArenaRenderer
 from ui.panels import short_path
 from ui.paths import screenshot_dir

@@ -36,7 +36,7 @@ from ui import modal
 from ui.arena import ArenaRenderer
 from ui.explain import counted
 from ui.pacing import FramePacer
-from ui.panels import fit_lines
+from ui.panels import break_words, fit_lines, is_cut
 from ui.signals import EXIT_CODE as TERM_EXIT
 from ui.signals import TermSignal
 from ui.theme import COLOURS, GUI_THEME
@@ -73,6 +73,7 @@ class App:
         self.manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold"}])
         self.renderer = ArenaRenderer()
         self.font = self.renderer.font(18)
+        # a message too long for the smallest is cut at a word, and hovering shows it whole
         self.status_fonts = (self.font, self.renderer.font(16), self.renderer.font(14))
         self.big_font = self.renderer.font(24)
         self.info_font = self.renderer.font(16)  # three lines over the arena (layout.INFO)
@@ -337,10 +338,21 @@ class App:
         self.side.draw(surface)
 
     def hover_lines(self, pos) -> list[str]:
-        """Tooltip lines for `pos` off the arena: a story mark, a side-panel row, a plot."""
+        """Tooltip lines for `pos` off the arena: a cut status message, a story mark, a
+        side-panel row, a plot."""
         if self.model is None:
+            return self.status_hover(pos)
+        return (
+            self.status_hover(pos) or self.bar.strip.hover_lines(pos) or self.side.hover_lines(pos)
+        )
+
+    def status_hover(self, pos) -> list[str]:
+        """The whole status message as a tooltip over the status box, when it is shown cut."""
+        if not pygame.Rect(L.STATUS).collidepoint(pos) or not is_cut(
+            self.message, self.status_lines()[1]
+        ):
             return []
-        return self.bar.strip.hover_lines(pos) or self.side.hover_lines(pos)
+        return [self.message]
 
     def busy(self) -> bool:
         """True while the picture moves on its own (playback); else the loop waits for input."""
@@ -370,10 +382,11 @@ class App:
 
 
 def wrap_tooltip(lines, font, width: int = 380) -> list[str]:
-    """`lines` wrapped to `width` pixels of `font` (ui.panels.fit_lines), one after another."""
+    """`lines` wrapped to `width` pixels of `font` (ui.panels.fit_lines), one after another; a
+    word wider than that (a path) is broken into pieces that fit, so none of it is cut."""
     out = []
     for line in lines:
-        out += fit_lines(line, (font,), width, 10_000)[1]
+        out += fit_lines(break_words(line, font, width - 24), (font,), width, 10_000)[1]
     return out
 
 

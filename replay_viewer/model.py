@@ -14,7 +14,7 @@ from evaluation.replay_verify import fact_differences, result_facts
 from replay_viewer import story
 from replay_viewer.llm_lines import decision_lines
 from ui.explain import counted, explain_tick, num
-from ui.rules import C, slot_label, team_of, unit_name
+from ui.rules import C, team_of, unit_name
 from ui.scene import DEFAULT_OVERLAYS, Scene, known_masks, scene_from_state, view_trails
 
 SPEEDS = (1, 2, 4, 8, 15, 30)  # playback presets, ticks per second
@@ -191,12 +191,13 @@ class ViewerModel:
         if t == 0:
             what = "the game starts" if self.first_tick == 0 else "the replay starts"
             return [f"Tick {self.first_tick}: {what}; step forward to see what happens."]
-        known, seen = None, None
+        known, seen, seen_before = None, None, None
         if self.view != "oracle":
             known = self.known_transition(t)
             seen = set(np.flatnonzero(self.masks(t)[0]).tolist())  # relayed rows: last tick
+            seen_before = set(np.flatnonzero(self.masks(t - 1)[0]).tolist())
         ev, before, after = self.events(t - 1), self.state(t - 1), self.state(t)
-        lines = explain_tick(ev, before, after, self.view, known, seen)
+        lines = explain_tick(ev, before, after, self.view, known, seen, seen_before)
         return lines or ["Nothing this view could see happened."]
 
     def marks(self, t: int) -> list:
@@ -345,8 +346,9 @@ class ViewerModel:
         if self.view == "oracle":
             per_recipient = dmg
         else:
-            # this tick's damage is observed where the recipient is seen directly after it
-            known = self.all_masks()[0][1:]
+            # this tick's damage is observed where the recipient is seen directly after it,
+            # alive (a unit that died in the tick has no row, RULES 5.2)
+            known = self.all_masks()[0][1:] & ~self.replay.events["died"]
             per_recipient = dmg * known[:, None, :]
         by_source = per_recipient.sum(axis=2)
         out = np.stack([by_source[:, :5].sum(1), by_source[:, 5:].sum(1)], 1).astype(np.float32)
@@ -384,19 +386,3 @@ class ViewerModel:
             return None
         series = self.replay.events[field][:, source, target]
         return int(np.argmax(series)) + 1 if series.max() > 0 else None
-
-
-def view_options(model) -> list[str]:
-    """Labels of the views of this game: Oracle, the active agents, the two teams."""
-    active = model.replay.states["active"][0]
-    agents = [f"Agent {slot_label(s)}" for s in range(C.NUM_SLOTS) if active[s]]
-    return ["Oracle", *agents, "Team A", "Team B"]
-
-
-def view_from_label(label: str):
-    if label == "Oracle":
-        return "oracle"
-    kind, name = label.split(" ")
-    if kind == "Team":
-        return ("team", "AB".index(name))
-    return ("agent", "AB".index(name[0]) * 5 + int(name[1]))

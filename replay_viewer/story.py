@@ -3,17 +3,18 @@
 A `Mark` is one moment worth finding again, at the replay index `tick` of the state right
 after it (tick t tells the transition t-1 -> t, as the event log does). A point of view gets
 exactly the marks its log would tell (ui.explain, RULES 5.3-5.7): a death of a unit it knew at
-either end of the transition (deaths are public to whoever knew the unit, 5.6), the killers only
-when seen directly after it; an Ultimate only of a unit seen directly after it (a relayed row
-shows the tick before); score changes always (the score is public); and nothing after the tick
-being shown, since a view at tick t knows no future. The Oracle view gets every mark.
+either end of the transition (deaths are public to whoever knew the unit, 5.6), never its
+killers (ui.explain.death_facts: the Oracle's alone); an Ultimate only of a unit seen directly
+after it (a relayed row shows the tick before); score changes always (the score is public); and
+nothing after the tick being shown, since a view at tick t knows no future. The Oracle view gets
+every mark.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from ui.explain import listed
+from ui.explain import death_facts, listed
 from ui.rules import C, team_of, unit_name
 
 KINDS = ("death", "ultimate", "score")  # drawing order on the timeline, bottom to top
@@ -31,21 +32,20 @@ class Mark:
     text: str
 
 
-def _death_marks(model, t: int, known: set, seen: set, cls) -> list[Mark]:
+def _death_marks(model, t: int, known: set, seen_before, cls) -> list[Mark]:
+    """`seen_before`: None in the Oracle view, else the slots seen directly at t-1."""
     ev = model.events(t - 1)
     out = []
     for victim in sorted(known):
         if not ev["died"][victim]:
             continue
-        killers = [
-            unit_name(k, cls[k]) for k in np.flatnonzero(ev["lethal"][:, victim]) if k in seen
-        ]
+        killers, red = death_facts(ev, victim, seen_before)
         victim_name = unit_name(victim, cls[victim])
         if killers:
-            text = f"{listed(killers)} killed {victim_name}"
+            text = f"{listed(unit_name(k, cls[k]) for k in killers)} killed {victim_name}"
         else:
             text = f"{victim_name} died"
-        if ev["red_zone_death"][victim]:
+        if red:
             text += f" in its own Red Zone ({C.RED_ZONE_POINTS} points)"
         out.append(Mark(t, "death", team_of(victim), text))
     return out
@@ -80,11 +80,13 @@ def tick_marks(model, t: int) -> list[Mark]:
     cls = [int(c) for c in model.replay.states["class_id"][0]]
     if model.view == "oracle":
         known = seen = set(np.flatnonzero(model.replay.states["active"][0]).tolist())
+        seen_before = None
     else:
         known = model.known_transition(t)
         seen = set(np.flatnonzero(model.masks(t)[0]).tolist())
+        seen_before = set(np.flatnonzero(model.masks(t - 1)[0]).tolist())
     return (
-        _death_marks(model, t, known, seen, cls)
+        _death_marks(model, t, known, seen_before, cls)
         + _ultimate_marks(model, t, seen, cls)
         + (_score_marks(model, t))
     )

@@ -6,10 +6,11 @@ import pygame_gui
 from pygame_gui.elements import UIButton, UIDropDownMenu, UIHorizontalSlider, UITextEntryLine
 
 from replay_viewer import layout as L
-from replay_viewer.model import SPEEDS, view_from_label, view_options
+from replay_viewer.model import SPEEDS
 from replay_viewer.story import game_marks
 from replay_viewer.timeline import StoryStrip, slider_track
 from ui.explain import counted
+from ui.rules import C, slot_label
 from ui.scene import view_label
 
 
@@ -62,7 +63,7 @@ class Toolbar:
         for widget in (self.view_menu, self.slider):
             if widget is not None:
                 widget.kill()
-        options, label = view_options(model), view_label(model.view)
+        options, label = view_options(model), menu_label(model, model.view)
         self.menu_view = model.view
         self.view_menu = UIDropDownMenu(
             options, label if label in options else options[0], pygame.Rect(L.VIEW),
@@ -147,3 +148,30 @@ class Toolbar:
         g = self.app.model.game_tick(tick)
         self.app.say(f"Tick {g - 1} (state {g}): {self.strip.marks_at(pos)[0].text}")
         return True
+
+
+def menu_label(model, view) -> str:
+    """The view menu's name of `view`: "Oracle", "Team A", or an agent's slot and class
+    ("A0 Mage", the class fixed for the whole game, RULES 2.1)."""
+    if view == "oracle" or view[0] == "team":
+        return view_label(view)
+    slot = int(view[1])
+    return f"{slot_label(slot)} {C.CLASS_NAMES[int(model.replay.states['class_id'][0][slot])]}"
+
+
+def view_options(model) -> list[str]:
+    """Labels of the views of this game: Oracle, the active agents, the two teams."""
+    active = model.replay.states["active"][0]
+    agents = [menu_label(model, ("agent", s)) for s in range(C.NUM_SLOTS) if active[s]]
+    return ["Oracle", *agents, "Team A", "Team B"]
+
+
+def view_from_label(label: str):
+    """The view of a menu_label ("A0 Mage" -> ("agent", 0)); "Agent A0" is read too."""
+    if label == "Oracle":
+        return "oracle"
+    words = label.split(" ")
+    if words[0] == "Team":
+        return ("team", "AB".index(words[1]))
+    name = words[1] if words[0] == "Agent" else words[0]
+    return ("agent", "AB".index(name[0]) * 5 + int(name[1]))

@@ -27,6 +27,10 @@ class ArenaRenderer:
         self._fonts: dict[int, pygame.font.Font] = {}
         self._rect = pygame.Rect(0, 0, 2 * MARGIN + 200, 2 * MARGIN + 100)
         self._static_key, self._static = None, None
+        # screen rects the Red Zone labels keep clear of (a BattleClient move ring's dots)
+        self.label_avoid: tuple = ()
+        self._layer_offset = (0, 0)  # the static layer's top-left on the screen
+        self.red_zone_labels: dict[int, pygame.Rect] = {}  # team -> label's screen rect
 
     # --- transform -------------------------------------------------------------------------
     def _layout(self, rect) -> tuple[float, float, float]:
@@ -99,10 +103,11 @@ class ArenaRenderer:
             scene.red_zones.tobytes(),
             scene.pads.tobytes(),
             "red_zones" in scene.overlays,
+            tuple(tuple(pygame.Rect(r)) for r in self.label_avoid),
         )
         if self._static_key != key:
             layer = pygame.Surface(self._rect.size)
-            offset = self._rect.topleft
+            offset = self._layer_offset = self._rect.topleft
             self._rect.topleft = (0, 0)  # draw the layer in its own coordinates
             try:
                 layer.fill(COLOURS["background"])
@@ -144,6 +149,7 @@ class ArenaRenderer:
         pygame.draw.rect(surface, COLOURS["border"], area, 1)
 
     def _draw_red_zones(self, surface, scene: Scene) -> None:
+        self.red_zone_labels = {}
         for team, zone in enumerate(scene.red_zones):
             if zone[2] <= zone[0] or zone[3] <= zone[1]:
                 continue  # width 0 disables a zone (RULES A4)
@@ -154,7 +160,28 @@ class ArenaRenderer:
             layer.fill(COLOURS["red_zone"])
             surface.blit(layer, box)
             label = self.font(16).render(f"{C.TEAM_NAMES[team]} Red Zone", True, (230, 150, 150))
-            surface.blit(label, (box.x + 4, box.bottom - label.get_height() - 3))
+            place = self.red_zone_label_rect(box, label.get_size())
+            surface.blit(label, place)
+            self.red_zone_labels[team] = place.move(self._layer_offset)
+
+    def red_zone_label_rect(self, box, size) -> pygame.Rect:
+        """Where a Red Zone's label of `size` pixels goes in the zone's `box` (the layer's
+        coordinates): its bottom-left corner, else the first of the other corners that keeps
+        clear of `label_avoid` (screen rects), else the bottom-left after all."""
+        box, (w, h) = pygame.Rect(box), size
+        offset = self._layer_offset
+        avoid = [pygame.Rect(r).move(-offset[0], -offset[1]) for r in self.label_avoid]
+        corners = [
+            (box.x + 4, box.bottom - h - 3),
+            (box.x + 4, box.y + 3),
+            (box.right - w - 4, box.bottom - h - 3),
+            (box.right - w - 4, box.y + 3),
+        ]
+        for x, y in corners:
+            rect = pygame.Rect(x, y, w, h)
+            if rect.collidelist(avoid) < 0:
+                return rect
+        return pygame.Rect(*corners[0], w, h)
 
     def _circle(self, surface, colour, pos, radius_units, scale, width=1) -> None:
         radius = max(1, round(radius_units * scale))

@@ -45,9 +45,9 @@ def _statuses(ev, after, cls: int, lane: int, slot: int, on_self: bool) -> list[
     return out
 
 
-def _ability(ev, before, after, src: int, known) -> str | None:
+def _ability(ev, before, after, src: int, known, oracle: bool) -> str | None:
     """`known`: the slots seen directly in `after` (whose action and this tick's effects the
-    view observed)."""
+    view observed); `oracle`: the view sees everything, this tick's effects on the dead too."""
     lane, rec = int(ev["lane"][src]), int(ev["recipient"][src])
     cls = int(before["class_id"][src])
     if lane == 0 or (src not in known and (rec < 0 or rec not in known)):
@@ -59,8 +59,11 @@ def _ability(ev, before, after, src: int, known) -> str | None:
             f": {', '.join(parts)}" if parts else ""
         )
     target = unit_name(rec, before["class_id"][rec])
-    if rec not in known:
-        return f"{name} {C.VERBS.get((cls, lane), 'targeted')} {target} (out of view)"
+    if rec not in known or (ev["died"][rec] and not oracle):
+        # a death is public (5.6) and the source's target is in its observed prev_action (5.5);
+        # the damage to a unit that left the view, dying or not, is not observed
+        where = ", who died this tick" if ev["died"][rec] else " (out of view)"
+        return f"{name} {C.VERBS.get((cls, lane), 'targeted')} {target}{where}"
     parts = []
     if ev["damage_recipient"][src, rec] > 0:
         text = f"{num(ev['damage_recipient'][src, rec])} damage"
@@ -117,20 +120,36 @@ def _upkeep(ev, before, known) -> list[str]:
     return out
 
 
-def _deaths(ev, before, known, seen) -> list[str]:
+def death_facts(ev, victim: int, seen_before=None) -> tuple[list[int], bool]:
+    """(killers, red_zone) of `victim`, who died in the tick of `ev`, as far as a view knows.
+
+    `seen_before`: None for the Oracle view, else the slots the view saw directly at tick
+    start. Only the Oracle is told the lethal sources (`Events.lethal`): no observation holds
+    damage dealt to a unit that is dead after the tick, and the game never attributes a kill
+    (RULES 4 step 16). A Red Zone death is told where the view saw the victim at tick start
+    (its row's in_red_zone, 5.3) or the public score says it (5.4, 5.6): the scoring team
+    gained 2 points for each death on the victim's team.
+    """
+    red = bool(ev["red_zone_death"][victim])
+    if seen_before is None:
+        return [int(k) for k in np.flatnonzero(ev["lethal"][:, victim])], red
+    team = victim // C.TEAM_SIZE
+    deaths = int(np.asarray(ev["died"])[team * C.TEAM_SIZE : (team + 1) * C.TEAM_SIZE].sum())
+    scored = int(ev["score_delta"][1 - team]) == C.RED_ZONE_POINTS * deaths
+    return [], red and (victim in seen_before or scored)
+
+
+def _deaths(ev, before, known, seen_before) -> list[str]:
     out = []
     for s in sorted(known):
         if not ev["died"][s]:
             continue
         text = f"{unit_name(s, before['class_id'][s])} died"
-        killers = [
-            unit_name(k, before["class_id"][k])
-            for k in np.flatnonzero(ev["lethal"][:, s])
-            if int(k) in seen
-        ]
+        killers, red = death_facts(ev, s, seen_before)
         if killers:
-            text += " (lethal damage: " + ", ".join(killers) + ")"
-        if ev["red_zone_death"][s]:
+            names = [unit_name(k, before["class_id"][k]) for k in killers]
+            text += " (lethal damage: " + ", ".join(names) + ")"
+        if red:
             text += f" in its own Red Zone: {C.RED_ZONE_POINTS} points"
         out.append(text)
     back = _names(before, known, ev["respawned"])
@@ -164,31 +183,42 @@ def own_slots(view) -> set[int]:
 
 
 def explain_tick(
-    events_t: dict, state_t: dict, state_t1: dict, view="oracle", known=None, seen=None
+    events_t: dict,
+    state_t: dict,
+    state_t1: dict,
+    view="oracle",
+    known=None,
+    seen=None,
+    seen_before=None,
 ):
     """Sentences for the transition state_t -> state_t1 (events_t = that tick's Events).
 
     All three are dicts of NumPy arrays without a time axis. `view` is "oracle" (everything) or
     a point of view ("agent", slot) / ("team", k), for which `known` (the slots the view knew at
     either tick, ui.scene.known_masks) is required; `seen` is the subset seen directly in
-    state_t1 (default: all of `known`). Only `seen` units' actions and this tick's amounts,
-    statuses, regeneration and cooldowns are told, deaths and respawns of `known` units, and
-    rejections and fallbacks of the view's own agents (own_slots). Public facts (score,
-    outcome) are always told. Raises ValueError for a POV without `known`.
+    state_t1 (default: all of `known`); `seen_before` the slots seen directly in state_t
+    (default: none). Only `seen` units' actions and this tick's amounts, statuses,
+    regeneration and cooldowns are told, deaths and respawns of `known` units (without their
+    lethal sources, death_facts), and rejections and fallbacks of the view's own agents
+    (own_slots). Public facts (score, outcome) are always told. Raises ValueError for a POV
+    without `known`.
     """
     if view == "oracle":
         known = set(np.flatnonzero(np.asarray(state_t["active"], bool)).tolist())
+        seen_before = None
     elif known is None:
         raise ValueError(f"view {view!r}: pass the slots the view knew as `known`")
     known = {int(s) for s in known}
     seen = known if seen is None else {int(s) for s in seen} & known
     lines = _orders(events_t, state_t, known & own_slots(view))
     for src in range(C.NUM_SLOTS):
-        line = _ability(events_t, state_t, state_t1, src, seen)
+        line = _ability(events_t, state_t, state_t1, src, seen, view == "oracle")
         if line:
             lines.append(line)
     lines += _upkeep(events_t, state_t, seen)
-    lines += _deaths(events_t, state_t, known, seen)
+    if view != "oracle":
+        seen_before = {int(s) for s in seen_before or ()}
+    lines += _deaths(events_t, state_t, known, seen_before)
     return lines + _score(events_t, state_t1)
 
 

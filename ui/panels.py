@@ -79,21 +79,52 @@ def fit_lines(text: str, fonts, width: int, height: int, indent: str = "  "):
         if not tall and all(font.size(line)[0] <= width for line in lines):
             return font, lines
     font = fonts[-1]
+    # a word wider than a line (a path) is broken, so only the end of the text is cut
+    lines = wrap(break_words(text, font, width - font.size(indent)[0]), font, width, indent)
     room = max(1, height // font.get_linesize())
     kept = lines[:room]
     if len(lines) > room:
         kept[-1] += ELLIPSIS
-    return font, [_cut_end(line, font, width) for line in kept]
+    return font, [_cut_end(line, font, width, at_word=True) for line in kept]
 
 
-def _cut_end(line: str, font, width: int) -> str:
-    """`line`, or its longest start followed by "..." that is at most `width` pixels wide."""
+def _cut_end(line: str, font, width: int, at_word: bool = False) -> str:
+    """`line`, or its longest start followed by "..." that is at most `width` pixels wide; with
+    `at_word`, a start that ends at a word break where the line has one (a single long word,
+    such as a path, is cut inside it)."""
     if font.size(line)[0] <= width:
         return line
     body = line[: -len(ELLIPSIS)] if line.endswith(ELLIPSIS) else line
     while body and font.size(body + ELLIPSIS)[0] > width:
         body = body[:-1]
+    cut_inside = len(body) < len(line) and not line[len(body)].isspace()
+    if at_word and cut_inside and " " in body.strip():
+        body = body.rstrip()[: body.rstrip().rfind(" ")]
     return body.rstrip() + ELLIPSIS
+
+
+def break_words(text: str, font, width: int) -> str:
+    """`text` with each word wider than `width` pixels of `font` split by spaces into pieces
+    that fit (a long path wraps instead of running off its line)."""
+    return " ".join(piece for word in text.split(" ") for piece in _pieces(word, font, width))
+
+
+def _pieces(word: str, font, width: int) -> list[str]:
+    """`word` cut into consecutive pieces each at most `width` pixels of `font` wide."""
+    pieces = []
+    while font.size(word)[0] > width and len(word) > 1:
+        end = len(word) - 1
+        while end > 1 and font.size(word[:end])[0] > width:
+            end -= 1
+        pieces.append(word[:end])
+        word = word[end:]
+    return pieces + [word]
+
+
+def is_cut(text: str, lines) -> bool:
+    """True when `lines` (fit_lines' output for `text`) do not hold all of it (a word broken
+    across lines by break_words still counts as held)."""
+    return "".join("".join(lines).split()) != "".join(text.split())
 
 
 cut_end = _cut_end  # the public name (ui.animation's captions)

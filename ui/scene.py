@@ -137,10 +137,14 @@ def _unit(state: dict, slot: int, relayed: bool) -> UnitView:
     )
 
 
-def _floats(events: dict | None, direct: np.ndarray) -> tuple[FloatText, ...]:
-    """Damage and healing realised on units the view sees now (events of the last transition)."""
+def _floats(events: dict | None, direct: np.ndarray, oracle: bool) -> tuple[FloatText, ...]:
+    """Damage and healing realised on units the view sees now (events of the last transition);
+    in a point of view not on a unit that died in it (no observation holds the dead's health,
+    RULES 5.2)."""
     if events is None:
         return ()
+    if not oracle:
+        direct = direct & ~np.asarray(events["died"], bool)
     out = []
     taken, healed = events["damage_realised"].sum(axis=0), events["heal_realised"].sum(axis=0)
     for slot in np.flatnonzero(direct):
@@ -200,7 +204,7 @@ def scene_from_state(
         selected=selected if selected in known else None,
         highlights=frozenset(int(s) for s in highlights if s in known),
         trails={s: np.asarray(p) for s, p in (trails or {}).items() if s in known},
-        floats=_floats(events, direct),
+        floats=_floats(events, direct, view == "oracle"),
         overlays=frozenset(overlays),
     )
 

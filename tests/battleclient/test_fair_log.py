@@ -9,6 +9,7 @@ import numpy as np
 from battleclient.session import Snapshot
 from battleclient.views import fair_scene, log_lines
 from tests.helpers.replays import synthetic_replay
+from ui.rules import unit_name
 
 TEAM_B = (5, 6)  # a human's slots; the view is what Team B sees
 
@@ -66,3 +67,29 @@ def test_live_log_keeps_this_ticks_effects_on_relayed_units_and_enemy_orders_pri
     # the same edits told in the Oracle view: the facts really are in the events
     oracle = "\n".join(log_lines(snap, "oracle", None, None))
     assert "17 damage" in oracle and "fallback" in oracle
+
+
+def test_live_log_tells_a_death_without_its_lethal_sources():
+    """A Team A unit dies with Team B's slots 5 and 8 as its lethal sources, slot 8 having
+    hit it: the human's log (Team B's view) tells the death and slot 8's attack on a target
+    that died, never who dealt the lethal damage, nor the damage to the dead (RULES 4 step 16,
+    5.5); the Oracle log names both sources."""
+    replay = synthetic_replay(40, seed=4)
+    t, victim = next((int(k) + 1, int(s)) for k, s in np.argwhere(replay.events["died"]) if s < 5)
+    snap = snapshot(replay, t)
+    ev = snap.events
+    ev["lethal"][:, victim] = False
+    ev["lethal"][[5, 8], victim] = True
+    ev["lane"][8], ev["recipient"][8] = 1, victim
+    for name in ("damage_raw", "damage_source", "damage_recipient", "damage_realised"):
+        ev[name][8, victim] = 17.25
+    lines = told(snap)
+    victim_name = unit_name(victim, snap.prev_state["class_id"][victim])
+    assert (
+        f"{victim_name} died" in lines
+        or f"{victim_name} died in its own Red Zone: 2 points" in (lines)
+    ), lines
+    assert all("lethal" not in line and "17" not in line for line in lines), lines
+    assert any(line.endswith(f"{victim_name}, who died this tick") for line in lines), lines
+    oracle = "\n".join(log_lines(snap, "oracle", None, None))
+    assert "(lethal damage: " in oracle and "17.3 damage" in oracle, oracle

@@ -13,6 +13,7 @@ from evaluation.replay_verify import verify
 from tests.battleclient.driver import frame, key, orders_ready, setup, wait_for
 
 HUMAN = "A0=human,A1-A4=random,B*=random"
+A0_CLASS = 1  # the orders panel text below names no Ultimate, so any class reads the same
 
 
 def book_with(targets: dict) -> OrderBook:
@@ -33,17 +34,17 @@ def test_a_repeated_order_keeps_move_and_target_and_drops_the_ultimate():
     book = book_with({7: True})  # category 7 of A0 = B1 (slot 6)
     notes = carry_orders(book, {0: Order(move=3, target=6, ult=True)}, scene_of({6: True}))
     order = book.orders[0]
-    assert (order.move, order.target, order.ult, order.repeated) == (3, 6, False, True)
+    assert (order.move, order.target, order.ult, order.carried) == (3, 6, False, "repeat")
     assert notes == [] and book.describe(0, 1).endswith("(repeated)")
     book.set_move(0, 1)  # any change: no longer the repeated order
-    assert not book.orders[0].repeated
+    assert not book.orders[0].carried and book.describe(0, 1) == "move N, Basic on B1"
 
 
 def test_a_target_that_died_is_cleared_with_a_note():
     book = book_with({})
     notes = carry_orders(book, {0: Order(move=0, target=8)}, scene_of({8: False}))
     assert notes == ["B3 died: A0's target is cleared"]
-    assert book.orders[0].target == -1 and not book.orders[0].repeated
+    assert book.orders[0].target == -1 and not book.orders[0].carried
     notes = carry_orders(book_with({}), {0: Order(target=8)}, scene_of({}))
     assert notes == ["B3 cannot be targeted now: A0's target is cleared"]
 
@@ -67,12 +68,16 @@ def test_orders_repeat_take_back_and_repeat_on_demand(apps):
     assert screen.buttons["takeback"].visible and not screen.buttons["takeback"].is_enabled
     press(app, pygame.K_d, pygame.K_SPACE)  # east, end the turn
     at_orders(app, 1)
-    assert screen.books[0].orders[0].move == 3 and screen.books[0].orders[0].repeated
+    assert screen.books[0].orders[0].move == 3 and screen.books[0].orders[0].carried == "repeat"
+    assert screen.books[0].describe(0, A0_CLASS).endswith("(repeated)")
     assert screen.buttons["takeback"].is_enabled
     east = screen.snap.state["pos"][0].copy()
     press(app, pygame.K_b)  # take back tick 0
     at_orders(app, 0)
     assert screen.books[0].orders[0].move == 3  # the undone order is back, to change
+    # the orders panel says what it is: the order given for the tick taken back
+    assert screen.books[0].describe(0, A0_CLASS) == "move E, no target (given before take back)"
+    assert "repeated" not in screen.books[0].describe(0, A0_CLASS)
     assert all(t < 0 for t, _ in screen.logs[0])
     press(app, pygame.K_w, pygame.K_SPACE)  # north instead
     at_orders(app, 1)
@@ -83,7 +88,7 @@ def test_orders_repeat_take_back_and_repeat_on_demand(apps):
     at_orders(app, 2)
     assert screen.books[0].orders[0].move == 0  # not repeated
     press(app, pygame.K_r)  # but on demand
-    assert screen.books[0].orders[0].move == 1 and screen.books[0].orders[0].repeated
+    assert screen.books[0].orders[0].move == 1 and screen.books[0].orders[0].carried == "repeat"
     while screen.phase != "over":
         wait_for(app, lambda: orders_ready(app))
         if screen.phase == "orders":
@@ -93,3 +98,18 @@ def test_orders_repeat_take_back_and_repeat_on_demand(apps):
     assert [t["tick"] for t in replay.header["takebacks"]] == [0]
     assert replay.header["metrics_level"] == "full" and replay.metrics.height > 0
     assert verify(replay) == []
+
+
+def test_take_back_brings_the_ultimate_back_and_says_so():
+    """A repeated order drops the Ultimate (a one-off); the orders of a tick taken back are
+    given again from the same state, so the Ultimate comes back with its target."""
+    pair = np.zeros((10, 11, 2), bool)
+    pair[0, 0, 0] = pair[0, 7, 0] = pair[0, 7, 1] = True  # B1: Basic or Ultimate
+    given = {0: Order(move=3, target=6, ult=True)}
+    book = OrderBook((0,), np.ones((10, 9), bool), pair, spawn_end=0)
+    assert carry_orders(book, given, scene_of({6: True}), origin="takeback") == []
+    assert (book.orders[0].target, book.orders[0].ult) == (6, True)
+    assert book.describe(0, 3) == "move E, Trap on B1 (given before take back)"
+    again = OrderBook((0,), np.ones((10, 9), bool), pair, spawn_end=0)
+    carry_orders(again, given, scene_of({6: True}))
+    assert again.describe(0, 3) == "move E, Basic on B1 (repeated)"

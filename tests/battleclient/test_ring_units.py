@@ -42,3 +42,35 @@ def test_a_ring_dot_over_a_unit_lets_the_unit_show(display):
         assert screen.books[0].orders[0].move == 1  # north
     finally:
         app.close()
+
+
+LABEL_PINK = (230, 150, 150)  # ui.arena: the Red Zone labels' text
+
+
+def test_ring_dots_by_the_map_edge_leave_the_red_zone_label_readable(display):
+    """At tick 0 the selected A0 stands by the south-west corner: its SW and S dots sit where
+    "A Red Zone" is written (bottom-left, as "B Red Zone" still is), so the label moves to a
+    corner of its zone that no dot covers, and its letters are drawn there."""
+    app = make_app(setup("A0=human,A1-A4=random,B*=random", seed=5))
+    try:
+        wait_for(app, lambda: orders_ready(app))
+        frame(app, dt=0.5)
+        screen = app.screen
+        surface = frame(app)
+        r = panels.DOT_R
+        dots = [
+            pygame.Rect(x - r, y - r, 2 * r, 2 * r)
+            for _, (x, y) in screen.drawing.ring(screen.scenes[screen.team], 0)
+        ]
+        labels = screen.renderer.red_zone_labels
+        usual = pygame.Rect(screen.renderer.map_rect(L.ARENA).x + 4, labels[1].y, *labels[0].size)
+        assert usual.collidelist(dots) >= 0  # where it is written without the ring
+        assert labels[0] != usual and labels[0].collidelist(dots) < 0
+        pixels = [
+            tuple(surface.get_at((x, y)))[:3]
+            for x in range(labels[0].left, labels[0].right)
+            for y in range(labels[0].top, labels[0].bottom)
+        ]
+        assert pixels.count(LABEL_PINK) > 20
+    finally:
+        app.close()

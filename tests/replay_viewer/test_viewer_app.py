@@ -106,7 +106,7 @@ def test_type_a_tick(app):
 def test_view_keys(app):
     frame(app, [key(pygame.K_7, unicode="7")])
     assert app.model.view == ("agent", 7)
-    assert app.view_menu.selected_option[0] == "Agent B2"
+    assert app.view_menu.selected_option[0] == "B2 Hunter"
     frame(app, [key(pygame.K_b, unicode="b")])
     assert app.model.view == ("team", 1)
     frame(app, [key(pygame.K_v, unicode="v")])
@@ -254,7 +254,7 @@ def test_view_and_speed_menus(app):
     import pygame_gui
 
     changed = pygame_gui.UI_DROP_DOWN_MENU_CHANGED
-    frame(app, [pygame.event.Event(changed, text="Agent B1", ui_element=app.view_menu)])
+    frame(app, [pygame.event.Event(changed, text="B1 Warrior", ui_element=app.view_menu)])
     assert app.model.view == ("agent", 6)
     frame(app, [pygame.event.Event(changed, text="Team A", ui_element=app.view_menu)])
     assert app.model.view == ("team", 0)

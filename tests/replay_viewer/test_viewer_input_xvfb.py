@@ -45,7 +45,7 @@ def test_view_menu_and_text_boxes_by_mouse_and_keys(xserver, tmp_path):
         assert saved("game_t0006_oracle.png"), sorted(p.name for p in shots.glob("*"))
         menu_x, menu_y = pygame_rect_center(L.VIEW)
         click(menu_x, menu_y)
-        click(L.VIEW[0] + 40, L.VIEW[1] + L.VIEW[3] + 8 * 20 + 10)  # "Agent B2", ninth option
+        click(L.VIEW[0] + 40, L.VIEW[1] + L.VIEW[3] + 8 * 20 + 10)  # "B2 Hunter", ninth option
         keys("p")
         assert saved("game_t0006_agent-b2.png"), sorted(p.name for p in shots.glob("*"))
         xdo(xserver, "key", "--window", window, "ctrl+q")

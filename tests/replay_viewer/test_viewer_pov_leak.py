@@ -107,10 +107,11 @@ def unobserved_twin(replay: Replay, view) -> Replay:
     direct, relay = ViewerModel(replay).all_masks(view)
     unseen = ~direct[1:]  # (T, 10): not seen directly after transition k
     ev = twin.events
+    lost = unseen | ev["died"]  # this tick's damage and healing on the dead: no row (5.2)
     for name in ("damage_raw", "damage_source", "damage_recipient", "damage_realised"):
-        ev[name][unseen[:, None, :].repeat(10, 1)] *= 1.5
+        ev[name][lost[:, None, :].repeat(10, 1)] *= 1.5
     for name in ("heal_raw", "heal_recipient", "heal_realised"):
-        ev[name][unseen[:, None, :].repeat(10, 1)] += 2.0
+        ev[name][lost[:, None, :].repeat(10, 1)] += 2.0
     for name in ("status_applied", "status_refreshed", "status_broken"):
         ev[name][unseen] ^= True
     ev["regen"][unseen] += 1.0

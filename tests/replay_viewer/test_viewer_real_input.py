@@ -42,12 +42,29 @@ def test_view_menu_choice_by_mouse_sticks(app):
     pygame.event.clear()
     frame(app)
     post_click(app, pygame.Rect(L.VIEW).center)
-    post_click(app, option_rect(app.view_menu, "Agent B2").center)
+    post_click(app, option_rect(app.view_menu, "B2 Hunter").center)
     assert app.model.view == ("agent", 7)
-    assert app.view_menu.selected_option[0] == "Agent B2"
+    assert app.view_menu.selected_option[0] == "B2 Hunter"
     post_click(app, pygame.Rect(L.VIEW).center)
     post_click(app, option_rect(app.view_menu, "Team B").center)
     assert app.model.view == ("team", 1)
+
+
+def test_view_menu_names_each_agent_with_its_class(app):
+    """The agents' views read "A0 Mage" ... "B4 Priest" (each slot's class in the replay), in
+    the open list and on the closed menu once chosen by mouse, each text drawn whole."""
+    pygame.event.clear()
+    frame(app)
+    post_click(app, pygame.Rect(L.VIEW).center)
+    items = app.view_menu.current_state.options_selection_list.item_list
+    names = ("Mage", "Warrior", "Hunter", "Rogue", "Priest")
+    cls = app.model.replay.states["class_id"][0]
+    expected = [f"{'AB'[s // 5]}{s % 5} {names[int(cls[s]) - 1]}" for s in range(10)]
+    assert [i["text"] for i in items][1:11] == expected
+    font = items[1]["button_element"].font
+    assert all(font.size(i["text"])[0] < i["button_element"].rect.width - 8 for i in items)
+    post_click(app, option_rect(app.view_menu, "A3 Rogue").center)
+    assert app.model.view == ("agent", 3) and app.view_menu.selected_option[0] == "A3 Rogue"
 
 
 def test_search_box_gives_the_keyboard_back_on_esc_enter_and_click(with_metrics):

@@ -167,3 +167,55 @@ def test_regeneration_and_ready_ultimate_only_for_units_seen_now():
     events["cooldown_ready"][[2, 7]] = True
     lines = explain_tick(events, before, after, view=("agent", 2), known={2, 7}, seen={2})
     assert lines == ["Regenerated: Hunter A2 +3", "Ultimate ready: Hunter A2"]
+
+
+def two_deaths():
+    """Mage A0 and Hunter A2 hit Warrior B1 (lethal); Warrior B1 (in its Red Zone) and Rogue B3
+    (not) die: Team A gains 2 + 1 = 3, which alone does not say whose death was worth 2."""
+    events, before, after = quiet_tick()
+    events["lane"][MAGE_A0], events["recipient"][MAGE_A0] = 1, WARRIOR_B1
+    for name in ("damage_raw", "damage_source", "damage_recipient", "damage_realised"):
+        events[name][MAGE_A0, WARRIOR_B1] = 14.95
+    events["died"][[WARRIOR_B1, ROGUE_B3]] = True
+    events["red_zone_death"][WARRIOR_B1] = True
+    events["lethal"][[MAGE_A0, 2], WARRIOR_B1] = True
+    events["score_delta"][:] = [3, 0]
+    after["score"][:] = [3, 0]
+    return events, before, after
+
+
+def test_oracle_names_lethal_sources_and_red_zone():
+    lines = explain_tick(*two_deaths())
+    assert "Warrior B1 died (lethal damage: Mage A0, Hunter A2) in its own Red Zone: 2 points" in (
+        lines
+    )
+
+
+def test_pov_death_names_no_lethal_source_and_red_zone_only_where_observed():
+    """Team A's Mage A0 sees the Warrior now dead; its own attack names its chosen target (5.5)
+    and the public death (5.6), not the damage; the Red Zone is told only for a victim it saw at
+    tick start (its row's in_red_zone, 5.3)."""
+    known = {0, 1, 2, 3, 4, WARRIOR_B1, ROGUE_B3}
+    seen = {0, 1, 2, 3, 4}
+    kw = dict(view=("agent", MAGE_A0), known=known, seen=seen)
+    blind = explain_tick(*two_deaths(), **kw, seen_before={0, 1, 2, 3, 4})
+    assert blind[:3] == [
+        "Mage A0 hit Warrior B1, who died this tick",
+        "Warrior B1 died",
+        "Rogue B3 died",
+    ]
+    saw = explain_tick(*two_deaths(), **kw, seen_before={0, 1, 2, 3, 4, WARRIOR_B1, ROGUE_B3})
+    assert saw[1:3] == ["Warrior B1 died in its own Red Zone: 2 points", "Rogue B3 died"]
+
+
+def test_pov_red_zone_from_the_score_when_every_death_was_worth_two():
+    events, before, after = two_deaths()
+    events["red_zone_death"][ROGUE_B3] = True
+    events["score_delta"][:] = [4, 0]
+    lines = explain_tick(
+        events, before, after, view=("agent", MAGE_A0), known={0, WARRIOR_B1, ROGUE_B3}
+    )
+    assert lines[1:3] == [
+        "Warrior B1 died in its own Red Zone: 2 points",
+        "Rogue B3 died in its own Red Zone: 2 points",
+    ]
