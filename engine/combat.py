@@ -71,7 +71,12 @@ def auras(state: State):
 
 
 def _pro_rata(matrix, total, realised):
-    share = jnp.where(total > 0, realised / jnp.where(total > 0, total, 1.0), 0.0)
+    # The select sits under the divide, not over it: with a divide at its root XLA keeps the
+    # share a (10,) buffer instead of fusing it, with the column sum that `total` is, into
+    # every element of the (10, 10) product (that sum ran ten times over). Same bits: where
+    # total > 0 both read realised / total, elsewhere +0.0 / 1 = +0.0.
+    positive = total > 0
+    share = jnp.where(positive, realised, 0.0) / jnp.where(positive, total, 1.0)
     return matrix * share[None, :]
 
 
