@@ -71,7 +71,18 @@ def auras(state: State):
 
 
 def _pro_rata(matrix, total, realised):
-    share = jnp.where(total > 0, realised / jnp.where(total > 0, total, 1.0), 0.0)
+    """Each recipient's realised total shared among its sources in proportion to `matrix`
+    (RULES 6.1): matrix (10, 10) [source, recipient], total and realised (10,) float32 hit
+    points -> (10, 10); a recipient with total 0 gets zeros.
+    """
+    # The select sits under the divide, so the divide is the share's root: XLA:CPU does not
+    # fuse a divide into a broadcasting consumer and keeps the share one (10,) buffer. With
+    # the select at the root, it and the column sum `total` under it are fused into every
+    # element of the (10, 10) product, the sum running once per element (combat with its
+    # events 2.4x faster at 1,024 games this way; README "Speed"). Same bits: where total > 0
+    # both read realised / total, elsewhere +0.0 / 1.0 = +0.0 (realised is finite).
+    positive = total > 0
+    share = jnp.where(positive, realised, 0.0) / jnp.where(positive, total, 1.0)
     return matrix * share[None, :]
 
 
