@@ -45,9 +45,11 @@ def tick_parts(env: Env):
         _, _, aura_out, aura_in = combat.auras(state)
         result = combat.combat(state, lane, recipient, aura_out, aura_in)
         participant = combat.participants(state, result["damage_raw"], result["heal_raw"])
-        return combat.regenerate(state, result["health"], participant), combat.cooldowns(
-            state, lane
-        )
+        health = combat.regenerate(state, result["health"], participant)
+        # The share matrices too: `Env.step` emits them as events, so left out they would be
+        # dead code here and the part would not time what the step does.
+        shares = result["damage_realised"], result["heal_realised"]
+        return health, combat.cooldowns(state, lane), shares
 
     def move(key, state, actions):
         accepted, _ = combat.accept(actions, legality.masks(state))

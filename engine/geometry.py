@@ -44,8 +44,9 @@ def small_sum(x: jnp.ndarray, axis: int) -> jnp.ndarray:
     Why: XLA:CPU hands every float reduction to a YNNPACK call, which for a few terms costs more
     than the adds; written out, they fuse into the surrounding loop (with the line-of-sight scan
     below, 16.5k -> 27.7k env-steps/s on one core at 1024 games). The order of the adds can change
-    the last bit of a sum of three or more non-zero terms, so it serves movement and distances
-    (replays recorded with `jnp.sum` re-simulate unchanged) and not the combat totals.
+    the last bit of a sum of three or more non-zero terms, so each use (movement, distances, the
+    combat totals) is held to the golden traces and the recorded replays, which re-simulate
+    unchanged.
     """
     parts = [jax.lax.index_in_dim(x, i, axis, keepdims=False) for i in range(x.shape[axis])]
     total = parts[0]
