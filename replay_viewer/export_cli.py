@@ -138,7 +138,7 @@ def run_batch(args) -> int:
         return 2
     try:  # a file in the folder's place would fail every replay, each with a bare OSError
         folder, failed, files = output_folder(args.folder, "--to"), 0, []
-    except (FileExistsError, ValueError) as error:  # ValueError: an empty --to
+    except (OSError, ValueError) as error:  # an empty, too long or unwritable --to
         print(f"mbg replay export: {error}", file=sys.stderr)
         return 2
     for name in args.paths:

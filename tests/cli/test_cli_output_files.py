@@ -115,6 +115,27 @@ def test_replay_export_refuses_an_empty_to_before_any_video(tmp_path, capsys, mo
     assert list(tmp_path.iterdir()) == []
 
 
+def test_replay_export_refuses_a_to_it_cannot_write_in_before_any_video(tmp_path, capsys,
+                                                                        monkeypatch):  # fmt: skip
+    """The tests run as root, who may write anywhere: access(2) is refused for one folder."""
+    import os
+
+    def fail(*args, **kwargs):
+        raise AssertionError("a video was exported")
+
+    monkeypatch.setattr("replay_viewer.export_cli.export_one", fail)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != locked and real_access(p, mode))
+    videos = locked / "videos"
+    assert main(["replay", "export", REPLAY, f"--to={videos}"]) == 2
+    assert capsys.readouterr().err == (
+        f"mbg replay export: --to {videos}: cannot write in {locked} (permission denied)\n"
+    )
+    assert list(locked.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     "argv",
     [
