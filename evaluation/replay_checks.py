@@ -78,7 +78,7 @@ def checked_parts(replay, source="<replay>") -> tuple:
         raise ReplayError(source, "header.result.ticks", f"{ticks}, but the arrays hold {lead - 1}")
     if list(replay.header["roster"]) != states["class_id"][0].tolist():
         raise ReplayError(source, "header.roster", "differs from states.class_id")
-    _check_header_ticks(replay.header, int(states["tick"][0]), ticks, source)
+    _check_header_ticks(replay.header, int(states["tick"][0]), source)
     if replay.metrics is not None:
         missing = [c for c in METRIC_COLUMNS if c not in replay.metrics.columns]
         if missing:
@@ -87,18 +87,19 @@ def checked_parts(replay, source="<replay>") -> tuple:
     return dict(replay.header), states, events, visible, relayed, replay.metrics, decisions
 
 
-def _check_header_ticks(header: dict, first: int, ticks: int, source) -> None:
+def _check_header_ticks(header: dict, first: int, source) -> None:
     """The header's ticks against the body's, which starts at game tick `first` (a branched
-    game's parent tick) and holds `ticks` transitions: "parent".tick must be `first`, and each
-    "takebacks" tick, a state of the kept line, lie in first..first + ticks. Raises
+    game's parent tick): "parent".tick must be `first`, and no "takebacks" tick lie before it
+    (a game cannot undo past its first state). A takeback may lie past the body's end: a
+    player who takes back ticks 9 and 8 and stops keeps a line that ends at tick 8. Raises
     ReplayError naming the entry and both values."""
     parent = header.get("parent")
     if parent is not None and parent["tick"] != first:
         problem = f"{parent['tick']}, but the body starts at tick {first}"
         raise ReplayError(source, "header.parent.tick", problem)
     for i, entry in enumerate(header.get("takebacks", ())):
-        if not first <= entry["tick"] <= first + ticks:
-            problem = f"{entry['tick']} is outside the game's ticks {first} to {first + ticks}"
+        if entry["tick"] < first:
+            problem = f"{entry['tick']} is before the body's first tick, {first}"
             raise ReplayError(source, f"header.takebacks[{i}].tick", problem)
 
 

@@ -205,22 +205,27 @@ def test_the_largest_seed_is_still_a_seed():
     ("field", "value", "message"),
     [
         ("parent", {"replay": "old.mbgr", "sha256": "ab", "tick": 12},
-         "header.parent.tick: 12, but the body starts at tick 0"),
-        ("takebacks", [{"tick": 40, "submitted": HEADS}, {"tick": 41, "submitted": HEADS}],
-         "header.takebacks[1].tick: 41 is outside the game's ticks 0 to 40"),
+         "header.parent.tick: 12, but the body starts at tick 2"),
+        ("takebacks", [{"tick": 3, "submitted": HEADS}, {"tick": 1, "submitted": HEADS}],
+         "header.takebacks[1].tick: 1 is before the body's first tick, 2"),
     ],
 )  # fmt: skip
-def test_a_parent_or_takeback_tick_the_body_does_not_hold_is_named(field, value, message, tmp_path,
-                                                                   capsys):  # fmt: skip
-    """SMALL holds ticks 0 to 40 from a fresh start; the file is refused as it is read, so
-    `mbg replay verify` says so without re-simulating."""
+def test_a_parent_or_takeback_tick_the_body_does_not_hold_is_named(field, value, message):
+    """SMALL's body, shifted to start at tick 2 as a branched game's would, with a parent
+    claiming tick 12 or a takeback undoing tick 1, which the game never held."""
     from evaluation.replay import ReplayError, validate_replay
 
     edited = copy.copy(read_replay(SMALL))
-    edited.header = copy.deepcopy(edited.header) | {field: value}
+    edited.states = dict(edited.states, tick=edited.states["tick"] + 2)
+    parent = {"replay": "old.mbgr", "sha256": "ab", "tick": 2}
+    edited.header = copy.deepcopy(edited.header) | {"parent": parent, field: value}
     with pytest.raises(ReplayError) as caught:
         validate_replay(edited, "game.mbgr")
     assert str(caught.value) == f"game.mbgr: {message}"
+    late = [{"tick": 2, "submitted": HEADS}, {"tick": 99, "submitted": HEADS}]  # undone, then
+    kept = edited.header | {"parent": parent, "takebacks": late}  # stopped: past the end is fine
+    edited.header = kept
+    assert validate_replay(edited).header["takebacks"] == late
 
 
 def test_systems_that_cannot_be_built_name_the_field_and_the_spec():
