@@ -78,12 +78,29 @@ def checked_parts(replay, source="<replay>") -> tuple:
         raise ReplayError(source, "header.result.ticks", f"{ticks}, but the arrays hold {lead - 1}")
     if list(replay.header["roster"]) != states["class_id"][0].tolist():
         raise ReplayError(source, "header.roster", "differs from states.class_id")
+    _check_header_ticks(replay.header, int(states["tick"][0]), source)
     if replay.metrics is not None:
         missing = [c for c in METRIC_COLUMNS if c not in replay.metrics.columns]
         if missing:
             raise ReplayError(source, "metrics", f"missing columns {missing}")
     decisions = _check_decisions(replay.decisions, source)
     return dict(replay.header), states, events, visible, relayed, replay.metrics, decisions
+
+
+def _check_header_ticks(header: dict, first: int, source) -> None:
+    """The header's ticks against the body's, which starts at game tick `first` (a branched
+    game's parent tick): "parent".tick must be `first`, and no "takebacks" tick lie before it
+    (a game cannot undo past its first state). A takeback may lie past the body's end: a
+    player who takes back ticks 9 and 8 and stops keeps a line that ends at tick 8. Raises
+    ReplayError naming the entry and both values."""
+    parent = header.get("parent")
+    if parent is not None and parent["tick"] != first:
+        problem = f"{parent['tick']}, but the body starts at tick {first}"
+        raise ReplayError(source, "header.parent.tick", problem)
+    for i, entry in enumerate(header.get("takebacks", ())):
+        if entry["tick"] < first:
+            problem = f"{entry['tick']} is before the body's first tick, {first}"
+            raise ReplayError(source, f"header.takebacks[{i}].tick", problem)
 
 
 def _check_decisions(decisions, source) -> list | None:

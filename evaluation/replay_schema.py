@@ -150,6 +150,9 @@ SEED_KEYS = {
     "matchup": "the tournament matchup the game belongs to",
     "client": "the BattleClient's game seed",
 }
+# A seed is a signed 64-bit int: jax.random.key casts it with np.int64 (jax/_src/random/prng.py
+# random_seed), so a larger one would fail only when `mbg replay verify --systems` re-runs it.
+SEED_LIMIT = 2**63
 
 # Keys a replay has only when its game had them; older readers ignore them (no new format
 # version). "takebacks": the ticks a player took back in the BattleClient, in the order taken
@@ -227,8 +230,8 @@ def _check_seeds(seeds: dict, source, error) -> None:
         if name not in SEED_KEYS:
             known = ", ".join(SEED_KEYS)
             raise error(source, f"header.seeds.{name}", f"not a seed key (known: {known})")
-        if not (_is_int(seed) and seed >= 0):
-            problem = f"{_shown(seed)} is not a seed (a whole number, 0 or more)"
+        if not (_is_int(seed) and 0 <= seed < SEED_LIMIT):
+            problem = f"{_shown(seed)} is not a seed (a whole number, 0 to 2**63 - 1)"
             raise error(source, f"header.seeds.{name}", problem)
 
 

@@ -136,47 +136,91 @@ def replace_file(path, data: bytes) -> Path:
 
 
 def _given(path, option: str) -> Path:
-    """`path` as a Path, refused when empty: Path("") is ".", so `--out=` would quietly mean
-    the current folder. Raises ValueError naming the option."""
+    """`path` as a Path, refused when empty (Path("") is ".", so `--out=` would quietly mean
+    the current folder) or when it starts with "~" (only a shell expands it, and not in
+    `--out=~/runs`: the run would make a folder named "~" here). Raises ValueError naming
+    the option."""
     if not str(path).strip():
         raise ValueError(f"{option}: is empty; give a path")
-    return Path(path)
+    path = Path(path)
+    if path.parts[0].startswith("~"):
+        raise ValueError(
+            f"{option} {path}: a '~' is not expanded here; write the folder out"
+            f" ({os.path.expanduser(path.parts[0])}) or put a space after the option"
+        )
+    return path
 
 
-def _not_through_a_file(path: Path, option: str) -> None:
+def _limits(path: Path) -> tuple[int, int]:
+    """(longest file name, longest path), in bytes, on the file system under `path`
+    (pathconf(3) _PC_NAME_MAX and _PC_PATH_MAX of its nearest existing folder; Linux's 255
+    and 4096 where unknown)."""
+    place = next((p for p in (path, *path.parents) if os.path.isdir(p)), Path("."))
+    try:
+        return os.pathconf(place, "PC_NAME_MAX"), os.pathconf(place, "PC_PATH_MAX")
+    except (OSError, ValueError):
+        return 255, 4096
+
+
+def _short_names(path: Path, option: str) -> None:
+    """Refuse a `path` too long for the file system: stat and open fail with a bare "[Errno
+    36] File name too long", and only once a missing folder above it is made, after the work.
+    Raises ValueError naming the option and the name, cut to 24 characters."""
+    name_max, path_max = _limits(path)
+    for part in (*path.parts, str(path)):
+        size, limit = len(os.fsencode(part)), name_max if part in path.parts else path_max
+        if size > limit:
+            shown = part if len(part) <= 24 else part[:21] + "..."
+            what = "name" if part in path.parts else "path"
+            raise ValueError(
+                f"{option} {shown!r}: a {what} of {size} bytes; the file system allows {limit}"
+            )
+
+
+def _writable_below(path: Path, option: str, shown: Path) -> None:
     """Refuse a `path` below something that exists as other than a folder (mkdir and open
-    would fail there with a bare "[Errno 17] File exists" or "[Errno 20] Not a directory").
-    Raises FileExistsError naming the option, the path and the file in the way."""
+    would fail there with a bare "[Errno 17] File exists" or "[Errno 20] Not a directory"),
+    or whose nearest existing folder this process cannot write in (access(2) W_OK | X_OK; the
+    write would fail with "[Errno 13] Permission denied" once the games are played). Raises
+    FileExistsError or PermissionError naming the option, `shown` and the folder at fault."""
     for place in path.parents:
         if place.exists() and not place.is_dir():
-            raise FileExistsError(f"{option} {path}: {place} is a file, not a folder")
+            raise FileExistsError(f"{option} {shown}: {place} is a file, not a folder")
+    place = next(p for p in (*path.parents, Path(".")) if p.is_dir())
+    if not os.access(place, os.W_OK | os.X_OK):
+        raise PermissionError(f"{option} {shown}: cannot write in {place} (permission denied)")
 
 
 def output_folder(path, option: str = "--out") -> Path:
     """`path` as a folder a command will write into, checked before any work: refused when it
-    is empty, or when it, or a folder above it, exists as something other than a folder (left
-    to mkdir or open, that shows as a bare "[Errno 17] File exists" or "[Errno 20] Not a
-    directory" naming no option, part way through). Creates nothing. Raises ValueError or
-    FileExistsError naming the option and paths."""
+    is empty, starts with "~", has a name too long for the file system, or when it, or a
+    folder above it, exists as something other than a folder, or the nearest existing folder
+    is not writable (left to mkdir or open, each shows as a bare "[Errno N] ..." naming no
+    option, part way through). Creates nothing. Raises ValueError, FileExistsError or
+    PermissionError naming the option and paths."""
     path = _given(path, option)
+    _short_names(path, option)
     if path.exists() and not path.is_dir():
         raise FileExistsError(f"{option} {path}: exists and is not a folder")
-    _not_through_a_file(path, option)
+    _writable_below(path / "_", option, path)
     return path
 
 
 def output_file(path, option: str, force: bool = False, refusal: str = EXISTS) -> Path:
     """`path` as a new file a command will write (`write_new_file`), checked before any work,
     so that a bad name fails before the games rather than after them: refused when it is
-    empty, a folder, below a file, or (unless `force`: a command that replaces on purpose) an
-    existing file. Creates nothing. Raises ValueError, IsADirectoryError or FileExistsError
-    naming the option and the path: "--csv out.csv: already exists; choose another name"."""
+    empty, starts with "~", is too long, is a folder, is below a file or in a folder this
+    process cannot write in, or (unless `force`: a command that replaces on purpose) is an
+    existing file. Creates nothing. Raises ValueError, IsADirectoryError, FileExistsError or
+    PermissionError naming the option and the path: "--csv out.csv: already exists; choose
+    another name"."""
     path = _given(path, option)
+    _short_names(path, option)
     if path.is_dir():
         raise IsADirectoryError(f"{option} {path}: is a folder; give a file name")
     if path.exists() and not force:
         raise FileExistsError(f"{option} {path}: {refusal}")
-    _not_through_a_file(path, option)
+    _writable_below(path, option, path)
     return path
 
 

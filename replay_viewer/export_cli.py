@@ -10,7 +10,7 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from evaluation.replay import ReplayError, replay_paths
+from evaluation.replay import ReplayError, read_replay, replay_paths
 from fileio import output_file, output_folder
 from replay_viewer.video_writers import VideoError, check_format
 
@@ -72,6 +72,19 @@ def export_one(source, out, options, quiet: bool = False, replay=None) -> Path:
     return Path(out)
 
 
+def warn_edited_result(command: str, source, replay) -> None:
+    """One stderr line for each header `result` field the recorded game contradicts (a file
+    edited by hand): the video's cards show the game's own result (replay_viewer.model
+    .game_result), so a viewer of the video would not see the header's claim is false."""
+    from replay_viewer.model import game_result
+
+    for line in game_result(replay)[1]:
+        print(
+            f"{command}: warning: {source}: {line}; the video shows what the game gives",
+            file=sys.stderr,
+        )
+
+
 def problem_line(source, error: Exception) -> str:
     """One line for a failed export: the replay file, then the reason."""
     if isinstance(error, ReplayError):
@@ -97,10 +110,12 @@ def run_viewer_export(args) -> int:
         return 2
     try:
         options = options_from_args(args)
-        written = export_one(args.path, out, options)
+        replay = read_replay(args.path)
+        written = export_one(args.path, out, options, replay=replay)
     except (FileExistsError, VideoError, ReplayError, OSError) as error:
         print(f"replay-viewer: {problem_line(args.path, error)}", file=sys.stderr)
         return 2
+    warn_edited_result("replay-viewer", args.path, replay)
     print(written)
     return 0
 
@@ -122,7 +137,6 @@ def run_batch(args) -> int:
     """Every replay the arguments name -> DIR/<stem>_t<from>-<to>_<view>.<format>; each failure
     (unreadable replay, existing video, bad option) one stderr line, the rest go on. Returns 0,
     1 when some failed, 2 when the arguments name no replay or the options are bad."""
-    from evaluation.replay import read_replay
     from replay_viewer.video import default_name
 
     try:  # options wrong for every file (a frame rate, a size, a missing extra): said once
@@ -138,7 +152,7 @@ def run_batch(args) -> int:
         return 2
     try:  # a file in the folder's place would fail every replay, each with a bare OSError
         folder, failed, files = output_folder(args.folder, "--to"), 0, []
-    except (FileExistsError, ValueError) as error:  # ValueError: an empty --to
+    except (OSError, ValueError) as error:  # an empty, too long or unwritable --to
         print(f"mbg replay export: {error}", file=sys.stderr)
         return 2
     for name in args.paths:
@@ -155,6 +169,7 @@ def run_batch(args) -> int:
             end = int(ticks[-1]) if options.end is None else options.end
             out = folder / default_name(path, options.view, start, end, f".{args.format}")
             print(export_one(path, out, options, replay=replay))
+            warn_edited_result("mbg replay export", path, replay)
         except (FileExistsError, VideoError, ReplayError, OSError, KeyError, TypeError) as error:
             print(f"mbg replay export: {problem_line(path, error)}", file=sys.stderr)
             failed += 1

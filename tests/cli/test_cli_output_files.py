@@ -88,6 +88,21 @@ def test_an_empty_or_folder_output_file_is_refused_before_any_work(argv, option,
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(("argv", "option"), COMMANDS)
+def test_a_tilde_or_too_long_output_file_is_refused_before_any_work(
+    argv, option, tmp_path, capsys, no_work, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)  # where a "~" folder would have been made
+    err = _run(argv, option, "~/out.csv", tmp_path, capsys)
+    home = Path("~").expanduser()
+    assert err == (f"mbg {argv[0]}: error: {option} ~/out.csv: a '~' is not expanded here; write "
+                   f"the folder out ({home}) or put a space after the option\n")  # fmt: skip
+    err = _run(argv, option, f"new/{'b' * 256}/out.csv", tmp_path, capsys)
+    assert err == (f"mbg {argv[0]}: error: {option} 'bbbbbbbbbbbbbbbbbbbbb...': a name of 256 "
+                   "bytes; the file system allows 255\n")  # fmt: skip
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_replay_export_refuses_an_empty_to_before_any_video(tmp_path, capsys, monkeypatch):
     def fail(*args, **kwargs):
         raise AssertionError("a video was exported")
@@ -98,6 +113,27 @@ def test_replay_export_refuses_an_empty_to_before_any_video(tmp_path, capsys, mo
     assert main(["replay", "export", replay, "--to="]) == 2
     assert capsys.readouterr().err == "mbg replay export: --to: is empty; give a path\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_replay_export_refuses_a_to_it_cannot_write_in_before_any_video(tmp_path, capsys,
+                                                                        monkeypatch):  # fmt: skip
+    """The tests run as root, who may write anywhere: access(2) is refused for one folder."""
+    import os
+
+    def fail(*args, **kwargs):
+        raise AssertionError("a video was exported")
+
+    monkeypatch.setattr("replay_viewer.export_cli.export_one", fail)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != locked and real_access(p, mode))
+    videos = locked / "videos"
+    assert main(["replay", "export", REPLAY, f"--to={videos}"]) == 2
+    assert capsys.readouterr().err == (
+        f"mbg replay export: --to {videos}: cannot write in {locked} (permission denied)\n"
+    )
+    assert list(locked.iterdir()) == []
 
 
 @pytest.mark.parametrize(

@@ -77,6 +77,7 @@ def test_info_shows_the_takebacks_and_parent_a_replay_records(tmp_path, capsys):
     game.header["takebacks"] = [{"tick": 3, "submitted": submitted},
                                 {"tick": 7, "submitted": submitted}]  # fmt: skip
     game.header["parent"] = {"replay": "old.mbgr", "sha256": "ab" * 32, "tick": 2}
+    game.states["tick"] = game.states["tick"] + 2  # a branch's body starts at the parent's tick
     path = write_replay(tmp_path / "kept.mbgr", game)
     assert main(["replay", "info", str(path)]) == 0
     lines = dict(line.split(None, 1) for line in capsys.readouterr().out.splitlines())

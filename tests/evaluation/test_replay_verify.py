@@ -123,7 +123,7 @@ def test_systems_re_run_from_the_seed_check_the_seed(tmp_path, capsys):
     assert main(["replay", "verify", "--systems", str(changed)]) == 1
 
 
-@pytest.mark.parametrize("seed", ["x", -1, 1.5, True])
+@pytest.mark.parametrize("seed", ["x", -1, 1.5, True, 2**63])
 def test_a_seed_that_is_not_a_whole_number_is_named(seed, tmp_path, capsys):
     from evaluation.replay import ReplayError, validate_replay
 
@@ -133,7 +133,7 @@ def test_a_seed_that_is_not_a_whole_number_is_named(seed, tmp_path, capsys):
     with pytest.raises(ReplayError) as caught:
         validate_replay(edited, "game.mbgr")
     assert str(caught.value) == (
-        f"game.mbgr: header.seeds.root: {seed!r} is not a seed (a whole number, 0 or more)"
+        f"game.mbgr: header.seeds.root: {seed!r} is not a seed (a whole number, 0 to 2**63 - 1)"
     )
 
 
@@ -190,6 +190,42 @@ def test_a_bad_takeback_or_parent_entry_is_named_with_its_value(field, value, me
     with pytest.raises(ReplayError) as caught:
         validate_replay(edited, "game.mbgr")
     assert str(caught.value) == f"game.mbgr: {message}"
+
+
+def test_the_largest_seed_is_still_a_seed():
+    from evaluation.replay import validate_replay
+
+    edited = copy.copy(read_replay(SMALL))
+    edited.header = copy.deepcopy(edited.header)
+    edited.header["seeds"]["game"] = 2**63 - 1
+    assert validate_replay(edited).header["seeds"]["game"] == 2**63 - 1
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("parent", {"replay": "old.mbgr", "sha256": "ab", "tick": 12},
+         "header.parent.tick: 12, but the body starts at tick 2"),
+        ("takebacks", [{"tick": 3, "submitted": HEADS}, {"tick": 1, "submitted": HEADS}],
+         "header.takebacks[1].tick: 1 is before the body's first tick, 2"),
+    ],
+)  # fmt: skip
+def test_a_parent_or_takeback_tick_the_body_does_not_hold_is_named(field, value, message):
+    """SMALL's body, shifted to start at tick 2 as a branched game's would, with a parent
+    claiming tick 12 or a takeback undoing tick 1, which the game never held."""
+    from evaluation.replay import ReplayError, validate_replay
+
+    edited = copy.copy(read_replay(SMALL))
+    edited.states = dict(edited.states, tick=edited.states["tick"] + 2)
+    parent = {"replay": "old.mbgr", "sha256": "ab", "tick": 2}
+    edited.header = copy.deepcopy(edited.header) | {"parent": parent, field: value}
+    with pytest.raises(ReplayError) as caught:
+        validate_replay(edited, "game.mbgr")
+    assert str(caught.value) == f"game.mbgr: {message}"
+    late = [{"tick": 2, "submitted": HEADS}, {"tick": 99, "submitted": HEADS}]  # undone, then
+    kept = edited.header | {"parent": parent, "takebacks": late}  # stopped: past the end is fine
+    edited.header = kept
+    assert validate_replay(edited).header["takebacks"] == late
 
 
 def test_systems_that_cannot_be_built_name_the_field_and_the_spec():

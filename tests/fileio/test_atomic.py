@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -111,3 +112,45 @@ def test_output_file_refuses_before_writing_and_names_the_option(tmp_path):
             output_file(path, "--csv")
         assert str(error.value) == message
     assert taken.read_text() == "keep" and not (tmp_path / "new").exists()
+
+
+def test_output_paths_too_long_or_with_a_tilde_are_refused_naming_the_option(tmp_path):
+    from fileio import output_file, output_folder
+
+    long = "a" * 300
+    cases = [
+        (output_file, tmp_path / f"{long}.csv", "--csv 'aaaaaaaaaaaaaaaaaaaaa...': a name of 304 "
+         "bytes; the file system allows 255"),
+        (output_file, tmp_path / "new" / long / "x.csv", "--csv 'aaaaaaaaaaaaaaaaaaaaa...': a "
+         "name of 300 bytes; the file system allows 255"),
+        (output_folder, tmp_path / long, "--csv 'aaaaaaaaaaaaaaaaaaaaa...': a name of 300 bytes; "
+         "the file system allows 255"),
+        (output_file, "~/x.csv", f"--csv ~/x.csv: a '~' is not expanded here; write the folder "
+         f"out ({Path('~').expanduser()}) or put a space after the option"),
+        (output_folder, "~/runs", f"--csv ~/runs: a '~' is not expanded here; write the folder "
+         f"out ({Path('~').expanduser()}) or put a space after the option"),
+    ]  # fmt: skip
+    for check, path, message in cases:
+        with pytest.raises(ValueError) as error:
+            check(path, "--csv")
+        assert str(error.value) == message
+    assert output_file(tmp_path / "./~x" / "é.csv", "--csv") == tmp_path / "~x" / "é.csv"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_path_in_a_folder_that_cannot_be_written_is_refused(tmp_path, monkeypatch):
+    """access(2) is the check; the tests run as root, which may write anywhere, so the
+    refusal is simulated for one folder."""
+    from fileio import output_file, output_folder
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != locked and real_access(p, mode))
+    for check, path in [(output_file, locked / "x.csv"), (output_folder, locked / "a" / "b"),
+                        (output_folder, locked)]:  # fmt: skip
+        with pytest.raises(PermissionError) as error:
+            check(path, "--out")
+        assert str(error.value) == f"--out {path}: cannot write in {locked} (permission denied)"
+    assert output_file(tmp_path / "free.csv", "--out") == tmp_path / "free.csv"
+    assert list(locked.iterdir()) == []

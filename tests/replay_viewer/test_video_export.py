@@ -254,3 +254,29 @@ def test_batch_without_the_mp4_extra_says_so_once(tmp_path, monkeypatch, capsys)
     assert mbg_main(args) == 2
     err = capsys.readouterr().err
     assert err.count(f"[{MP4_EXTRA}]") == 1 and not (tmp_path / "v").exists()
+
+
+def test_an_edited_header_result_is_warned_of_once_the_video_is_written(tmp_path, capsys):
+    """The video's cards show the game's result; the header's false claim is said on stderr
+    by both export commands, and the export still succeeds."""
+    from cli.main import main as mbg_main
+
+    replay = synthetic_replay(6, seed=4)
+    told = int(replay.header["result"]["outcome"])
+    played = int(replay.states["outcome"][-1])
+    replay.header["result"]["outcome"] = wrong = (played + 1) % 4
+    replay.header["result"]["outcome_name"] = "A wins" if wrong == 1 else "draw"
+    assert told == played  # the synthetic header was true before the edit
+    edited = write_replay(tmp_path / "edited.mbgr", replay)
+    said = f"header.result.outcome says {wrong}; the game gives {played}"
+    out = tmp_path / "edited.gif"
+    assert viewer_main([str(edited), "--export", str(out), "--size", "480x270"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert f"replay-viewer: warning: {edited}: {said}; the video shows what the game gives" in err
+    assert out.exists()
+    assert mbg_main(["replay", "export", str(edited), "--to", str(tmp_path / "v"),
+                     "--size", "480x270"]) == 0  # fmt: skip
+    err = capsys.readouterr().err.splitlines()
+    assert (
+        f"mbg replay export: warning: {edited}: {said}; the video shows what the game gives" in err
+    )
