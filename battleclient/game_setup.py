@@ -17,6 +17,7 @@ import numpy as np
 from engine.maps import CUSTOM_SPLIT, SPLITS, is_map_path  # NumPy/SciPy only, no JAX
 from engine.pool import first_gap, parse_roster, roster_text  # noqa: F401 (the roster grammar)
 from evaluation.replay_schema import METRIC_LEVELS  # plain Python, no JAX
+from evaluation.seeds import ROOT_SEED_LIMIT  # plain Python, no JAX
 from ui.rules import C
 
 # "all" is the shipped maps (ids 0-51, as in engine.maps); "custom" the maps added to maps/.
@@ -25,10 +26,10 @@ ADD_MAPS_HINT = "add a map file to maps/ (maps/README.md, 'Your own maps')"
 REGIMES = ("shared_obs", "no_shared_obs")
 SPAWN_ENDS = ("west", "east", "random")  # where Team A starts
 DEFAULT_SLOTS = "A0=human,A1-A4=scripted:tactician,B*=scripted:tactician"
-# Whole-number fields -> (lowest, highest) allowed: seeds are 31-bit; score_threshold and
-# horizon follow engine/types.Config's checks (RULES A2), so a setup that passes here plays.
+# Whole-number fields -> (lowest, highest) allowed: seeds as evaluation.seeds says; score_threshold
+# and horizon follow engine/types.Config's checks (RULES A2), so a setup that passes here plays.
 LIMITS = {
-    "seed": (0, 2**31 - 1),
+    "seed": (0, ROOT_SEED_LIMIT - 1),
     "score_threshold": (1, 2**24),
     "horizon": (1, 2**24),
     "turn_clock": (0, 3600),  # seconds per turn of orders; 0: no clock

@@ -21,6 +21,8 @@ import json
 import sys
 from pathlib import Path
 
+from evaluation.seeds import check_root_seed
+
 
 def register(subparsers) -> None:
     """Add `crossplay` with its run and report subcommands."""
@@ -68,6 +70,7 @@ def run_crossplay(args) -> int:
     from evaluation.tournament import check_entrants, parse_entrants
 
     map_specs(args.maps, "--maps")  # unknown ids or bad files fail before any game
+    check_root_seed(args.seed)
     enable_compile_cache()
     teams = parse_entrants(args.teams)
     strangers = parse_entrants(args.strangers) if args.strangers else dict(teams)

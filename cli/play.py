@@ -254,14 +254,14 @@ def run(args) -> int:
     """Plays the games, writes the replays, prints a summary; returns the exit code."""
     from cli.maps import map_specs
     from evaluation.match import roster_list, schedule, summary, unplayed_rosters_note
+    from evaluation.seeds import check_root_seed
     from policies.slotspec import parse_slots, resolve_slots
 
     if args.games < 1:
         raise ValueError(f"--games {args.games}: must be at least 1")
     if args.workers < 1:
         raise ValueError(f"--workers {args.workers}: must be at least 1")
-    if args.seed < 0:
-        raise ValueError(f"--seed {args.seed}: must be 0 or more")
+    check_root_seed(args.seed)
     if args.metrics != "none" and args.out is None:
         raise ValueError("--metrics needs --out: metrics travel inside the replay files")
     config = _config(args)

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 from cli.rate import add_rating_options, check_outputs, check_rating_options, rate_and_report
+from evaluation.seeds import check_root_seed
 from fileio import output_folder
 
 
@@ -176,6 +177,7 @@ def run_tournament(args) -> int:
     entrants = parse_entrants(args.entrants)
     map_specs(args.maps, "--maps")  # unknown ids or bad files fail before any game
     check_rating_options(args)
+    check_root_seed(args.seed)
     folder = output_folder(args.out, "--out")  # before JAX starts, as the other options
     options = _start_jax(args)
     if options.process == 0:
@@ -211,6 +213,7 @@ def run_challenge(args) -> int:
     from evaluation.tournament_challenge import challenge_matchups, decide, open_challenge
 
     check_rating_options(args)
+    check_root_seed(args.seed)  # None: drawn at play time
     options = _start_jax(args)
     if options.processes > 1:
         raise ValueError("--processes: challenge runs in one process")

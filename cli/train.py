@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+from evaluation.seeds import check_root_seed
 from fileio import output_file, output_folder
 
 # Learners by name: (module in training/, its config class, its run(config, out, resume,
@@ -144,6 +145,7 @@ def run_train(args) -> int:
         print(f"selected: {args.select} ({chosen['env_steps']} env-steps, validation margin "
               f"{chosen['margin']:+.2f} points a game)")  # fmt: skip
         return 0
+    check_root_seed(args.seed)  # the learner's PRNG key is jax.random.key(seed) too
     if args.steps is not None and args.steps < 1:  # 0 would save an untrained "run"
         raise ValueError(
             f"--steps {args.steps}: train at least 1 env-step (ticks x games); "
@@ -262,6 +264,7 @@ def run_eval(args) -> int:
     from policies.slotspec import check_headless_system
 
     maps = map_specs(args.maps, "--maps")  # an unknown id or a bad file fails before any game
+    check_root_seed(args.seed)
     enable_compile_cache()
     load_policy(args.checkpoint)  # fail early with the file's own error message
     check_headless_system(args.vs, f"--vs {args.vs}", "mbg eval")

@@ -15,9 +15,8 @@ from pathlib import Path
 
 from engine.constants import RULES_VERSION
 from evaluation import tournament_store as store
+from evaluation.seeds import ROOT_SEED_LIMIT
 from evaluation.tournament import _now, check_entrants, parse_entrants, plan_matchups
-
-SEED_LIMIT = 2**31  # root seeds drawn at play time are below this
 
 
 def _challenge_of(manifest: dict, name: str) -> dict | None:
@@ -50,7 +49,7 @@ def open_challenge(folder, item: str, seed: int | None = None) -> tuple[dict, di
         raise ValueError(f"--challenger {item!r}: {name!r} already played in this field")
     check_entrants({name: spec})  # the manifest keeps the challenger: its System must load
     if seed is None:
-        seed = secrets.randbelow(SEED_LIMIT)
+        seed = secrets.randbelow(ROOT_SEED_LIMIT)
     games = manifest["games_per_pair"]
     first_id = max(m["id"] for m in manifest["matchups"]) + 1
     field = list(manifest["field"])
