@@ -102,7 +102,10 @@ def view_label(view) -> str:
 def known_masks(view, visible, relayed, alive, active) -> tuple[np.ndarray, np.ndarray]:
     """(direct, relayed_only) (10,) bool: slots the view draws from this tick / from the last.
 
-    visible, relayed: (10, 10) bool [observer, seen]; alive, active: (10,) bool.
+    visible, relayed: (10, 10) bool [observer, seen]; alive, active: (10,) bool. A view's own
+    members are known only while alive: a dead agent sees nothing, not even itself, and no
+    teammate sees it (RULES 5.2), so a dead member is known only through a relayed row of the
+    tick before (5.7); that it is dead is public (5.6), its state is not.
     """
     active = np.asarray(active, bool)
     if view == "oracle":
@@ -116,7 +119,7 @@ def known_masks(view, visible, relayed, alive, active) -> tuple[np.ndarray, np.n
     else:
         raise ValueError(f"unknown view {view!r}")
     observers = members & np.asarray(alive, bool)
-    direct = (members & active) | np.asarray(visible, bool)[observers].any(axis=0)
+    direct = observers | np.asarray(visible, bool)[observers].any(axis=0)
     relay = np.asarray(relayed, bool)[observers].any(axis=0) & ~direct
     return direct & active, relay & active
 
