@@ -109,4 +109,3 @@ def test_a_dead_members_state_is_not_shown(display, tmp_path, view):
     for app in (first, second):
         app.model.set_view("oracle")
     assert frames(first, "oracle", cases, pos) != frames(second, "oracle", cases, pos)
-
