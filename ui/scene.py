@@ -4,10 +4,11 @@ Point-of-view filtering happens here, once, so a renderer or panel given a Scene
 what the view did not know. Views (RULES 5.2, A8):
 
 - ``"oracle"``: every active unit as it is.
-- ``("agent", i)``: agent i itself, the units it sees this tick (``visible[i]``, drawn from this
-  tick's state) and the relayed ones (``relayed[i]``, drawn from ``prev_state``, marked relayed).
-- ``("team", k)``: every member of team k as itself, plus the union of what its living members
-  see or have relayed.
+- ``("agent", i)``: while i is alive, i itself, the units it sees this tick (``visible[i]``,
+  drawn from this tick's state) and the relayed ones (``relayed[i]``, drawn from
+  ``prev_state``, marked relayed); once dead, nothing (a dead agent sees nothing, 5.2).
+- ``("team", k)``: the union of what its living members see or have relayed; a dead member is
+  drawn only from a relayed row (5.7), as no observation holds a dead unit's state.
 """
 
 from dataclasses import dataclass, field
