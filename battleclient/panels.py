@@ -6,6 +6,7 @@ Every function draws only what it is given; the play screen hands them the fair 
 
 import math
 
+import numpy as np
 import pygame
 
 from battleclient.controls import HELP
@@ -47,13 +48,16 @@ def tick_line(tick: int, horizon: int, over: bool) -> str:
 
 
 def score_lines(snap, horizon: int) -> list:
-    """Score, tick, ticks left and respawn waves (all public, RULES 5.6)."""
+    """Score, tick, ticks left, respawn waves and who is dead (all public, RULES 5.6: a view
+    draws no dead unit, not even its own, as no observation holds a dead unit's state, 5.2)."""
     s, tick = snap.state, snap.tick
     waves = snap.state["wave_clock"]
+    dead = np.flatnonzero(np.asarray(s["active"], bool) & ~np.asarray(s["alive"], bool))
     return [
         (f"Score  A {int(s['score'][0])} : {int(s['score'][1])} B", COLOURS["text"]),
         tick_line(tick, horizon, snap.over),
         f"Respawn wave in: A {int(waves[0]) + 1}, B {int(waves[1]) + 1} ticks",
+        "Dead: " + (", ".join(C.slot_label(int(d)) for d in dead) if len(dead) else "none"),
     ]
 
 

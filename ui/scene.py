@@ -4,10 +4,11 @@ Point-of-view filtering happens here, once, so a renderer or panel given a Scene
 what the view did not know. Views (RULES 5.2, A8):
 
 - ``"oracle"``: every active unit as it is.
-- ``("agent", i)``: agent i itself, the units it sees this tick (``visible[i]``, drawn from this
-  tick's state) and the relayed ones (``relayed[i]``, drawn from ``prev_state``, marked relayed).
-- ``("team", k)``: every member of team k as itself, plus the union of what its living members
-  see or have relayed.
+- ``("agent", i)``: while i is alive, i itself, the units it sees this tick (``visible[i]``,
+  drawn from this tick's state) and the relayed ones (``relayed[i]``, drawn from
+  ``prev_state``, marked relayed); once dead, nothing (a dead agent sees nothing, 5.2).
+- ``("team", k)``: the union of what its living members see or have relayed; a dead member is
+  drawn only from a relayed row (5.7), as no observation holds a dead unit's state.
 """
 
 from dataclasses import dataclass, field
@@ -102,7 +103,10 @@ def view_label(view) -> str:
 def known_masks(view, visible, relayed, alive, active) -> tuple[np.ndarray, np.ndarray]:
     """(direct, relayed_only) (10,) bool: slots the view draws from this tick / from the last.
 
-    visible, relayed: (10, 10) bool [observer, seen]; alive, active: (10,) bool.
+    visible, relayed: (10, 10) bool [observer, seen]; alive, active: (10,) bool. A view's own
+    members are known only while alive: a dead agent sees nothing, not even itself, and no
+    teammate sees it (RULES 5.2), so a dead member is known only through a relayed row of the
+    tick before (5.7); that it is dead is public (5.6), its state is not.
     """
     active = np.asarray(active, bool)
     if view == "oracle":
@@ -116,7 +120,7 @@ def known_masks(view, visible, relayed, alive, active) -> tuple[np.ndarray, np.n
     else:
         raise ValueError(f"unknown view {view!r}")
     observers = members & np.asarray(alive, bool)
-    direct = (members & active) | np.asarray(visible, bool)[observers].any(axis=0)
+    direct = observers | np.asarray(visible, bool)[observers].any(axis=0)
     relay = np.asarray(relayed, bool)[observers].any(axis=0) & ~direct
     return direct & active, relay & active
 

@@ -132,3 +132,28 @@ def test_a_team_that_cannot_act_locks_in_by_itself(game):
     screen.update(2.0)
     assert screen.phase == "locked"
     wait_for(app, lambda: orders_ready(app) and app.screen.snap.tick == 4)
+
+
+def test_a_dead_teammate_shows_only_that_it_is_dead(game):
+    """RULES 5.2, 5.6: no observation holds a dead unit's state (it sees nothing, no one sees
+    it); that it is dead is public. A dead A1 (no relayed row) is not drawn in Team A's view,
+    whatever its corpse, cooldown or statuses, and the side panel names it dead."""
+    from battleclient.panels import score_lines
+
+    _, snaps = game
+    snap = snaps[2]
+    state = {k: np.array(v) for k, v in snap.state.items()}
+    state["alive"][1] = False
+    visible, relayed = snap.visible.copy(), snap.relayed.copy()
+    visible[1], visible[:, 1], relayed[1], relayed[:, 1] = False, False, False, False
+    dead = dataclasses.replace(snap, state=state, visible=visible, relayed=relayed)
+    other = {k: v.copy() for k, v in state.items()}
+    other["pos"][1] += np.float32([1.1, -0.7])
+    other["cooldown"][1], other["status"][1] = 9, 4
+    twin = dataclasses.replace(dead, state=other)
+    for sight in ("team", "agent"):
+        scene = fair_scene(dead, (0, 2), sight=sight)
+        assert 1 not in scene.known
+        other_scene = fair_scene(twin, (0, 2), sight=sight)
+        assert (scene.units, scene.floats) == (other_scene.units, other_scene.floats)
+    assert "Dead: A1" in [str(x) for x in score_lines(dead, 300)]

@@ -50,22 +50,34 @@ def test_agent_view_draws_own_sight_and_relayed_rows():
     assert np.flatnonzero(relay).tolist() == [7]
 
 
-def test_dead_agent_sees_only_itself():
+def test_dead_agent_sees_nothing_not_even_itself():
+    """RULES 5.2: a dead agent's unit rows are all zero and nothing is relayed to it."""
     visible, relayed = masks()
     alive = ACTIVE.copy()
     alive[2] = False
     direct, relay = known_masks(("agent", 2), visible, relayed, alive, ACTIVE)
-    assert np.flatnonzero(direct).tolist() == [2]
+    assert not direct.any()
     assert not relay.any()
 
 
-def test_team_view_is_the_union_of_living_members_plus_every_member():
+def test_team_view_is_the_union_of_living_members_sight():
     visible, relayed = masks()
     alive = ACTIVE.copy()
-    alive[3] = False  # A3's sight of A1 no longer counts, but A3 itself stays drawn
+    alive[3] = False  # A3 is dead: neither its sight of A1 nor its own state is observed
     direct, relay = known_masks(("team", 0), visible, relayed, alive, ACTIVE)
-    assert np.flatnonzero(direct).tolist() == [0, 1, 2, 3, 4, 6]
+    assert np.flatnonzero(direct).tolist() == [0, 1, 2, 4, 6]
     assert np.flatnonzero(relay).tolist() == [7]
+
+
+def test_team_view_knows_a_dead_member_only_from_a_relayed_row():
+    """RULES 5.7: a member dead now that a living teammate saw last tick is relayed as it was."""
+    visible, relayed = masks()
+    alive = ACTIVE.copy()
+    alive[3] = False
+    relayed[2, 3] = True
+    direct, relay = known_masks(("team", 0), visible, relayed, alive, ACTIVE)
+    assert not direct[3]
+    assert np.flatnonzero(relay).tolist() == [3, 7]
 
 
 def test_oracle_draws_every_active_slot():
