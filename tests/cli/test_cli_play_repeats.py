@@ -25,7 +25,7 @@ def test_play_refuses_a_negative_seed(capsys):
     from cli.main import main
 
     assert main(["play", "--map", "47", "--slots", "*=random", "--seed", "-1"]) == 2
-    assert "--seed -1: must be 0 or more" in capsys.readouterr().err
+    assert "--seed -1: must be 0 to 2147483647" in capsys.readouterr().err
 
 
 def test_play_names_the_roster_option_of_a_bad_roster_and_takes_random(capsys):
