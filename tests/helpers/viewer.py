@@ -18,6 +18,20 @@ def frame(viewer, events=(), dt=0.0):
     return surface
 
 
+def post(viewer, *events, frames: int = 1):
+    """Put `events` on SDL's event queue, as a person's input arrives, then run `frames`
+    frames (the viewer reads the queue itself)."""
+    for event in events:
+        pygame.event.post(event)
+    for _ in range(frames):
+        frame(viewer)
+
+
+def motion(pos):
+    """The mouse moved to `pos` (window pixels), no button held."""
+    return pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
+
+
 def key(k, mod=0, unicode=""):
     return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=unicode, scancode=0)
 

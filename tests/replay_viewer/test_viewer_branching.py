@@ -14,6 +14,7 @@ from replay_viewer import layout as L
 from replay_viewer.actions import ARENA_PIXELS_PER_UNIT
 from replay_viewer.launch import Children, default_slots, play_on_command
 from tests.helpers.viewer import frame
+from tests.helpers.viewer import post as viewer_post
 
 REPLAYS = Path(__file__).resolve().parents[1] / "fixtures" / "replays"
 
@@ -27,10 +28,7 @@ class FakeProcess:
 
 
 def post(app, *events):
-    for event in events:
-        pygame.event.post(event)
-    frame(app)
-    frame(app)
+    viewer_post(app, *events, frames=2)
 
 
 def press(pos):

@@ -7,13 +7,11 @@ import pygame
 from replay_viewer import layout as L
 from replay_viewer.metric_values import definitions
 from tests.helpers.viewer import frame
+from tests.helpers.viewer import post as viewer_post
 
 
 def post(app, *events):
-    for event in events:
-        pygame.event.post(event)
-    frame(app)
-    frame(app)
+    viewer_post(app, *events, frames=2)
 
 
 def click(app, pos):

@@ -7,13 +7,11 @@ from evaluation.replay import write_replay
 from replay_viewer import layout as L
 from tests.helpers.replays import synthetic_replay
 from tests.helpers.viewer import click, frame
+from tests.helpers.viewer import post as viewer_post
 
 
 def post(app, *events):
-    for event in events:
-        pygame.event.post(event)
-    frame(app)
-    frame(app)
+    viewer_post(app, *events, frames=2)
 
 
 def key(k, char=""):

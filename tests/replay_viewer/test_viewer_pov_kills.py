@@ -12,25 +12,8 @@ from replay_viewer import story
 from replay_viewer.app import App
 from replay_viewer.timeline import mark_x, slider_track
 from tests.helpers.replays import synthetic_replay
-from tests.helpers.viewer import frame, key
+from tests.helpers.viewer import click, frame, key, motion, post
 from ui.rules import unit_name
-
-
-def post(app, *events):
-    for event in events:
-        pygame.event.post(event)
-    frame(app)
-
-
-def move(pos):
-    return pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
-
-
-def press(pos):
-    return [
-        pygame.event.Event(k, pos=pos, button=1)
-        for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
-    ]
 
 
 def kill_with_assists(tmp_path):
@@ -67,14 +50,14 @@ def test_agent_pov_kill_lines_name_no_lethal_sources(display, tmp_path):
     # the Oracle: a click on the death's mark jumps there; its tooltip names the killers
     death = next(m for m in story.game_marks(app.model) if m.kind == "death")
     assert death.tick == t + 1 and death.text.startswith(f"{names[0]}, {names[1]} and")
-    post(app, *press(strip_point(app, death)))
+    post(app, *click(strip_point(app, death)))
     assert app.model.tick == t + 1
     assert any("lethal damage: " + ", ".join(names) in line for line in app.model.log_lines())
     # the killing agent's point of view (key 0-9), at the same tick
     post(app, key(pygame.K_0 + pov, unicode=str(pov)))
     assert app.model.view == ("agent", pov)
     x, y = strip_point(app, death)
-    post(app, move((x, y)))
+    post(app, motion((x, y)))
     tooltip = app.hover_lines((x, y))
     feed = [m.text for m in story.kill_feed(app.model)]
     log = app.model.log_lines()

@@ -9,24 +9,7 @@ import pytest
 from replay_viewer import layout as L
 from replay_viewer import story
 from replay_viewer.timeline import mark_x, slider_track
-from tests.helpers.viewer import frame
-
-
-def post(app, *events):
-    for event in events:
-        pygame.event.post(event)
-    frame(app)
-
-
-def move(pos):
-    return pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
-
-
-def press(pos):
-    return [
-        pygame.event.Event(k, pos=pos, button=1)
-        for k in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
-    ]
+from tests.helpers.viewer import click, frame, motion, post
 
 
 def test_oracle_marks_are_every_death_ultimate_and_score_change(app):
@@ -64,11 +47,11 @@ def test_hover_names_a_mark_and_a_click_jumps_to_it(app):
     death = _first_death(app)
     x = mark_x(death.tick, app.model.ticks, slider_track(app.slider, L.SCRUB))
     y = L.MARKS[1] + L.MARKS[3] // 4 + death.team * (L.MARKS[3] // 2)
-    post(app, move((x, y)))
+    post(app, motion((x, y)))
     lines = app.hover_lines((x, y))
     assert lines[0].startswith(f"Tick {death.tick - 1} (state {death.tick})")
     assert death.text in lines
-    post(app, *press((x, y)))
+    post(app, *click((x, y)))
     assert app.model.tick == death.tick
     assert death.text in app.message
     # the note names the tick as the hover, the log and the strip do: the tick that led there
@@ -101,7 +84,7 @@ def test_a_click_on_a_plot_seeks_and_hover_gives_values(app, plot):
     rect = pygame.Rect(L.PLOTS[plot])
     area = pygame.Rect(rect.x + 4, rect.y + 16, rect.width - 8, rect.height - 20)
     x = area.x + round(30 * area.width / app.model.ticks)  # state 30 of 40
-    post(app, move((x, area.centery)), *press((x, area.centery)))
+    post(app, motion((x, area.centery)), *click((x, area.centery)))
     assert app.model.tick == 30
     lines = app.hover_lines((x, area.centery))
     assert lines[0].startswith(("Health, state 30", "Score, state 30"))
