@@ -8,15 +8,7 @@ from cli.main import main
 PLAY = ["play", "--map", "47", "--slots", "*=random", "--games", "2"]
 
 
-@pytest.fixture
-def never_plays(monkeypatch):
-    def fail(*args, **kwargs):
-        raise AssertionError("games were played")
-
-    monkeypatch.setattr("cli.play._play", fail)
-
-
-def test_play_refuses_an_out_that_is_a_file_before_playing(tmp_path, capsys, never_plays):
+def test_play_refuses_an_out_that_is_a_file_before_playing(tmp_path, capsys, no_work):
     target = tmp_path / "afile"
     target.write_text("keep me")
     assert main([*PLAY, "--out", str(target)]) == 2
@@ -26,20 +18,20 @@ def test_play_refuses_an_out_that_is_a_file_before_playing(tmp_path, capsys, nev
     assert target.read_text() == "keep me"
 
 
-def test_play_refuses_an_out_inside_a_file_before_playing(tmp_path, capsys, never_plays):
+def test_play_refuses_an_out_inside_a_file_before_playing(tmp_path, capsys, no_work):
     (tmp_path / "afile").write_text("")
     assert main([*PLAY, "--out", str(tmp_path / "afile" / "sub")]) == 2
     assert f"{tmp_path / 'afile'} is a file, not a folder" in capsys.readouterr().err
 
 
-def test_play_refuses_a_folder_with_replays_before_playing(tmp_path, capsys, never_plays):
+def test_play_refuses_a_folder_with_replays_before_playing(tmp_path, capsys, no_work):
     (tmp_path / "game0000_map47_Awest.mbgr").write_bytes(b"old")
     assert main([*PLAY, "--out", str(tmp_path)]) == 2
     assert "already holds replays" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("option", ["--horizon", "--score-threshold"])
-def test_play_names_a_rule_option_out_of_range(option, capsys, never_plays):
+def test_play_names_a_rule_option_out_of_range(option, capsys, no_work):
     assert main([*PLAY, option, "0"]) == 2
     field = option[2:].replace("-", "_")
     assert f"{option} 0: Config.{field}: 0 is out of range (allowed: 1 to 16,777,216)" in (
@@ -64,7 +56,7 @@ def test_play_names_a_rule_option_out_of_range(option, capsys, never_plays):
          "--vs scripted:zz: scripted bot 'zz' does not exist"),
     ],
 )  # fmt: skip
-def test_a_system_that_cannot_be_built_names_its_option(argv, message, capsys, never_plays):
+def test_a_system_that_cannot_be_built_names_its_option(argv, message, capsys, no_work):
     assert main(argv) == 2
     assert message in capsys.readouterr().err
 
@@ -79,12 +71,7 @@ def test_a_system_that_cannot_be_built_names_its_option(argv, message, capsys, n
     ],
 )  # fmt: skip
 def test_headless_commands_refuse_a_human_before_any_game(argv, where, command, tmp_path, capsys,
-                                                         monkeypatch):  # fmt: skip
-    def fail(*args, **kwargs):
-        raise AssertionError("games were played")
-
-    monkeypatch.setattr("cli.train.evaluate", fail)
-    monkeypatch.setattr("evaluation.scenario_run.run_all", fail)
+                                                         no_work):  # fmt: skip
     out = tmp_path / "out"
     assert main([*argv, "--out", str(out)] if argv[0] == "scenarios" else argv) == 2
     err = capsys.readouterr().err
@@ -143,12 +130,8 @@ def test_scenarios_solve_refuses_a_depth_outside_the_horizon(option, value, mess
 
 @pytest.mark.parametrize("action", ["run", "challenge"])
 def test_tournament_refuses_an_existing_leaderboard_file_before_any_game(
-    action, tmp_path, capsys, monkeypatch
+    action, tmp_path, capsys, no_work
 ):
-    def fail(*args, **kwargs):
-        raise AssertionError("games were played")
-
-    monkeypatch.setattr("cli.tournament._play", fail)
     png = tmp_path / "board.png"
     png.write_bytes(b"keep me")
     who = (
@@ -172,14 +155,7 @@ def test_tournament_refuses_an_existing_leaderboard_file_before_any_game(
     ],
 )  # fmt: skip
 def test_an_output_folder_that_is_a_file_is_named_with_its_option(argv, option, tmp_path,
-                                                                  capsys, monkeypatch):  # fmt: skip
-    def fail(*args, **kwargs):
-        raise AssertionError("work started")
-
-    monkeypatch.setattr("evaluation.scenario_run.run_all", fail)
-    monkeypatch.setattr("cli.train.learner", lambda name: (object, fail))
-    monkeypatch.setattr("cli.train._run_config", fail)
-    monkeypatch.setattr("replay_viewer.export_cli.export_one", fail)
+                                                                  capsys, no_work):  # fmt: skip
     target = tmp_path / "afile"
     target.write_text("keep me")
     for where, said in ((target, "exists and is not a folder"),
@@ -217,12 +193,12 @@ HUMANS = "human slots need a window and mbg play has none (even with --headless)
         (["--slots", " "], "--slots: is empty; expected e.g. 'A*=scripted:tactician,B*=random'"),
     ],
 )  # fmt: skip
-def test_play_names_the_slot_option_at_fault(who, message, capsys, never_plays):
+def test_play_names_the_slot_option_at_fault(who, message, capsys, no_work):
     assert main(["play", "--map", "47", *who]) == 2
     assert capsys.readouterr().err == f"mbg play: error: {message}\n"
 
 
-def test_a_folder_given_as_a_policy_is_called_a_folder(tmp_path, capsys, never_plays):
+def test_a_folder_given_as_a_policy_is_called_a_folder(tmp_path, capsys, no_work):
     argv = ["play", "--map", "47", "--team-a", f"checkpoint:{tmp_path}", "--team-b", "random"]
     assert main(argv) == 2
     assert capsys.readouterr().err == (

@@ -12,24 +12,6 @@ REPLAY = "tests/fixtures/replays/v1_real_2v2_no_metrics.mbgr"
 SEASON = ["--entrants", "a=random", "b=random", "--out"]
 
 
-@pytest.fixture
-def no_work(monkeypatch):
-    """Every command's first piece of work fails the test."""
-
-    def fail(*args, **kwargs):
-        raise AssertionError("work started before the output file was checked")
-
-    for target in (
-        "evaluation.tournament_store.load_results",  # mbg rate
-        "cli.tournament._start_jax",  # tournament run and challenge
-        "evaluation.tournament_analysis.analyse_folder",
-        "evaluation.scenario_run.run_all",
-        "cli.metrics._games_data",
-        "cli.study.study_rows",
-    ):
-        monkeypatch.setattr(target, fail)
-
-
 COMMANDS = [
     (["rate", REPLAY], "--csv"),
     (["rate", REPLAY], "--json"),
@@ -103,11 +85,8 @@ def test_a_tilde_or_too_long_output_file_is_refused_before_any_work(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_replay_export_refuses_an_empty_to_before_any_video(tmp_path, capsys, monkeypatch):
-    def fail(*args, **kwargs):
-        raise AssertionError("a video was exported")
-
-    monkeypatch.setattr("replay_viewer.export_cli.export_one", fail)
+def test_replay_export_refuses_an_empty_to_before_any_video(tmp_path, capsys, monkeypatch,
+                                                            no_work):  # fmt: skip
     monkeypatch.chdir(tmp_path)  # where an empty --to would have put the video
     replay = str(Path(REPLAY).resolve())
     assert main(["replay", "export", replay, "--to="]) == 2
@@ -115,15 +94,12 @@ def test_replay_export_refuses_an_empty_to_before_any_video(tmp_path, capsys, mo
     assert list(tmp_path.iterdir()) == []
 
 
-def test_replay_export_refuses_a_to_it_cannot_write_in_before_any_video(tmp_path, capsys,
-                                                                        monkeypatch):  # fmt: skip
+def test_replay_export_refuses_a_to_it_cannot_write_in_before_any_video(
+    tmp_path, capsys, monkeypatch, no_work
+):
     """The tests run as root, who may write anywhere: access(2) is refused for one folder."""
     import os
 
-    def fail(*args, **kwargs):
-        raise AssertionError("a video was exported")
-
-    monkeypatch.setattr("replay_viewer.export_cli.export_one", fail)
     locked = tmp_path / "locked"
     locked.mkdir()
     real_access = os.access
@@ -147,25 +123,13 @@ def test_replay_export_refuses_a_to_it_cannot_write_in_before_any_video(tmp_path
 )
 def test_an_empty_out_folder_is_refused_not_read_as_the_default(argv, tmp_path, capsys,
                                                                  monkeypatch, no_work):  # fmt: skip
-    def fail(*args, **kwargs):
-        raise AssertionError("work started before --out was checked")
-
-    monkeypatch.setattr("cli.play._play", fail)
-    monkeypatch.setattr("cli.train.learner", lambda name: (object, fail))
-    monkeypatch.setattr("cli.train._run_config", fail)
-    monkeypatch.setattr("evaluation.tournament.open_tournament", fail)
     monkeypatch.chdir(tmp_path)  # where runs/ or replays would have gone
     assert main([*argv, "--out="]) == 2
     assert capsys.readouterr().err == f"mbg {argv[0]}: error: --out: is empty; give a path\n"
     assert list(tmp_path.iterdir()) == []
 
 
-def test_train_select_is_checked_as_an_output_file(tmp_path, capsys, monkeypatch):
-    def fail(*args, **kwargs):
-        raise AssertionError("work started before --select was checked")
-
-    monkeypatch.setattr("cli.train.learner", lambda name: (object, fail))
-    monkeypatch.setattr("training.validation.select_policy", fail)
+def test_train_select_is_checked_as_an_output_file(tmp_path, capsys, no_work):
     afile = tmp_path / "afile"
     afile.write_text("keep me")
     inside = afile / "best.msgpack"
