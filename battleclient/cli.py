@@ -82,6 +82,11 @@ def study_preset(args: argparse.Namespace):
     """The StudyPreset of --study and its options (None without --study). Raises ValueError
     naming the option at fault."""
     if args.study is None:  # `--study ""` is a bad participant id, not "no study"
+        given = [o for o, v in (("--study-ai", args.study_ai), ("--study-dir", args.study_dir),
+                                ("--condition", args.condition != "beside"),
+                                ("--study-view", args.study_view != "agent")) if v]  # fmt: skip
+        if given:  # a study option without --study would be dropped unseen
+            raise ValueError(f"{given[0]}: only with --study PARTICIPANT")
         return None
     if args.headless:
         raise ValueError("--study: a study game needs its participant: drop --headless")

@@ -133,6 +133,19 @@ def register_batch(actions):
     return parser
 
 
+
+def _export_folder(to: str):
+    """--to as the folder the batch writes into (fileio.output_folder). A new path named like a
+    video (`out.mp4`) is refused: the batch names each video after its replay, and a folder
+    called out.mp4 is not what was meant. Raises ValueError or OSError naming --to."""
+    folder = output_folder(to, "--to")
+    if not folder.exists() and folder.suffix.lower() in (".gif", ".mp4"):
+        raise ValueError(
+            f"--to {to}: is the folder the videos go into (each is named after its replay); "
+            "name a folder, or export one replay with `replay-viewer FILE --export OUT`"
+        )
+    return folder
+
 def run_batch(args) -> int:
     """Every replay the arguments name -> DIR/<stem>_t<from>-<to>_<view>.<format>; each failure
     (unreadable replay, existing video, bad option) one stderr line, the rest go on. Returns 0,
@@ -151,7 +164,7 @@ def run_batch(args) -> int:
         print(f"mbg replay export: {error}", file=sys.stderr)
         return 2
     try:  # a file in the folder's place would fail every replay, each with a bare OSError
-        folder, failed, files = output_folder(args.folder, "--to"), 0, []
+        folder, failed, files = _export_folder(args.folder), 0, []
     except (OSError, ValueError) as error:  # an empty, too long or unwritable --to
         print(f"mbg replay export: {error}", file=sys.stderr)
         return 2

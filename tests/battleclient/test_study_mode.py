@@ -174,3 +174,19 @@ def test_a_bad_study_option_is_refused_before_the_window_opens(capsys, tmp_path,
     err = capsys.readouterr().err
     assert err.startswith("battleclient: ") and message.format(file=file) in err
     assert file.read_text() == "kept"
+
+
+@pytest.mark.parametrize(
+    ("extra", "option"),
+    [
+        (["--study-dir", "elsewhere"], "--study-dir"),
+        (["--study-ai", "random"], "--study-ai"),
+        (["--condition", "against"], "--condition"),
+        (["--study-view", "team"], "--study-view"),
+    ],
+)
+def test_a_study_option_without_study_is_refused_not_dropped(capsys, extra, option):
+    from battleclient.app import main
+
+    assert main(extra) == 2
+    assert capsys.readouterr().err == f"battleclient: {option}: only with --study PARTICIPANT\n"

@@ -143,3 +143,13 @@ def test_train_select_is_checked_as_an_output_file(tmp_path, capsys, no_work):
         assert main(argv) == 2
         assert capsys.readouterr().err == f"mbg train: error: {said}\n"
     assert afile.read_text() == "keep me"
+
+
+def test_replay_export_refuses_a_to_named_like_a_video(tmp_path, capsys, no_work):
+    to = tmp_path / "out.mp4"
+    assert main(["replay", "export", REPLAY, f"--to={to}"]) == 2
+    assert capsys.readouterr().err == (
+        f"mbg replay export: --to {to}: is the folder the videos go into (each is named after "
+        "its replay); name a folder, or export one replay with `replay-viewer FILE --export OUT`\n"
+    )
+    assert not to.exists()
