@@ -133,7 +133,6 @@ def register_batch(actions):
     return parser
 
 
-
 def _export_folder(to: str):
     """--to as the folder the batch writes into (fileio.output_folder). A new path named like a
     video (`out.mp4`) is refused: the batch names each video after its replay, and a folder
@@ -145,6 +144,7 @@ def _export_folder(to: str):
             "name a folder, or export one replay with `replay-viewer FILE --export OUT`"
         )
     return folder
+
 
 def run_batch(args) -> int:
     """Every replay the arguments name -> DIR/<stem>_t<from>-<to>_<view>.<format>; each failure
