@@ -297,13 +297,25 @@ def _near_pushes(pos, radius, near: Shapes, total_x, total_y):
     hit, tx, ty = _contacts(pos, radius, near)
     push_x = jnp.where(hit, tx - pos[:, 0:1], 0.0)
     push_y = jnp.where(hit, ty - pos[:, 1:2], 0.0)
-    push_x, push_y = jax.lax.optimization_barrier((push_x, push_y))  # see `_project`
+    if total_x is None:  # a new chain starts with the first push, as `small_sum`'s does
+        return _chain_sums(push_x, push_y)
     for j in range(push_x.shape[1]):
-        if total_x is None:  # the chain starts with the first push, as `small_sum`'s does
-            total_x, total_y = push_x[:, j], push_y[:, j]
-        else:
-            total_x, total_y = total_x + push_x[:, j], total_y + push_y[:, j]
+        total_x, total_y = total_x + push_x[:, j], total_y + push_y[:, j]
     return total_x, total_y
+
+
+def _chain_sums(a: jnp.ndarray, b: jnp.ndarray) -> tuple[jnp.ndarray, jnp.ndarray]:
+    """`small_sum(a, 1)` and `small_sum(b, 1)` of two (n, k) float32 arrays, as one variadic
+    reduction: ((n,), (n,)).
+
+    Why: one reduction with two outputs evaluates what `a` and `b` are computed from once for
+    both; two sums (the x and the y of a push) each fused and re-evaluated all of it, and
+    XLA:CPU drops an optimization barrier between them. Unlike a one-output float reduction it
+    is not handed to a library call, so its adds run in index order from an initial -0.0, and
+    -0.0 + p is p bit for bit: the sums are `small_sum`'s (held to the golden traces).
+    """
+    zero = jnp.float32(-0.0)
+    return jax.lax.reduce((a, b), (zero, zero), lambda x, y: (x[0] + y[0], x[1] + y[1]), (1,))
 
 
 def _more(carry) -> jnp.ndarray:
