@@ -143,7 +143,7 @@ def materialised(tree):
     Why: on XLA:CPU `jax.lax.optimization_barrier` only blocks CSE (it is expanded before
     fusion, pass cse_barrier_expander), so the reach boxes of `geometry.obstacle_index`, whose
     trigonometry reads one (32,) table a game, were fused into `near_bits` and recomputed for
-    every slot, move and obstacle ((5, 9, 32) a game, a quarter of a tactician's decision).
+    every slot, move and obstacle ((5, 9, 32) a game, a sixth of a tactician's decision).
     Fusion does not cross a conditional, so the values pass through a `lax.cond` whose
     predicate is always true but not known to the compiler.
     """
