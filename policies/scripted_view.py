@@ -130,11 +130,42 @@ def landing(v: View) -> jax.Array:
     radius = jnp.full((C.NUM_MOVES,), C.BODY_RADIUS)
     cand = jnp.broadcast_to(v.me, (C.NUM_MOVES, 2))
     # Only the obstacles near each landing point, as the engine's movement tests them.
-    index = geometry.obstacle_index(v.obstacles)
+    index = materialised(geometry.obstacle_index(v.obstacles))  # see `materialised`
     for _ in range(LANDING_SUBSTEPS):
         cand = geometry.clip_to_bounds(cand + step, radius)
         cand = geometry.project_near(cand, index, radius)
     return geometry.clip_to_bounds(cand, radius)
+
+
+def materialised(tree):
+    """The arrays of `tree` unchanged, bit for bit, but made in a computation of their own.
+
+    Why: on XLA:CPU `jax.lax.optimization_barrier` only blocks CSE (it is expanded before
+    fusion, pass cse_barrier_expander), so the reach boxes of `geometry.obstacle_index`, whose
+    trigonometry reads one (32,) table a game, were fused into `near_bits` and recomputed for
+    every slot, move and obstacle ((5, 9, 32) a game, a sixth of a tactician's decision).
+    Fusion does not cross a conditional, so the values pass through a `lax.cond` whose
+    predicate is always true but not known to the compiler.
+    """
+    leaves, treedef = jax.tree.flatten(tree)
+    return jax.tree.unflatten(treedef, _through_cond(*leaves))
+
+
+@jax.custom_batching.custom_vmap
+def _through_cond(*leaves):
+    nan = jnp.any(jnp.isnan(leaves[0]))
+    return jax.lax.cond(nan | ~nan, list, lambda t: [jnp.zeros_like(x) for x in t], leaves)
+
+
+@_through_cond.def_vmap
+def _through_cond_batched(axis_size, in_batched, *leaves):
+    """One cond for the whole batch: vmapped, a cond on a batched predicate would become a
+    select, which fusion crosses."""
+    leaves = [
+        x if batched else jnp.broadcast_to(x, (axis_size, *x.shape))
+        for x, batched in zip(leaves, in_batched, strict=True)
+    ]
+    return _through_cond(*leaves), [True] * len(leaves)
 
 
 def choose_move(v: View, goal, avoid, home_penalty, field=None) -> jax.Array:
