@@ -15,7 +15,7 @@ from battleclient.game_setup import (
 )
 from battleclient.map_catalog import read_catalog
 from engine.maps import MapError, is_map_path, load_map_path
-from fileio import output_file, output_folder
+from fileio import output_folder, output_options
 from ui.rules import C
 
 REFUSAL = "the file exists; refusing to overwrite it"
@@ -179,11 +179,8 @@ def check_outputs(args: argparse.Namespace) -> None:
     (fileio.output_file: empty, a folder, below a file, or an existing file, which is never
     written over), and leave each given one as a Path in `args`. Raises ValueError or
     OSError naming the option and the path."""
-    for option in ("replay_out", "screenshot"):
-        path = getattr(args, option, None)
-        if path is not None:
-            flag = "--" + option.replace("_", "-")
-            setattr(args, option, output_file(path, flag, refusal=REFUSAL))
+    checked = output_options(args, ("replay_out", "screenshot"), refusal=REFUSAL)
+    vars(args).update(checked)
 
 
 def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> ClientSetup:

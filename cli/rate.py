@@ -15,7 +15,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from fileio import output_file
+from fileio import output_options
 
 
 def register(subparsers) -> None:
@@ -100,10 +100,7 @@ def check_outputs(args, options=("csv", "json", "png")) -> None:
     """Refuse, before any work, each of the output options named that cannot be a new file
     (fileio.output_file: empty, a folder, below a file, or an existing file, which is never
     written over). Raises ValueError or OSError naming the option and its path."""
-    for option in options:
-        path = getattr(args, option)
-        if path is not None:
-            output_file(path, f"--{option}")
+    output_options(args, options)
 
 
 def check_rating_options(args) -> None:

@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 from evaluation import scenarios as S
-from fileio import output_file, output_folder
+from fileio import output_folder, output_options
 from ui.explain import counted
 from ui.paths import scenario_dir
 
@@ -250,11 +250,7 @@ def run_run(args) -> int:
     out = output_folder(args.out, "--out")
     if out.exists() and any(out.iterdir()):
         raise ValueError(f"--out {out}: not empty; choose a new folder")
-    tables = {  # checked now: written only after every game
-        option: output_file(path, f"--{option}")
-        for option, path in (("csv", args.csv), ("parquet", args.parquet))
-        if path is not None
-    }
+    tables = output_options(args, ("csv", "parquet"))  # checked now, written after every game
     for spec in args.systems:  # a bad later System would otherwise fail after the first played
         check_headless_system(spec, f"--systems {spec}", "mbg scenarios run")
     scenarios = S.load_scenarios(scenario_names(args.scenarios), folders())

@@ -224,6 +224,18 @@ def output_file(path, option: str, force: bool = False, refusal: str = EXISTS) -
     return path
 
 
+def output_options(args, names, refusal: str = EXISTS) -> dict[str, Path]:
+    """`output_file` for each option of `names` (attribute names of parsed arguments, e.g.
+    "replay_out" for --replay-out) that was given: {name: its checked Path}. Raises as
+    `output_file` does, for the first option at fault."""
+    given = {name: getattr(args, name, None) for name in names}
+    return {
+        name: output_file(path, "--" + name.replace("_", "-"), refusal=refusal)
+        for name, path in given.items()
+        if path is not None
+    }
+
+
 def unused_path(folder, name: str) -> Path:
     """folder/name, or folder/<stem>-2<suffix>, -3, ...: the first that does not exist yet
     (for names chosen automatically: screenshots, videos, replays; the write itself must still

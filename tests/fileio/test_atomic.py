@@ -154,3 +154,21 @@ def test_an_output_path_in_a_folder_that_cannot_be_written_is_refused(tmp_path, 
         assert str(error.value) == f"--out {path}: cannot write in {locked} (permission denied)"
     assert output_file(tmp_path / "free.csv", "--out") == tmp_path / "free.csv"
     assert list(locked.iterdir()) == []
+
+
+def test_output_options_checks_each_given_option_by_its_flag(tmp_path):
+    from argparse import Namespace
+
+    from fileio import output_options
+
+    taken = tmp_path / "taken.mp4"
+    taken.write_bytes(b"keep")
+    args = Namespace(replay_out=str(tmp_path / "new.mbgr"), screenshot=None)
+    assert output_options(args, ("replay_out", "screenshot")) == {
+        "replay_out": tmp_path / "new.mbgr"
+    }
+    args.screenshot = str(taken)
+    with pytest.raises(FileExistsError) as raised:
+        output_options(args, ("replay_out", "screenshot"), refusal="kept")
+    assert str(raised.value) == f"--screenshot {taken}: kept"
+    assert taken.read_bytes() == b"keep"
