@@ -205,7 +205,6 @@ def explain_tick(
     """
     if view == "oracle":
         known = set(np.flatnonzero(np.asarray(state_t["active"], bool)).tolist())
-        seen_before = None
     elif known is None:
         raise ValueError(f"view {view!r}: pass the slots the view knew as `known`")
     known = {int(s) for s in known}
@@ -216,8 +215,8 @@ def explain_tick(
         if line:
             lines.append(line)
     lines += _upkeep(events_t, state_t, seen)
-    if view != "oracle":
-        seen_before = {int(s) for s in seen_before or ()}
+    # death_facts reads None as the Oracle's view
+    seen_before = None if view == "oracle" else {int(s) for s in seen_before or ()}
     lines += _deaths(events_t, state_t, known, seen_before)
     return lines + _score(events_t, state_t1)
 
