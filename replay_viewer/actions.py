@@ -19,7 +19,7 @@ from ui.arena import MARGIN, ArenaRenderer
 from ui.panels import short_path
 from ui.paths import screenshot_dir
 from ui.rules import C, slot_label
-from ui.scene import view_label
+from ui.scene import view_tag
 from ui.score_reach import horizon_problem, horizon_warning
 
 ARENA_PIXELS_PER_UNIT = 96  # the high-resolution arena picture: 20 x 10 map units -> 1920 x 960
@@ -120,7 +120,7 @@ def change_view(app, action: str, arg) -> None:
     else:
         view = arg
     model.set_view(view)
-    app.say(f"View: {view_label(view)}")
+    app.say(f"View: {model.view_name()}")
 
 
 def new_png_path(stem: str) -> Path:
@@ -145,8 +145,7 @@ def _save(app, surface, stem: str) -> Path | None:
 
 
 def frame_stem(model) -> str:
-    tag = view_label(model.view).replace(" ", "-").lower()
-    return f"{Path(model.name).stem}_t{model.tick:04d}_{tag}"
+    return f"{Path(model.name).stem}_t{model.tick:04d}_{view_tag(model.view)}"
 
 
 def export_png(app) -> Path | None:

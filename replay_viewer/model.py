@@ -15,7 +15,14 @@ from replay_viewer import story
 from replay_viewer.llm_lines import decision_lines
 from ui.explain import counted, explain_tick, num
 from ui.rules import C, team_of, unit_name
-from ui.scene import DEFAULT_OVERLAYS, Scene, known_masks, scene_from_state, view_trails
+from ui.scene import (
+    DEFAULT_OVERLAYS,
+    Scene,
+    known_masks,
+    scene_from_state,
+    view_label,
+    view_trails,
+)
 
 SPEEDS = (1, 2, 4, 8, 15, 30)  # playback presets, ticks per second
 TRAIL_TICKS = 8
@@ -209,6 +216,11 @@ class ViewerModel:
 
     def unit_label(self, slot: int) -> str:
         return unit_name(slot, self.replay.states["class_id"][0][slot])
+
+    def view_name(self, view=None) -> str:
+        """`view`'s label (default: the current view's) with this game's classes ("A0 Mage"),
+        ui.scene.view_label over the header's roster."""
+        return view_label(self.view if view is None else view, self.replay.header["roster"])
 
     def agent_lines(self, slot: int | None) -> list[str]:
         """The selected agent's panel: status now, its orders last tick and what changed."""

@@ -12,7 +12,6 @@ from ui.explain import counted
 from ui.panels import cut_end, elide_middle
 from ui.panels import draw_lines as shared_draw_lines
 from ui.rules import C, unit_name
-from ui.scene import view_label
 from ui.theme import COLOURS
 
 # The viewer indents wrapped continuation lines by two spaces (the BattleClient by three).
@@ -69,7 +68,7 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
         f"   map {h['map']['id']} {h['map']['name']} ({h['map']['split']})   "
         f"{tick_heading(t, model.ticks, over, model.first_tick)}   "
         f"score A {int(s['score'][0])} : B {int(s['score'][1])}   "
-        f"view: {view_label(model.view)}"
+        f"view: {model.view_name()}"
     )
     name = model.name
     if font is not None and width is not None:  # a long file name must not wrap the line

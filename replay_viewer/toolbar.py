@@ -10,8 +10,7 @@ from replay_viewer.model import SPEEDS
 from replay_viewer.story import game_marks
 from replay_viewer.timeline import StoryStrip, slider_track
 from ui.explain import counted
-from ui.rules import C, slot_label
-from ui.scene import view_label
+from ui.rules import C
 
 
 def speed_label(speed: int) -> str:
@@ -63,7 +62,7 @@ class Toolbar:
         for widget in (self.view_menu, self.slider):
             if widget is not None:
                 widget.kill()
-        options, label = view_options(model), menu_label(model, model.view)
+        options, label = view_options(model), model.view_name()
         self.menu_view = model.view
         self.view_menu = UIDropDownMenu(
             options, label if label in options else options[0], pygame.Rect(L.VIEW),
@@ -112,7 +111,7 @@ class Toolbar:
             if model is not None:
                 model.set_view(view_from_label(event.text))
                 self.menu_view = model.view
-                app.say(f"View: {event.text}")
+                app.say(f"View: {model.view_name()}")
             return True
         if kind == pygame_gui.UI_TEXT_ENTRY_FINISHED and element is self.tick_entry:
             self.goto(event.text)
@@ -150,24 +149,16 @@ class Toolbar:
         return True
 
 
-def menu_label(model, view) -> str:
-    """The view menu's name of `view`: "Oracle", "Team A", or an agent's slot and class
-    ("A0 Mage", the class fixed for the whole game, RULES 2.1)."""
-    if view == "oracle" or view[0] == "team":
-        return view_label(view)
-    slot = int(view[1])
-    return f"{slot_label(slot)} {C.CLASS_NAMES[int(model.replay.states['class_id'][0][slot])]}"
-
-
 def view_options(model) -> list[str]:
-    """Labels of the views of this game: Oracle, the active agents, the two teams."""
+    """Labels of the views of this game (ui.scene.view_label): Oracle, the active agents
+    ("A0 Mage"), the two teams."""
     active = model.replay.states["active"][0]
-    agents = [menu_label(model, ("agent", s)) for s in range(C.NUM_SLOTS) if active[s]]
+    agents = [model.view_name(("agent", s)) for s in range(C.NUM_SLOTS) if active[s]]
     return ["Oracle", *agents, "Team A", "Team B"]
 
 
 def view_from_label(label: str):
-    """The view of a menu_label ("A0 Mage" -> ("agent", 0)); "Agent A0" is read too."""
+    """The view of a view_label ("A0 Mage" -> ("agent", 0)); "Agent A0" is read too."""
     if label == "Oracle":
         return "oracle"
     words = label.split(" ")

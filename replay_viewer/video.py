@@ -35,7 +35,6 @@ from replay_viewer.video_writers import (
 from ui.animation import phase_of
 from ui.explain import counted
 from ui.rules import C
-from ui.scene import view_label
 
 TITLE_S = 2.0  # seconds of the title card
 END_S = 2.0  # seconds of the end card
@@ -102,7 +101,7 @@ def title_lines(model: ViewerModel, options: VideoOptions, start: int, end: int)
                  f"after {counted(r['ticks'], 'tick')}")  # fmt: skip
     lines.append(f"Ticks {model.game_tick(start)}-{model.game_tick(end)} at "
                  f"{options.ticks_per_second:g} ticks/s, "
-                 f"view: {view_label(options.view)}")  # fmt: skip
+                 f"view: {model.view_name(options.view)}")  # fmt: skip
     return lines
 
 
@@ -163,7 +162,7 @@ class VideoExport:
         h = self.model.replay.header
         return {
             "title": f"MARL-BattleGrounds: map {h['map']['id']} {h['map']['name']}, "
-            f"ticks {self.game_ticks[0]}-{self.game_ticks[1]}, {view_label(o.view)}",
+            f"ticks {self.game_ticks[0]}-{self.game_ticks[1]}, {self.model.view_name(o.view)}",
             "replay": self.source.name,
             "sha256": file_sha256(self.source) if self.source.is_file() else None,
             "ticks": list(self.game_ticks),

@@ -19,7 +19,6 @@ from ui.animation import (
 )
 from ui.arena import ArenaRenderer
 from ui.explain import counted
-from ui.scene import view_label
 from ui.theme import COLOURS, TEAM_COLOURS
 
 CAPTION_LINES = 2
@@ -87,7 +86,7 @@ class FrameMaker:
         text = self.font.render(left, True, COLOURS["text"])
         y = self.header.centery - text.get_height() // 2
         surface.blit(text, (10, y))
-        view = self.font.render(view_label(self.model.view), True, COLOURS["muted"])
+        view = self.font.render(self.model.view_name(), True, COLOURS["muted"])
         surface.blit(view, view.get_rect(midright=(self.header.right - 10, self.header.centery)))
         a = self.font.render(f"A {score[0]}", True, TEAM_COLOURS[0])
         b = self.font.render(f"{score[1]} B", True, TEAM_COLOURS[1])

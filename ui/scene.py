@@ -93,11 +93,27 @@ def parse_view(text: str):
     raise ValueError(f"view {text!r}: expected oracle, agent:0-9, agent:A0-B4 or team:A|B")
 
 
-def view_label(view) -> str:
+def view_label(view, roster) -> str:
+    """A view as the apps name it, in the View menu, the status line, the info bar and videos:
+    "Oracle", "Team A", or an agent's slot and class, "A0 Mage".
+
+    roster: the game's 10 class ids (a replay header's "roster", engine/constants.py ids); a
+    class is fixed for the whole game (RULES 2.1), so one label holds at every tick."""
     if view == "oracle":
         return "Oracle"
     kind, arg = view
-    return f"Agent {C.slot_label(arg)}" if kind == "agent" else f"Team {C.TEAM_NAMES[arg]}"
+    if kind == "team":
+        return f"Team {C.TEAM_NAMES[arg]}"
+    return f"{slot_label(arg)} {C.CLASS_NAMES[int(roster[arg])]}"
+
+
+def view_tag(view) -> str:
+    """A view in a file name: "oracle", "agent-b2", "team-a" (the class left out: a name
+    stays the same whatever the roster)."""
+    if view == "oracle":
+        return "oracle"
+    kind, arg = view
+    return f"{kind}-{(slot_label(arg) if kind == 'agent' else C.TEAM_NAMES[arg]).lower()}"
 
 
 def known_masks(view, visible, relayed, alive, active) -> tuple[np.ndarray, np.ndarray]:

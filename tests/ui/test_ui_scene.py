@@ -4,9 +4,17 @@ import numpy as np
 import pytest
 
 from tests.helpers.replays import synthetic_replay
-from ui.scene import known_masks, parse_view, scene_from_state, view_label, view_trails
+from ui.scene import (
+    known_masks,
+    parse_view,
+    scene_from_state,
+    view_label,
+    view_tag,
+    view_trails,
+)
 
 ACTIVE = np.ones(10, bool)
+ROSTER = (4, 3, 0, 0, 0, 1, 2, 3, 5, 0)  # class ids: A0 Rogue, A1 Hunter, B0 Mage, ..., B3 Priest
 
 
 def masks():
@@ -19,20 +27,21 @@ def masks():
 
 
 @pytest.mark.parametrize(
-    ("text", "view", "label"),
+    ("text", "view", "label", "tag"),
     [
-        ("oracle", "oracle", "Oracle"),
-        ("agent:7", ("agent", 7), "Agent B2"),
-        ("agent:B3", ("agent", 8), "Agent B3"),
-        ("agent:a0", ("agent", 0), "Agent A0"),
-        ("team:A", ("team", 0), "Team A"),
-        ("team:b", ("team", 1), "Team B"),
-        ("team:1", ("team", 1), "Team B"),
+        ("oracle", "oracle", "Oracle", "oracle"),
+        ("agent:7", ("agent", 7), "B2 Hunter", "agent-b2"),
+        ("agent:B3", ("agent", 8), "B3 Priest", "agent-b3"),
+        ("agent:a0", ("agent", 0), "A0 Rogue", "agent-a0"),
+        ("team:A", ("team", 0), "Team A", "team-a"),
+        ("team:b", ("team", 1), "Team B", "team-b"),
+        ("team:1", ("team", 1), "Team B", "team-b"),
     ],
 )
-def test_parse_view(text, view, label):
+def test_parse_view(text, view, label, tag):
     assert parse_view(text) == view
-    assert view_label(view) == label
+    assert view_label(view, ROSTER) == label  # the class from the roster, as the View menu
+    assert view_tag(view) == tag
 
 
 @pytest.mark.parametrize(
