@@ -13,6 +13,7 @@ from evaluation.replay import Replay
 from evaluation.replay_verify import fact_differences, result_facts
 from replay_viewer import story
 from replay_viewer.llm_lines import decision_lines
+from replay_viewer.selection import selection_hint
 from ui.explain import counted, explain_tick, num
 from ui.rules import C, team_of, unit_name
 from ui.scene import (
@@ -226,7 +227,7 @@ class ViewerModel:
         """The selected agent's panel: status now, its orders last tick and what changed."""
         t = self.tick
         if slot is None or slot not in self.known(t):
-            return self._selection_hint(slot)
+            return selection_hint(self, slot)
         s, relayed = self.state(t), slot not in np.flatnonzero(self.masks(t)[0])
         if relayed:
             s = self.state(t - 1)
@@ -246,21 +247,6 @@ class ViewerModel:
             else:  # the change needs the tick before, which this view did not see
                 lines.append("Changes: not in sight the tick before")
         return lines
-
-    def _selection_hint(self, slot: int | None) -> list[str]:
-        """What the Agent panel says with nothing to show, true for the current view: units are
-        selected by clicking only; keys 0-9 switch the point of view (shortcuts.action_for)."""
-        view = self.view
-        who = (
-            "Click a unit" + ("" if view == "oracle" else " shown in this view") + " to select it."
-        )
-        if slot is not None:  # a selection that went out of sight: not named, it is hidden
-            who = "The selected unit is out of this view's sight at this tick. " + who
-        if view == "oracle":
-            keys = "Keys 0-9 switch to that agent's point of view."
-        else:
-            keys = "Keys 0-9 switch to another agent's point of view, o back to the Oracle."
-        return [who, keys]
 
     def _status_lines(self, s: dict, slot: int) -> list[str]:
         cls = int(s["class_id"][slot])
