@@ -94,10 +94,11 @@ def test_an_agent_is_told_its_own_death(app):
     press(app, pygame.K_RIGHT)
     model = app.model
     assert model.tick == 28 and 3 not in model.known(28)  # a dead agent sees nothing
+    assert back_at(model.replay, 3, 28) == 30
     assert model.agent_lines(3)[:3] == [
         "Rogue A3 is dead (public, RULES 5.6): this view holds none of its state (5.2).",
         "It died in tick 27 (state 27 -> 28).",
-        f"Team A's next wave brings it back, shielded, in 2 ticks (state {back_at(model.replay, 3, 28)}).",
+        "Team A's next wave brings it back, shielded, in 2 ticks (state 30).",
     ]
 
 
