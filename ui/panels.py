@@ -70,8 +70,9 @@ def fit_lines(text: str, fonts, width: int, height: int, indent: str = "  "):
     """(font, lines) to show `text` in a `width` x `height` pixel box.
 
     Tries `fonts` in order (largest first) with word wrapping; the first whose lines fit both
-    ways wins. Otherwise the last font is used: a line too wide (one long word) and the last
-    line that fits when more follow end in "..." (the rest is cut)."""
+    ways wins. Otherwise the last font is used: a word wider than a line is elided in its middle
+    (elide_path: a path keeps its first folder and its file name), and when more lines follow
+    than fit, the last one shown ends in "..." after a whole word (the rest is cut)."""
     lines: list[str] = []
     for font in fonts:
         lines = wrap(text, font, width, indent)
@@ -79,13 +80,44 @@ def fit_lines(text: str, fonts, width: int, height: int, indent: str = "  "):
         if not tall and all(font.size(line)[0] <= width for line in lines):
             return font, lines
     font = fonts[-1]
-    # a word wider than a line (a path) is broken, so only the end of the text is cut
-    lines = wrap(break_words(text, font, width - font.size(indent)[0]), font, width, indent)
-    room = max(1, height // font.get_linesize())
-    kept = lines[:room]
-    if len(lines) > room:
-        kept[-1] += ELLIPSIS
-    return font, [_cut_end(line, font, width, at_word=True) for line in kept]
+    # a word wider than a line (a path) keeps its start and its file name (elide_path): a
+    # path broken across lines, or cut inside its file name, reads as two wrong names
+    room = width - font.size(indent)[0]
+    lines = wrap(" ".join(elide_path(w, font, room) for w in text.split(" ")), font, width, indent)
+    rows = max(1, height // font.get_linesize())
+    kept = lines[:rows]
+    if len(lines) > rows:
+        kept[-1] = _end_line(kept[-1], font, width)
+    return font, kept
+
+
+def _end_line(line: str, font, width: int) -> str:
+    """The last line shown of a longer text, ending in "...": cut after a whole word that
+    leaves room, or, for a line of one word (a path), with that word elided to fit."""
+    if " " in line.strip():
+        return _cut_end(line + ELLIPSIS, font, width, at_word=True)
+    lead = line[: len(line) - len(line.lstrip())]
+    return lead + elide_path(line.strip(), font, width - font.size(lead + ELLIPSIS)[0]) + ELLIPSIS
+
+
+def elide_path(word: str, font, width: int) -> str:
+    """`word` fitted to `width` pixels of `font`: a path ("/"-separated) keeps its first folder
+    and as many of its last parts as fit, "..." standing for the folders between
+    ("~/.../screenshots/game_t0012.png"); a file name too wide alone, or a word with no folder
+    to leave out, is shortened in its middle (elide_middle)."""
+    if font.size(word)[0] <= width:
+        return word
+    parts = word.split("/")
+    lead = 2 if parts[0] == "" else 1  # "/home" of an absolute path, else "~" or "runs"
+    head = "/".join(parts[:lead]) + "/" + ELLIPSIS + "/"
+    if len(parts) - lead < 2:  # no folder between the head and the file name
+        return elide_middle(word, font, width)
+    for keep in range(len(parts) - lead - 1, 0, -1):
+        trial = head + "/".join(parts[-keep:])
+        if font.size(trial)[0] <= width:
+            return trial
+    name = elide_middle(parts[-1], font, width - font.size(head)[0])
+    return head + name if name != ELLIPSIS else elide_middle(word, font, width)
 
 
 def _cut_end(line: str, font, width: int, at_word: bool = False) -> str:
@@ -110,12 +142,15 @@ def break_words(text: str, font, width: int) -> str:
 
 
 def _pieces(word: str, font, width: int) -> list[str]:
-    """`word` cut into consecutive pieces each at most `width` pixels of `font` wide."""
+    """`word` cut into consecutive pieces each at most `width` pixels of `font` wide, a path
+    after a "/" where a piece holds one (each folder name stays whole on a line)."""
     pieces = []
     while font.size(word)[0] > width and len(word) > 1:
         end = len(word) - 1
         while end > 1 and font.size(word[:end])[0] > width:
             end -= 1
+        slash = word.rfind("/", 1, end)
+        end = slash + 1 if slash > 0 else end
         pieces.append(word[:end])
         word = word[end:]
     return pieces + [word]

@@ -57,3 +57,43 @@ def test_elide_middle_keeps_the_share_of_the_end_it_is_asked_for():
     assert elide_middle(text, _MonoFont(), 130) == "abcde...pqrst"  # 10 kept, half at the end
     assert elide_middle(text, _MonoFont(), 130, 0.3) == "abcdefg...rst"  # 3 of 10 at the end
     assert elide_middle(text, _MonoFont(), 20) == "..."
+
+
+def test_elide_path_keeps_the_first_folder_and_the_file_name():
+    from ui.panels import elide_path
+
+    font, path = TenPixelFont(), "~/.local/share/mbg/shots/game_t0012.png"  # 39 characters
+    assert elide_path(path, font, 390) == path
+    assert elide_path(path, font, 360) == "~/.../share/mbg/shots/game_t0012.png"  # 36 characters
+    assert elide_path(path, font, 300) == "~/.../mbg/shots/game_t0012.png"  # whole folders go
+    assert elide_path(path, font, 259) == "~/.../game_t0012.png"
+    assert elide_path(path, font, 190) == "~/.../game_...2.png"  # the name, in its middle
+    absolute = "/home/someone/runs/final/game.mbgr"
+    assert elide_path(absolute, font, 220) == "/home/.../game.mbgr"
+    assert elide_path("no_folders_here.json", font, 120) == "no_f....json"  # 4 + 5 kept
+
+
+def test_fit_lines_elides_a_long_path_and_never_breaks_it():
+    from ui.panels import fit_lines, is_cut
+
+    font = TenPixelFont()
+    text = "Saved ~/.local/share/mbg/shots/game_t0012.png and the rest of it"
+    used, lines = fit_lines(text, (font,), 300, 36)  # three lines of 30 characters
+    assert used is font
+    assert lines == ["Saved", "  ~/.../shots/game_t0012.png", "  and the rest of it"]
+    assert is_cut(text, lines)  # so the status line offers the whole text on hover
+    # two lines: the path ends the second, elided further to leave room for the "..."
+    assert fit_lines(text, (font,), 300, 24)[1] == ["Saved", "  ~/.../game_t0012.png..."]
+    # a line that ends after a word: "..." in place of the words that do not fit
+    tail = "~/.local/share/mbg/shots/game_t0012.png and more"
+    assert fit_lines(tail, (font,), 300, 12)[1] == ["~/.../shots/game_t0012.png..."]
+
+
+def test_break_words_breaks_a_path_after_a_folder():
+    from ui.panels import break_words
+
+    font = TenPixelFont()
+    assert break_words("to ~/.local/share/mbg/game.png", font, 150) == (
+        "to ~/.local/share/ mbg/game.png"
+    )
+    assert break_words("abcdefghijklmnop", font, 100) == "abcdefghij klmnop"  # no "/": cut
