@@ -152,14 +152,15 @@ def _games_data(args) -> tuple[bytes | None, list[Path]]:
 
 
 def run(args) -> int:
-    """Entry point of `mbg metrics`: 0, or 1 when some replay could not be read (each one is
-    named on stderr, the others still make the table)."""
+    """Entry point of `mbg metrics`: 0, or 2 when some replay could not be read (bad input, as
+    for every `mbg` command: cli.main; each one is named on stderr, the others still make the
+    table)."""
     from fileio import output_file, write_new_file
 
     out = None if args.out is None else output_file(args.out, "--out")  # before the replays
     data, failed = (_catalog_data(args), []) if args.catalog else _games_data(args)
     if data is None:
-        return 1
+        return 2
     if out is not None:
         write_new_file(out, data, "already exists; choose another --out")
     elif args.fmt == "parquet":
@@ -170,5 +171,5 @@ def run(args) -> int:
     if failed:
         plural = "s" if len(failed) > 1 else ""
         print(f"mbg metrics: skipped {len(failed)} unreadable replay{plural}", file=sys.stderr)
-        return 1
+        return 2
     return 0

@@ -1,8 +1,8 @@
 """Command-line video export: `replay-viewer FILE --export OUT ...` and `mbg replay export`.
 
 Both share the options below (`add_export_options`) and print one line per problem naming the
-file and the option at fault (exit status 2 for one file; `mbg replay export` tries every file
-and exits 1 when any failed). A rich progress bar runs on stderr. Never imports JAX.
+file and the option at fault (exit status 2, bad input as for every `mbg` command; `mbg
+replay export` tries every file first). A rich progress bar runs on stderr. Never imports JAX.
 """
 
 import argparse
@@ -148,8 +148,9 @@ def _export_folder(to: str):
 
 def run_batch(args) -> int:
     """Every replay the arguments name -> DIR/<stem>_t<from>-<to>_<view>.<format>; each failure
-    (unreadable replay, existing video, bad option) one stderr line, the rest go on. Returns 0,
-    1 when some failed, 2 when the arguments name no replay or the options are bad."""
+    (unreadable replay, existing video, a range the replay does not hold) one stderr line, the
+    rest go on. Returns 0, or 2 when some failed, the arguments name no replay or the options
+    are bad (each a refused input, as cli.main counts them)."""
     from replay_viewer.video import default_name
 
     try:  # options wrong for every file (a frame rate, a size, a missing extra): said once
@@ -190,5 +191,5 @@ def run_batch(args) -> int:
         return 2
     if failed:
         print(f"mbg replay export: {failed} of {len(files)} failed", file=sys.stderr)
-        return 1
+        return 2
     return 0
