@@ -138,11 +138,21 @@ def readable_facts(facts: dict) -> dict:
     """`replay_summary` facts as text for a person: classes by letter, per-team lists, the map
     by name; keys without a rule here are shown as they are."""
     from engine import constants as C
+    from evaluation.replay_verify import rules_version
 
     def letter(class_id):
         return C.CLASS_GLYPHS[class_id] if class_id else "-"
 
+    ours = rules_version()
     rules = {
+        "rules_version": lambda v: (
+            v
+            if v == ours
+            else (
+                f"{v} (this engine runs rules version {ours}: facts as recorded; "
+                "mbg replay verify cannot re-simulate it)"
+            )
+        ),
         "map": lambda m: f"{m['id']} {m['name']} ({m['split']})",
         "roster": lambda r: " / ".join(
             "".join(letter(c) for c in team) for team in (r[: len(r) // 2], r[len(r) // 2 :])

@@ -85,6 +85,17 @@ def warn_edited_result(command: str, source, replay) -> None:
         )
 
 
+def warn_other_rules(command: str, source, replay) -> None:
+    """One stderr line for a replay recorded under other rules than this engine's, naming both
+    versions (evaluation.replay_verify.rules_note): the video draws its recorded states, which
+    this engine could not re-simulate."""
+    from evaluation.replay_verify import rules_note
+
+    note = rules_note(replay.header, "the video shows its recorded states")
+    if note:
+        print(f"{command}: warning: {source}: {note}", file=sys.stderr)
+
+
 def problem_line(source, error: Exception) -> str:
     """One line for a failed export: the replay file, then the reason."""
     if isinstance(error, ReplayError):
@@ -116,6 +127,7 @@ def run_viewer_export(args) -> int:
         print(f"replay-viewer: {problem_line(args.path, error)}", file=sys.stderr)
         return 2
     warn_edited_result("replay-viewer", args.path, replay)
+    warn_other_rules("replay-viewer", args.path, replay)
     print(written)
     return 0
 
@@ -184,6 +196,7 @@ def run_batch(args) -> int:
             out = folder / default_name(path, options.view, start, end, f".{args.format}")
             print(export_one(path, out, options, replay=replay))
             warn_edited_result("mbg replay export", path, replay)
+            warn_other_rules("mbg replay export", path, replay)
         except (FileExistsError, VideoError, ReplayError, OSError, KeyError, TypeError) as error:
             print(f"mbg replay export: {problem_line(path, error)}", file=sys.stderr)
             failed += 1

@@ -7,6 +7,7 @@ import polars as pl
 import pytest
 
 from cli.main import main
+from engine.constants import RULES_VERSION
 from evaluation.replay import encode_replay, write_replay
 from tests.helpers.replays import synthetic_replay
 
@@ -15,7 +16,9 @@ from tests.helpers.replays import synthetic_replay
 def folder(tmp_path_factory):
     root = tmp_path_factory.mktemp("mixed")
     for seed in (0, 1):
-        write_replay(root / f"game{seed}.mbgr", synthetic_replay(ticks=10, seed=seed))
+        replay = synthetic_replay(ticks=10, seed=seed)
+        replay.header["rules_version"] = RULES_VERSION  # no "other rules" warning on stderr
+        write_replay(root / f"game{seed}.mbgr", replay)
     (root / "game0_broken.mbgr").write_bytes(b"nope")  # sorts between the two good ones
     return root
 
