@@ -111,6 +111,19 @@ def test_from_replay_refuses_an_option_it_would_drop(short_replay, capsys, monke
     assert capsys.readouterr().err == f"battleclient: {message}\n"
 
 
+def test_from_replay_names_both_rules_versions_of_an_old_replay(capsys, monkeypatch):
+    from engine.constants import RULES_VERSION
+
+    old = "tests/fixtures/replays/v1_rules1_real_2v2_no_metrics.mbgr"
+    monkeypatch.setattr("battleclient.app._run", lambda *a: pytest.fail("the window opened"))
+    assert main(["--from-replay", old, "--tick", "3"]) == 2
+    assert capsys.readouterr().err == (
+        f"battleclient: --from-replay {old}: recorded under rules version "
+        f"'marl-battlegrounds 0.1.0'; this engine runs rules version '{RULES_VERSION}', so it "
+        "cannot re-simulate it (RULES.md 8 lists the changes)\n"
+    )
+
+
 def test_from_replay_keeps_its_own_turn_clock(short_replay):
     from battleclient.cli import branch_from_args, parse_args
 
