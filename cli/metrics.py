@@ -167,9 +167,9 @@ def _games_data(args) -> tuple[bytes | None, list[Path]]:
 
 
 def run(args) -> int:
-    """Entry point of `mbg metrics`: 0, or 2 when some replay could not be read (bad input, as
-    for every `mbg` command: cli.main; each one is named on stderr, the others still make the
-    table)."""
+    """Entry point of `mbg metrics`: 0, or 2 when some replay could not be read (bad input, the
+    status of every refusal in cli.main; each one is named on stderr, the others still make
+    the table)."""
     from fileio import output_file, write_new_file
 
     out = None if args.out is None else output_file(args.out, "--out")  # before the replays

@@ -11,7 +11,8 @@ from the tick-0 state and compares every tick, naming the first tick (and field)
 `--systems` also re-runs the recorded Systems from the recorded seed. Both go through every
 file: one that cannot be read is named on stderr with the reason. Exit status: 0 when every
 file passed; 2 when some file could not be read or the arguments name no replay at all (bad
-input, as for every `mbg` command); 1 when every file was read and some did not reproduce.
+input, the status of every refusal in cli.main); 1 when every file was read and some did not
+reproduce.
 A folder means its own *.mbgr files; `--recursive` also reads those in its subfolders, at
 any depth.
 """
@@ -79,9 +80,8 @@ def _reader_gone() -> int:
 
 def _exit_code(action: str, passed: int, failed: int, refused: int) -> int:
     """The exit status of a run over replays, with one stderr line counting the files at fault:
-    2 when some could not be read (bad input, as every `mbg` command that refuses its input:
-    cli.main), else 1 when some were read but did not pass (`verify`: did not reproduce),
-    else 0."""
+    2 when some could not be read (bad input, the status of every refusal in cli.main), else
+    1 when some were read but did not pass (`verify`: did not reproduce), else 0."""
     total = passed + failed + refused
     counts = [(refused, "could not be read"), (failed, "did not pass")]
     said = "; ".join(f"{n} of {total} {what}" for n, what in counts if n)
@@ -143,16 +143,17 @@ def readable_facts(facts: dict) -> dict:
     def letter(class_id):
         return C.CLASS_GLYPHS[class_id] if class_id else "-"
 
-    ours = rules_version()
+    def rules_line(version):
+        ours = rules_version()
+        if version == ours:
+            return version
+        return (
+            f"{version} (this engine runs rules version {ours}: facts as recorded; "
+            "mbg replay verify cannot re-simulate it)"
+        )
+
     rules = {
-        "rules_version": lambda v: (
-            v
-            if v == ours
-            else (
-                f"{v} (this engine runs rules version {ours}: facts as recorded; "
-                "mbg replay verify cannot re-simulate it)"
-            )
-        ),
+        "rules_version": rules_line,
         "map": lambda m: f"{m['id']} {m['name']} ({m['split']})",
         "roster": lambda r: " / ".join(
             "".join(letter(c) for c in team) for team in (r[: len(r) // 2], r[len(r) // 2 :])

@@ -1,7 +1,7 @@
 """Command-line video export: `replay-viewer FILE --export OUT ...` and `mbg replay export`.
 
 Both share the options below (`add_export_options`) and print one line per problem naming the
-file and the option at fault (exit status 2, bad input as for every `mbg` command; `mbg
+file and the option at fault (exit status 2, bad input, as every refusal in cli.main; `mbg
 replay export` tries every file first). A rich progress bar runs on stderr. Never imports JAX.
 """
 

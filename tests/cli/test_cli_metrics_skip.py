@@ -1,5 +1,5 @@
 """`mbg metrics FOLDER` goes on past an unreadable replay, names it, and exits 2 (bad input, as
-every `mbg` command exits on it: cli.main)."""
+every refusal in cli.main)."""
 
 import io
 

@@ -68,7 +68,7 @@ def mixed(tmp_path_factory):
 def test_replay_info_goes_through_every_file(mixed, capsys):
     code = main(["replay", "info", str(mixed), str(mixed / "absent.mbgr")])
     out, err = capsys.readouterr()
-    assert code == 2  # bad input, as every mbg command exits on it (cli.main)
+    assert code == 2  # bad input, as every refusal in cli.main
     assert f"== {mixed / 'a_good.mbgr'}" in out and f"== {mixed / 'd_good.mbgr'}" in out
     lines = err.strip().splitlines()
     assert len(lines) == 4

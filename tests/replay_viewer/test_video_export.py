@@ -207,7 +207,7 @@ def test_batch_export_goes_through_every_file(game, tmp_path, capsys):
     (folder / "broken.mbgr").write_bytes(b"not a replay")
     out = tmp_path / "videos"
     args = ["replay", "export", str(folder), "--to", str(out), "--size", "480x270", "--fps", "10"]
-    assert mbg_main(args) == 2  # bad input, as every mbg command exits on it (cli.main)
+    assert mbg_main(args) == 2  # bad input, as every refusal in cli.main
     assert sorted(p.name for p in out.iterdir()) == [
         "g1_t0000-0006_oracle.gif",
         "g2_t0000-0006_oracle.gif",
