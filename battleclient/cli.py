@@ -88,6 +88,34 @@ def study_options(args: argparse.Namespace) -> list[str]:
     return [option for option, on in given if on]
 
 
+# What the study preset decides (battleclient.study.StudyPreset.setup: slots from --condition
+# and --study-ai, the roster, the rules, metrics; the replay goes to --study-dir), so these
+# options, which the study game would drop, are refused with --study: attribute -> flag
+STUDY_DECIDES = {
+    "slots": "--slots",
+    "roster": "--roster",
+    "info_regime": "--info-regime",
+    "spawn_end": "--spawn-end",
+    "turn_clock": "--turn-clock",
+    "metrics": "--metrics",
+    "repeat_orders": "--no-repeat-orders",
+    "replay_out": "--replay-out",
+    "lobby": "--lobby",
+}
+
+
+def _refuse_with_a_study(args: argparse.Namespace) -> None:
+    """Raises ValueError naming the first STUDY_DECIDES option given with --study (each is
+    None when not given; --lobby is False)."""
+    for name, flag in STUDY_DECIDES.items():
+        unset = False if name == "lobby" else None
+        if getattr(args, name, unset) is not unset:
+            raise ValueError(
+                f"{flag}: a study game is set by the study preset (--condition, --study-ai, "
+                f"--map, --seed, --max-ticks, --score-threshold, --study-dir); drop {flag}"
+            )
+
+
 def study_preset(args: argparse.Namespace):
     """The StudyPreset of --study and its options (None without --study). Raises ValueError
     naming the option at fault."""
@@ -98,6 +126,7 @@ def study_preset(args: argparse.Namespace):
         return None
     if args.headless:
         raise ValueError("--study: a study game needs its participant: drop --headless")
+    _refuse_with_a_study(args)
     from battleclient.study import DEFAULT_AI, STUDY_MAP, StudyPreset, study_dir
     from policies.slotspec import parse_slots
 
