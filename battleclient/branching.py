@@ -75,11 +75,18 @@ def branch_setup(replay: Replay, slots: str | None = None) -> ClientSetup:
 def load_branch(path, tick: int, slots: str | None = None) -> tuple[ClientSetup, Branch]:
     """(setup, Branch) for `--from-replay path --tick tick [--slots slots]`; reads the file
     only (no JAX). Raises FileNotFoundError, ReplayError (a ValueError naming the file and
-    field) and ValueError for a tick outside the replay or a game that is over by then."""
+    field) and ValueError for a replay of other rules than this engine's (its tick state could
+    not be re-simulated: evaluation.replay_verify.rules_problem), a tick outside the replay or
+    a game that is over by then."""
+    from evaluation.replay_verify import rules_problem
+
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"--from-replay {path}: no such file")
     replay = read_replay(path)
+    problem = rules_problem(replay.header)
+    if problem:  # said now, not once the window is open and the engine thread re-simulates
+        raise ValueError(f"--from-replay {path}: {problem}")
     ticks = np.asarray(replay.states["tick"])
     first, last = int(ticks[0]), int(ticks[-1])
     if not first <= tick <= last:

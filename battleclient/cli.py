@@ -78,18 +78,55 @@ def parse_args(argv=None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def study_options(args: argparse.Namespace) -> list[str]:
+    """The study options given, by flag ("--study" first; --condition and --study-view when
+    not their defaults): `--study ""` counts, being a bad participant id, not "no study"."""
+    given = (("--study", args.study is not None), ("--study-ai", args.study_ai is not None),
+             ("--study-dir", args.study_dir is not None),
+             ("--condition", args.condition != "beside"),
+             ("--study-view", args.study_view != "agent"))  # fmt: skip
+    return [option for option, on in given if on]
+
+
+# What the study preset decides (battleclient.study.StudyPreset.setup: slots from --condition
+# and --study-ai, the roster, the rules, metrics; the replay goes to --study-dir), so these
+# options, which the study game would drop, are refused with --study: attribute -> flag
+STUDY_DECIDES = {
+    "slots": "--slots",
+    "roster": "--roster",
+    "info_regime": "--info-regime",
+    "spawn_end": "--spawn-end",
+    "turn_clock": "--turn-clock",
+    "metrics": "--metrics",
+    "repeat_orders": "--no-repeat-orders",
+    "replay_out": "--replay-out",
+    "lobby": "--lobby",
+}
+
+
+def _refuse_with_a_study(args: argparse.Namespace) -> None:
+    """Raises ValueError naming the first STUDY_DECIDES option given with --study (each is
+    None when not given; --lobby is False)."""
+    for name, flag in STUDY_DECIDES.items():
+        unset = False if name == "lobby" else None
+        if getattr(args, name, unset) is not unset:
+            raise ValueError(
+                f"{flag}: a study game is set by the study preset (--condition, --study-ai, "
+                f"--map, --seed, --max-ticks, --score-threshold, --study-dir); drop {flag}"
+            )
+
+
 def study_preset(args: argparse.Namespace):
     """The StudyPreset of --study and its options (None without --study). Raises ValueError
     naming the option at fault."""
-    if args.study is None:  # `--study ""` is a bad participant id, not "no study"
-        given = [o for o, v in (("--study-ai", args.study_ai), ("--study-dir", args.study_dir),
-                                ("--condition", args.condition != "beside"),
-                                ("--study-view", args.study_view != "agent")) if v]  # fmt: skip
+    if args.study is None:
+        given = study_options(args)
         if given:  # a study option without --study would be dropped unseen
             raise ValueError(f"{given[0]}: only with --study PARTICIPANT")
         return None
     if args.headless:
         raise ValueError("--study: a study game needs its participant: drop --headless")
+    _refuse_with_a_study(args)
     from battleclient.study import DEFAULT_AI, STUDY_MAP, StudyPreset, study_dir
     from policies.slotspec import parse_slots
 
@@ -183,52 +220,96 @@ def check_outputs(args: argparse.Namespace) -> None:
     vars(args).update(checked)
 
 
+# option -> the ClientSetup field it sets
+SETUP_OPTIONS = {
+    "map": "map",
+    "slots": "slots",
+    "roster": "roster",
+    "seed": "seed",
+    "info_regime": "info_regime",
+    "spawn_end": "spawn_end",
+    "score_threshold": "score_threshold",
+    "max_ticks": "horizon",
+    "turn_clock": "turn_clock",
+    "metrics": "metrics",
+    "repeat_orders": "repeat_orders",
+}
+
+
+def _setup_changes(args: argparse.Namespace, options) -> dict:
+    """{setup field: value} of the given `options` (SETUP_OPTIONS keys), each checked: numbers
+    within LIMITS, --roster and --slots text, --map's id or file. Raises ValueError naming
+    the option."""
+    changes = {}
+    for option in options:
+        field = SETUP_OPTIONS[option]
+        value = getattr(args, option, None)  # a Namespace made without the newer options
+        if value is None:
+            continue
+        if field in LIMITS:
+            _check_number(option, field, value)
+        if field in ("roster", "slots"):
+            _check_text(field, value)
+        changes[field] = map_option(value) if field == "map" else value
+    return changes
+
+
+def _check_after_ticks(after_ticks: int, horizon: int | None = None, whose="--max-ticks"):
+    """--after-ticks (a game tick) 0 or more and, given the game's `horizon` (set by `whose`),
+    at most that. Raises ValueError naming the option and the bound."""
+    if after_ticks < 0:
+        raise ValueError(f"--after-ticks {after_ticks}: must be 0 or more")
+    if horizon is not None and after_ticks > horizon:
+        raise ValueError(
+            f"--after-ticks {after_ticks}: the game ends by tick {horizon} "
+            f"({whose}); choose 0 to that"
+        )
+
+
 def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> ClientSetup:
     """The command line over `base` (the last setup; defaults when None). Raises ValueError
     naming the option at fault, or a file that must not be overwritten."""
     setup = base or ClientSetup(slots=HEADLESS_SLOTS if args.headless else ClientSetup.slots)
-    changes = {}
-    options = (
-        ("map", "map"),
-        ("slots", "slots"),
-        ("roster", "roster"),
-        ("seed", "seed"),
-        ("info_regime", "info_regime"),
-        ("spawn_end", "spawn_end"),
-        ("score_threshold", "score_threshold"),
-        ("max_ticks", "horizon"),
-        ("turn_clock", "turn_clock"),
-        ("metrics", "metrics"),
-        ("repeat_orders", "repeat_orders"),
-    )
-    for option, field in options:
-        value = getattr(args, option, None)  # a Namespace made without the newer options
-        if value is not None and field in LIMITS:
-            _check_number(option, field, value)
-        if value is not None and field in ("roster", "slots"):
-            _check_text(field, value)
-        if value is not None:
-            changes[field] = map_option(value) if field == "map" else value
+    changes = _setup_changes(args, SETUP_OPTIONS)
     check_outputs(args)
-    if args.after_ticks < 0:
-        raise ValueError(f"--after-ticks {args.after_ticks}: must be 0 or more")
+    _check_after_ticks(args.after_ticks)
     setup = setup.replace(**changes)
-    if args.after_ticks > setup.horizon:
-        raise ValueError(
-            f"--after-ticks {args.after_ticks}: the game ends by tick {setup.horizon} "
-            "(--max-ticks); choose 0 to that"
-        )
+    _check_after_ticks(args.after_ticks, setup.horizon)
     return setup
 
 
 # what a branched game takes from its parent replay, so these options are refused with it
 FROM_PARENT = ("map", "roster", "seed", "info_regime", "spawn_end", "score_threshold", "max_ticks")
+# what it takes from the command line (--slots, when given, replaces the parent's Systems)
+BRANCH_OWN = ("turn_clock", "metrics", "repeat_orders")
+
+
+def _refuse_with_a_branch(args: argparse.Namespace) -> None:
+    """Options a game played on from a replay cannot honour, each refused naming it: one the
+    parent replay decides (FROM_PARENT), a study option (a study game starts from its own
+    preset, map and seed: battleclient.study), --lobby (the game opens at the tick) and
+    --headless. Raises ValueError."""
+    for option in FROM_PARENT:
+        if getattr(args, option) is not None:
+            flag = "--" + option.replace("_", "-")
+            raise ValueError(f"{flag}: a game played on from a replay keeps the replay's")
+    study = study_options(args)
+    if study:
+        raise ValueError(
+            f"{study[0]}: a study game starts from the study's own setup, not from a replay; "
+            f"drop --from-replay or {study[0]}"
+        )
+    if args.lobby:
+        raise ValueError("--lobby: a game played on from a replay opens at --tick, not the lobby")
+    if args.headless:
+        raise ValueError("--from-replay: opens the window; --headless is not supported with it")
 
 
 def branch_from_args(args: argparse.Namespace):
     """(setup, Branch) of `--from-replay FILE --tick N [--slots SPEC]`, or (None, None)
     without --from-replay. Raises ValueError naming the option at fault (a missing --tick, an
-    option the parent replay decides, a file that does not read) or FileNotFoundError."""
+    option the branch cannot honour: _refuse_with_a_branch, a value out of range, a file that
+    does not read) or FileNotFoundError."""
     from battleclient.branching import load_branch
 
     if args.from_replay is None:
@@ -237,16 +318,11 @@ def branch_from_args(args: argparse.Namespace):
         return None, None
     if args.tick is None:
         raise ValueError("--from-replay: give the tick to play on from with --tick N")
-    for option in FROM_PARENT:
-        if getattr(args, option) is not None:
-            flag = "--" + option.replace("_", "-")
-            raise ValueError(f"{flag}: a game played on from a replay keeps the replay's")
-    if args.headless:
-        raise ValueError("--from-replay: opens the window; --headless is not supported with it")
-    setup, branch = load_branch(args.from_replay, args.tick, args.slots)
-    own = {
-        f: getattr(args, f) for f in ("metrics", "repeat_orders") if getattr(args, f) is not None
-    }
+    _refuse_with_a_branch(args)
+    own = _setup_changes(args, ("slots", *BRANCH_OWN))  # `--slots ""` is refused, not dropped
+    _check_after_ticks(args.after_ticks)  # before the replay is read
+    setup, branch = load_branch(args.from_replay, args.tick, own.pop("slots", None))
     setup = setup.replace(**own)
+    _check_after_ticks(args.after_ticks, setup.horizon, "the replay's horizon")
     check_outputs(args)
     return setup, branch

@@ -40,20 +40,35 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+# What the table of a replay of other rules holds (evaluation.replay_verify.rules_note)
+FROM_RECORDING = {
+    False: "its metrics are computed from its recorded states and events",
+    True: "its stored metrics were computed when it was recorded",
+}
+
+
 def _game_frame(path: Path, level: str, stored: bool):
-    """One game's metrics table (game column = the path as given). Raises ValueError/OSError."""
+    """One game's metrics table (game column = the path as given); a replay of other rules
+    than this engine's is measured as recorded, with a stderr warning naming both rules
+    versions. Raises ValueError/OSError."""
     import polars as pl
 
     from evaluation.metrics import compute_metrics, level_ids
     from evaluation.replay import read_replay
+    from evaluation.replay_verify import rules_note
 
     replay = read_replay(path)
     if not stored:
-        return compute_metrics(replay, level, game=str(path))
-    if replay.metrics is None:
+        frame = compute_metrics(replay, level, game=str(path))
+    elif replay.metrics is None:
         raise ValueError(f"{path}: metrics: none stored (recorded with level none)")
-    kept = replay.metrics.filter(pl.col("metric").is_in(list(level_ids(level))))
-    return kept.with_columns(pl.lit(str(path)).alias("game"))
+    else:
+        kept = replay.metrics.filter(pl.col("metric").is_in(list(level_ids(level))))
+        frame = kept.with_columns(pl.lit(str(path)).alias("game"))
+    note = rules_note(replay.header, FROM_RECORDING[stored])
+    if note:
+        print(f"mbg metrics: warning: {path}: {note}", file=sys.stderr)
+    return frame
 
 
 def game_table(paths: list[str], level: str, stored: bool = False, on_error=None):
@@ -152,14 +167,15 @@ def _games_data(args) -> tuple[bytes | None, list[Path]]:
 
 
 def run(args) -> int:
-    """Entry point of `mbg metrics`: 0, or 1 when some replay could not be read (each one is
-    named on stderr, the others still make the table)."""
+    """Entry point of `mbg metrics`: 0, or 2 when some replay could not be read (bad input, the
+    status of every refusal in cli.main; each one is named on stderr, the others still make
+    the table)."""
     from fileio import output_file, write_new_file
 
     out = None if args.out is None else output_file(args.out, "--out")  # before the replays
     data, failed = (_catalog_data(args), []) if args.catalog else _games_data(args)
     if data is None:
-        return 1
+        return 2
     if out is not None:
         write_new_file(out, data, "already exists; choose another --out")
     elif args.fmt == "parquet":
@@ -170,5 +186,5 @@ def run(args) -> int:
     if failed:
         plural = "s" if len(failed) > 1 else ""
         print(f"mbg metrics: skipped {len(failed)} unreadable replay{plural}", file=sys.stderr)
-        return 1
+        return 2
     return 0

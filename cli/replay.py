@@ -9,9 +9,12 @@ when not), recomputes every header field the game determines (result, score, tic
 spawn end, roster, team sizes) from the recorded states, then re-plays the submitted actions
 from the tick-0 state and compares every tick, naming the first tick (and field) that differs;
 `--systems` also re-runs the recorded Systems from the recorded seed. Both go through every
-file: one that cannot be read is named on stderr with the reason, and the exit status is 1
-when any file failed (2 when the arguments name no replay at all). A folder means its own
-*.mbgr files; `--recursive` also reads those in its subfolders, at any depth.
+file: one that cannot be read is named on stderr with the reason. Exit status: 0 when every
+file passed; 2 when some file could not be read or the arguments name no replay at all (bad
+input, the status of every refusal in cli.main); 1 when every file was read and some did not
+reproduce.
+A folder means its own *.mbgr files; `--recursive` also reads those in its subfolders, at
+any depth.
 """
 
 import argparse
@@ -75,21 +78,34 @@ def _reader_gone() -> int:
     return 1
 
 
+def _exit_code(action: str, passed: int, failed: int, refused: int) -> int:
+    """The exit status of a run over replays, with one stderr line counting the files at fault:
+    2 when some could not be read (bad input, the status of every refusal in cli.main), else
+    1 when some were read but did not pass (`verify`: did not reproduce), else 0."""
+    total = passed + failed + refused
+    counts = [(refused, "could not be read"), (failed, "did not pass")]
+    said = "; ".join(f"{n} of {total} {what}" for n, what in counts if n)
+    if said:
+        print(f"mbg replay {action}: {said}", file=sys.stderr)
+    return 2 if refused else 1 if failed else 0
+
+
 def _run_all(paths, action: str, each, recursive: bool = False) -> int:
     """Runs each(n, path, replay) -> bool over every replay file the arguments name (a folder's
     own files; with `recursive` its subfolders' too), n the number that passed before it. A
-    path naming no replay, a file that cannot be read and a ValueError from `each` are
-    reported on stderr, one line each, and the rest go on. Returns 0 when every file passed,
-    1 when some failed, 2 when the arguments name no replay file at all."""
+    path naming no replay, a file that cannot be read and a ValueError or OSError from `each`
+    (a header this engine cannot check) are reported on stderr, one line each, and the rest go
+    on. Returns 0 when every file passed, 2 when some were refused or the arguments name no
+    replay file at all, 1 when every file was read and some did not pass (_exit_code)."""
     from evaluation.replay import read_replay, replay_paths
 
-    found = passed = failed = 0
+    found = passed = failed = refused = 0
     for name in paths:
         try:
             files = replay_paths([name], recursive=recursive)
         except OSError as error:
             _report(action, name, error)
-            failed += 1
+            refused += 1
             continue
         for path in files:
             found += 1
@@ -99,14 +115,12 @@ def _run_all(paths, action: str, each, recursive: bool = False) -> int:
                 return _reader_gone()
             except (ValueError, OSError) as error:
                 _report(action, path, error)
-                ok = False
+                refused += 1
+                continue
             passed, failed = passed + ok, failed + (not ok)
     if not found:
         return 2
-    if failed:
-        print(f"mbg replay {action}: {failed} of {passed + failed} failed", file=sys.stderr)
-        return 1
-    return 0
+    return _exit_code(action, passed, failed, refused)
 
 
 def _teams(values, show) -> str:
@@ -124,11 +138,22 @@ def readable_facts(facts: dict) -> dict:
     """`replay_summary` facts as text for a person: classes by letter, per-team lists, the map
     by name; keys without a rule here are shown as they are."""
     from engine import constants as C
+    from evaluation.replay_verify import rules_version
 
     def letter(class_id):
         return C.CLASS_GLYPHS[class_id] if class_id else "-"
 
+    def rules_line(version):
+        ours = rules_version()
+        if version == ours:
+            return version
+        return (
+            f"{version} (this engine runs rules version {ours}: facts as recorded; "
+            "mbg replay verify cannot re-simulate it)"
+        )
+
     rules = {
+        "rules_version": rules_line,
         "map": lambda m: f"{m['id']} {m['name']} ({m['split']})",
         "roster": lambda r: " / ".join(
             "".join(letter(c) for c in team) for team in (r[: len(r) // 2], r[len(r) // 2 :])
@@ -158,7 +183,8 @@ def readable_facts(facts: dict) -> dict:
 
 def run_info(args) -> int:
     """Prints `replay_summary` of each file (one JSON line each with --json). Every file is
-    tried; each unreadable one is named on stderr. Returns 0, or 1 when some file failed."""
+    tried; each unreadable one is named on stderr. Returns 0, or 2 when some file could not
+    be read."""
     from evaluation.replay import replay_summary
 
     several = len(args.paths) > 1 or any(Path(p).is_dir() for p in args.paths)
@@ -190,8 +216,8 @@ def ok_line(ticks: int, systems: bool) -> str:
 
 
 def run_verify(args) -> int:
-    """Re-simulates each file; prints one line a file; returns 1 if any does not reproduce or
-    cannot be read (each named on stderr), after trying every file."""
+    """Re-simulates each file; prints one line a file; after trying every file returns 2 if
+    any cannot be read (each named on stderr), else 1 if any does not reproduce, else 0."""
     from evaluation.replay_verify import verify as check
 
     systems = getattr(args, "systems", False)

@@ -195,16 +195,30 @@ def _check_keys(mapping: dict, fields: dict, prefix: str, source, error) -> None
             raise error(source, f"{prefix}{key}", f"{_shown(mapping[key])} is not {wanted}")
 
 
+def _check_entry(entry: dict, fields: dict, prefix: str, what: str, source, error) -> None:
+    """`entry` holds exactly the keys of `fields`, each valid: a key it does not know is named
+    first (a misspelt "tik" would otherwise read as "tick: missing"), then as _check_keys."""
+    for key in entry:
+        if key not in fields:
+            known = ", ".join(fields)
+            raise error(source, f"{prefix}{key}", f"not a {what} key (known: {known})")
+    _check_keys(entry, fields, prefix, source, error)
+
+
 def _check_entries(header: dict, source, error) -> None:
     """Each "takebacks" entry and the "parent" map key by key, naming the entry (index and
-    key) and its value: "header.takebacks[2].tick: -1 is not a tick (...)"."""
+    key) and its value: "header.takebacks[2].tick: -1 is not a tick (...)", or a key that is
+    not one of TAKEBACK_FIELDS / PARENT_FIELDS, as an unknown seeds key is (a misspelt key
+    would otherwise be dropped unseen): "header.parent.hash: not a parent key (known:
+    replay, sha256, tick)"."""
     for i, entry in enumerate(header.get("takebacks", ())):
         if not isinstance(entry, dict):
             problem = f"{_shown(entry)} is not a map {{tick, submitted}}"
             raise error(source, f"header.takebacks[{i}]", problem)
-        _check_keys(entry, TAKEBACK_FIELDS, f"header.takebacks[{i}].", source, error)
+        prefix = f"header.takebacks[{i}]."
+        _check_entry(entry, TAKEBACK_FIELDS, prefix, "takeback", source, error)
     if "parent" in header:
-        _check_keys(header["parent"], PARENT_FIELDS, "header.parent.", source, error)
+        _check_entry(header["parent"], PARENT_FIELDS, "header.parent.", "parent", source, error)
 
 
 def check_header(header: dict, source, error) -> None:

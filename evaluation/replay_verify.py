@@ -59,15 +59,30 @@ def provenance() -> dict:
     }
 
 
+def _other_rules(header: dict) -> str | None:
+    """Both rules versions when a replay's header "rules_version" is not this engine's
+    ("recorded under rules version '1'; this engine runs rules version '2'"), else None."""
+    recorded, ours = header.get("rules_version"), rules_version()
+    if recorded == ours:
+        return None
+    return f"recorded under rules version {recorded!r}; this engine runs rules version {ours!r}"
+
+
 def rules_problem(header: dict) -> str | None:
     """Why a replay cannot be re-simulated by this engine's rules, or None."""
-    recorded = header.get("rules_version")
-    if recorded == rules_version():
-        return None
-    return (
-        f"recorded under rules version {recorded!r}; this engine runs rules version "
-        f"{rules_version()!r}, so it cannot re-simulate it (RULES.md 8 lists the changes)"
-    )
+    other = _other_rules(header)
+    return other and f"{other}, so it cannot re-simulate it (RULES.md 8 lists the changes)"
+
+
+def rules_note(header: dict, what: str) -> str | None:
+    """For a reader that uses a replay's recorded states and events without re-simulating them
+    (`mbg metrics`, `mbg replay info`, a video export): None for a replay of this engine's
+    rules, else one line naming both rules versions and `what` the reader does, e.g. with
+    what="its metrics are read from its recorded events": "recorded under rules version '1';
+    this engine runs rules version '2': its metrics are read from its recorded events, not
+    re-simulated (RULES.md 8 lists the changes)"."""
+    other = _other_rules(header)
+    return other and f"{other}: {what}, not re-simulated (RULES.md 8 lists the changes)"
 
 
 def built_in_map(map_id: int):

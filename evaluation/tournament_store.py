@@ -136,14 +136,19 @@ def _team_name(systems: list[str], team: int) -> str:
 def replay_results(path) -> pl.DataFrame:
     """Results rows from the headers of a replay file or folder: each team's entrant is its
     System spec (or the specs joined by +); a game pair is its seed. Games of an entrant
-    against itself say nothing about its rating and are skipped with a warning. Raises
-    ValueError naming a scenario replay (a set position, not a game between equals) or an
-    unfinished game."""
+    against itself say nothing about its rating and are skipped with a warning; games recorded
+    under other rules than this engine's are rated as recorded, with a warning naming the
+    first and both rules versions (evaluation.replay_verify.rules_note). Raises ValueError
+    naming a scenario replay (a set position, not a game between equals) or an unfinished
+    game."""
     from evaluation.replay import read_header, replay_paths
+    from evaluation.replay_verify import rules_note
 
-    rows, self_play = [], []
+    rows, self_play, other_rules = [], [], []
     for file in replay_paths([path]):
         header = read_header(file)
+        note = rules_note(header, "its result is rated as recorded")
+        other_rules += [f"{file}: {note}"] if note else []
         if header.get("scenario"):
             raise ValueError(
                 f"{file}: a replay of scenario {header['scenario'].get('id')} (a set position, "
@@ -170,6 +175,11 @@ def replay_results(path) -> pl.DataFrame:
                 "score_b": int(result["score"][1]),
                 "ticks": int(result["ticks"]),
             }
+        )
+    if other_rules:
+        warnings.warn(
+            f"{path}: {len(other_rules)} game(s) of other rules (first: {other_rules[0]})",
+            stacklevel=2,
         )
     if self_play:
         warnings.warn(

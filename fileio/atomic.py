@@ -177,18 +177,39 @@ def _short_names(path: Path, option: str) -> None:
             )
 
 
+def _can_make_a_file(place: Path) -> str | None:
+    """None when a file can be made in the folder `place`, else why not ("read-only file
+    system", "no such file or directory" in /proc): a hidden file is made there and removed.
+    access(2) alone is not enough: it reads permission bits, which grant root every folder,
+    /proc and read-only mounts included, where the write then fails after the work."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=place, prefix=".mbg-write-check-", suffix=".tmp")
+    except OSError as error:
+        return (error.strerror or str(error)).lower()
+    os.close(fd)
+    os.unlink(tmp)
+    return None
+
+
 def _writable_below(path: Path, option: str, shown: Path) -> None:
     """Refuse a `path` below something that exists as other than a folder (mkdir and open
     would fail there with a bare "[Errno 17] File exists" or "[Errno 20] Not a directory"),
-    or whose nearest existing folder this process cannot write in (access(2) W_OK | X_OK; the
-    write would fail with "[Errno 13] Permission denied" once the games are played). Raises
-    FileExistsError or PermissionError naming the option, `shown` and the folder at fault."""
+    or whose nearest existing folder this process cannot write in (access(2) W_OK | X_OK, then
+    a file made there and removed, `_can_make_a_file`; the write would fail with "[Errno 13]
+    Permission denied" or "[Errno 30] Read-only file system" once the games are played).
+    Raises FileExistsError or PermissionError naming the option, `shown` and the folder at
+    fault."""
     for place in path.parents:
         if place.exists() and not place.is_dir():
             raise FileExistsError(f"{option} {shown}: {place} is a file, not a folder")
     place = next(p for p in (*path.parents, Path(".")) if p.is_dir())
     if not os.access(place, os.W_OK | os.X_OK):
         raise PermissionError(f"{option} {shown}: cannot write in {place} (permission denied)")
+    why = _can_make_a_file(place)
+    if why:
+        raise PermissionError(
+            f"{option} {shown}: cannot write in {place} (making a file there: {why})"
+        )
 
 
 def output_folder(path, option: str = "--out") -> Path:
@@ -196,8 +217,9 @@ def output_folder(path, option: str = "--out") -> Path:
     is empty, starts with "~", has a name too long for the file system, or when it, or a
     folder above it, exists as something other than a folder, or the nearest existing folder
     is not writable (left to mkdir or open, each shows as a bare "[Errno N] ..." naming no
-    option, part way through). Creates nothing. Raises ValueError, FileExistsError or
-    PermissionError naming the option and paths."""
+    option, part way through). Creates nothing (the file made to test the folder is removed
+    at once). Raises ValueError, FileExistsError or PermissionError naming the option and
+    paths."""
     path = _given(path, option)
     _short_names(path, option)
     if path.exists() and not path.is_dir():
@@ -211,9 +233,9 @@ def output_file(path, option: str, force: bool = False, refusal: str = EXISTS) -
     so that a bad name fails before the games rather than after them: refused when it is
     empty, starts with "~", is too long, is a folder, is below a file or in a folder this
     process cannot write in, or (unless `force`: a command that replaces on purpose) is an
-    existing file. Creates nothing. Raises ValueError, IsADirectoryError, FileExistsError or
-    PermissionError naming the option and the path: "--csv out.csv: already exists; choose
-    another name"."""
+    existing file. Creates nothing (the file made to test the folder is removed at once).
+    Raises ValueError, IsADirectoryError, FileExistsError or PermissionError naming the
+    option and the path: "--csv out.csv: already exists; choose another name"."""
     path = _given(path, option)
     _short_names(path, option)
     if path.is_dir():

@@ -1,8 +1,8 @@
 """Command-line video export: `replay-viewer FILE --export OUT ...` and `mbg replay export`.
 
 Both share the options below (`add_export_options`) and print one line per problem naming the
-file and the option at fault (exit status 2 for one file; `mbg replay export` tries every file
-and exits 1 when any failed). A rich progress bar runs on stderr. Never imports JAX.
+file and the option at fault (exit status 2, bad input, as every refusal in cli.main; `mbg
+replay export` tries every file first). A rich progress bar runs on stderr. Never imports JAX.
 """
 
 import argparse
@@ -85,6 +85,17 @@ def warn_edited_result(command: str, source, replay) -> None:
         )
 
 
+def warn_other_rules(command: str, source, replay) -> None:
+    """One stderr line for a replay recorded under other rules than this engine's, naming both
+    versions (evaluation.replay_verify.rules_note): the video draws its recorded states, which
+    this engine could not re-simulate."""
+    from evaluation.replay_verify import rules_note
+
+    note = rules_note(replay.header, "the video shows its recorded states")
+    if note:
+        print(f"{command}: warning: {source}: {note}", file=sys.stderr)
+
+
 def problem_line(source, error: Exception) -> str:
     """One line for a failed export: the replay file, then the reason."""
     if isinstance(error, ReplayError):
@@ -116,6 +127,7 @@ def run_viewer_export(args) -> int:
         print(f"replay-viewer: {problem_line(args.path, error)}", file=sys.stderr)
         return 2
     warn_edited_result("replay-viewer", args.path, replay)
+    warn_other_rules("replay-viewer", args.path, replay)
     print(written)
     return 0
 
@@ -148,8 +160,9 @@ def _export_folder(to: str):
 
 def run_batch(args) -> int:
     """Every replay the arguments name -> DIR/<stem>_t<from>-<to>_<view>.<format>; each failure
-    (unreadable replay, existing video, bad option) one stderr line, the rest go on. Returns 0,
-    1 when some failed, 2 when the arguments name no replay or the options are bad."""
+    (unreadable replay, existing video, a range the replay does not hold) one stderr line, the
+    rest go on. Returns 0, or 2 when some failed, the arguments name no replay or the options
+    are bad (each a refused input, as cli.main counts them)."""
     from replay_viewer.video import default_name
 
     try:  # options wrong for every file (a frame rate, a size, a missing extra): said once
@@ -183,6 +196,7 @@ def run_batch(args) -> int:
             out = folder / default_name(path, options.view, start, end, f".{args.format}")
             print(export_one(path, out, options, replay=replay))
             warn_edited_result("mbg replay export", path, replay)
+            warn_other_rules("mbg replay export", path, replay)
         except (FileExistsError, VideoError, ReplayError, OSError, KeyError, TypeError) as error:
             print(f"mbg replay export: {problem_line(path, error)}", file=sys.stderr)
             failed += 1
@@ -190,5 +204,5 @@ def run_batch(args) -> int:
         return 2
     if failed:
         print(f"mbg replay export: {failed} of {len(files)} failed", file=sys.stderr)
-        return 1
+        return 2
     return 0

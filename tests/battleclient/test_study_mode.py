@@ -179,6 +179,35 @@ def test_a_bad_study_option_is_refused_before_the_window_opens(capsys, tmp_path,
 @pytest.mark.parametrize(
     ("extra", "option"),
     [
+        (["--slots", "*=random"], "--slots"),
+        (["--roster", "MW/HR"], "--roster"),
+        (["--info-regime", "no_shared_obs"], "--info-regime"),
+        (["--turn-clock", "30"], "--turn-clock"),
+        (["--metrics", "none"], "--metrics"),
+        (["--no-repeat-orders"], "--no-repeat-orders"),
+        (["--replay-out", "game.mbgr"], "--replay-out"),
+        (["--lobby"], "--lobby"),
+    ],
+)
+def test_an_option_the_study_preset_decides_is_refused_not_dropped(
+    capsys, tmp_path, monkeypatch, extra, option
+):
+    from battleclient.app import main
+
+    monkeypatch.chdir(tmp_path)  # where --replay-out would have gone
+    monkeypatch.setattr("battleclient.app._run", lambda *a: pytest.fail("the window opened"))
+    assert main(["--study", "P09", "--study-dir", str(tmp_path / "study"), *extra]) == 2
+    assert capsys.readouterr().err == (
+        f"battleclient: {option}: a study game is set by the study preset (--condition, "
+        "--study-ai, --map, --seed, --max-ticks, --score-threshold, --study-dir); "
+        f"drop {option}\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("extra", "option"),
+    [
         (["--study-dir", "elsewhere"], "--study-dir"),
         (["--study-ai", "random"], "--study-ai"),
         (["--condition", "against"], "--condition"),

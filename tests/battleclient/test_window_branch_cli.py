@@ -84,6 +84,54 @@ def test_from_replay_refuses_what_it_cannot_do(short_replay, capsys, extra, mess
     assert message in capsys.readouterr().err
 
 
+STUDY = "a study game starts from the study's own setup, not from a replay; drop --from-replay"
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--study", "p07"], f"--study: {STUDY} or --study"),
+        (["--study-ai", "random"], f"--study-ai: {STUDY} or --study-ai"),
+        (["--condition", "against"], f"--condition: {STUDY} or --condition"),
+        (["--study-dir", "study"], f"--study-dir: {STUDY} or --study-dir"),
+        (["--lobby"], "--lobby: a game played on from a replay opens at --tick, not the lobby"),
+        (["--turn-clock", "-1"], "--turn-clock -1: must be a whole number from 0 to 3,600"),
+        (["--slots", " "], "--slots: is empty; e.g. 'A*=human,B*=scripted:kiter'"),
+        (["--after-ticks", "-1"], "--after-ticks -1: must be 0 or more"),
+        (["--after-ticks", "99"], f"--after-ticks 99: the game ends by tick {GAME_TICKS} (the "
+         "replay's horizon); choose 0 to that"),
+    ],
+)  # fmt: skip
+def test_from_replay_refuses_an_option_it_would_drop(short_replay, capsys, monkeypatch, extra,
+                                                     message):  # fmt: skip
+    """Each was dropped unseen: the study (its preset, questionnaire and study.csv), the lobby,
+    the empty --slots (read as the parent's Systems); the numbers went unchecked."""
+    monkeypatch.setattr("battleclient.app._run", lambda *a: pytest.fail("the game started"))
+    assert main(["--from-replay", str(short_replay), "--tick", "1", *extra]) == 2
+    assert capsys.readouterr().err == f"battleclient: {message}\n"
+
+
+def test_from_replay_names_both_rules_versions_of_an_old_replay(capsys, monkeypatch):
+    from engine.constants import RULES_VERSION
+
+    old = "tests/fixtures/replays/v1_rules1_real_2v2_no_metrics.mbgr"
+    monkeypatch.setattr("battleclient.app._run", lambda *a: pytest.fail("the window opened"))
+    assert main(["--from-replay", old, "--tick", "3"]) == 2
+    assert capsys.readouterr().err == (
+        f"battleclient: --from-replay {old}: recorded under rules version "
+        f"'marl-battlegrounds 0.1.0'; this engine runs rules version '{RULES_VERSION}', so it "
+        "cannot re-simulate it (RULES.md 8 lists the changes)\n"
+    )
+
+
+def test_from_replay_keeps_its_own_turn_clock(short_replay):
+    from battleclient.cli import branch_from_args, parse_args
+
+    args = parse_args(["--from-replay", str(short_replay), "--tick", "1", "--turn-clock", "30"])
+    setup, branch = branch_from_args(args)
+    assert setup.turn_clock == 30 and branch.tick == 1  # was dropped: no clock
+
+
 def test_from_replay_names_the_option_and_file_when_the_file_is_missing(tmp_path, capsys):
     missing = tmp_path / "nosuch.mbgr"
     assert main(["--from-replay", str(missing), "--tick", "2"]) == 2

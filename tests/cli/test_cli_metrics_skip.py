@@ -1,4 +1,5 @@
-"""`mbg metrics FOLDER` goes on past an unreadable replay, names it, and exits non-zero."""
+"""`mbg metrics FOLDER` goes on past an unreadable replay, names it, and exits 2 (bad input, as
+every refusal in cli.main)."""
 
 import io
 
@@ -6,6 +7,7 @@ import polars as pl
 import pytest
 
 from cli.main import main
+from engine.constants import RULES_VERSION
 from evaluation.replay import encode_replay, write_replay
 from tests.helpers.replays import synthetic_replay
 
@@ -14,7 +16,9 @@ from tests.helpers.replays import synthetic_replay
 def folder(tmp_path_factory):
     root = tmp_path_factory.mktemp("mixed")
     for seed in (0, 1):
-        write_replay(root / f"game{seed}.mbgr", synthetic_replay(ticks=10, seed=seed))
+        replay = synthetic_replay(ticks=10, seed=seed)
+        replay.header["rules_version"] = RULES_VERSION  # no "other rules" warning on stderr
+        write_replay(root / f"game{seed}.mbgr", replay)
     (root / "game0_broken.mbgr").write_bytes(b"nope")  # sorts between the two good ones
     return root
 
@@ -22,7 +26,7 @@ def folder(tmp_path_factory):
 def test_a_bad_replay_is_named_and_the_rest_are_measured(folder, capsys):
     code = main(["metrics", str(folder), "--level", "priority", "--format", "csv"])
     out, err = capsys.readouterr()
-    assert code == 1
+    assert code == 2
     games = pl.read_csv(io.StringIO(out))["game"].unique().sort().to_list()
     assert games == [str(folder / "game0.mbgr"), str(folder / "game1.mbgr")]
     lines = err.strip().splitlines()
@@ -37,7 +41,7 @@ def test_stored_metrics_missing_is_a_reason_too(folder, capsys, tmp_path):
     out_file = tmp_path / "m.csv"
     code = main(["metrics", str(folder), "--stored", "--format", "csv", "--out", str(out_file)])
     err = capsys.readouterr().err
-    assert code == 1 and not out_file.exists()  # nothing readable: nothing written
+    assert code == 2 and not out_file.exists()  # nothing readable: nothing written
     assert "mbg metrics: no replay could be read (3 tried)" in err
     assert f"skipped {folder / 'game1.mbgr'}: metrics: none stored" in err
 
@@ -47,7 +51,7 @@ def test_truncated_replay_alone(tmp_path, capsys):
     (tmp_path / "cut.mbgr").write_bytes(data[: len(data) // 2])
     code = main(["metrics", str(tmp_path / "cut.mbgr")])
     out, err = capsys.readouterr()
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""
     assert f"mbg metrics: skipped {tmp_path / 'cut.mbgr'}: " in err
 
 

@@ -2,6 +2,7 @@
 a path below a file, an existing file, a folder or an empty path is refused in one line naming
 the option and the path, and nothing is played, read or written."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,32 @@ def test_a_tilde_or_too_long_output_file_is_refused_before_any_work(
     assert list(tmp_path.iterdir()) == []
 
 
+PROC_WRITABLE_BY_BITS = Path("/proc").is_dir() and os.access("/proc", os.W_OK | os.X_OK)
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize(("argv", "option"), COMMANDS)
+def test_an_output_file_in_proc_is_refused_before_any_work(argv, option, tmp_path, capsys,
+                                                           no_work):  # fmt: skip
+    """As root, access(2) grants /proc (PROC_WRITABLE_BY_BITS), yet no file can be made
+    there: the check makes one, so the refusal comes before the work, not after it."""
+    err = _run(argv, option, "/proc/x.csv", tmp_path, capsys)
+    why = (
+        "making a file there: no such file or directory"
+        if PROC_WRITABLE_BY_BITS
+        else ("permission denied")
+    )
+    assert err == f"mbg {argv[0]}: error: {option} /proc/x.csv: cannot write in /proc ({why})\n"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux's /proc")
+def test_an_output_folder_in_proc_is_refused_before_any_game(capsys, no_work):
+    assert main(["play", "--map", "47", "--slots", "*=random", "--out=/proc/runs"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mbg play: error: --out /proc/runs: cannot write in /proc (")
+    assert len(err.splitlines()) == 1 and not Path("/proc/runs").exists()
+
+
 def test_replay_export_refuses_an_empty_to_before_any_video(tmp_path, capsys, monkeypatch,
                                                             no_work):  # fmt: skip
     monkeypatch.chdir(tmp_path)  # where an empty --to would have put the video
@@ -98,8 +125,6 @@ def test_replay_export_refuses_a_to_it_cannot_write_in_before_any_video(
     tmp_path, capsys, monkeypatch, no_work
 ):
     """The tests run as root, who may write anywhere: access(2) is refused for one folder."""
-    import os
-
     locked = tmp_path / "locked"
     locked.mkdir()
     real_access = os.access

@@ -68,14 +68,14 @@ def mixed(tmp_path_factory):
 def test_replay_info_goes_through_every_file(mixed, capsys):
     code = main(["replay", "info", str(mixed), str(mixed / "absent.mbgr")])
     out, err = capsys.readouterr()
-    assert code == 1
+    assert code == 2  # bad input, as every refusal in cli.main
     assert f"== {mixed / 'a_good.mbgr'}" in out and f"== {mixed / 'd_good.mbgr'}" in out
     lines = err.strip().splitlines()
     assert len(lines) == 4
     assert lines[0].startswith(f"mbg replay info: {mixed / 'b_broken.mbgr'}: file: not a replay")
     assert lines[1].startswith(f"mbg replay info: {mixed / 'c_cut.mbgr'}: ")
     assert lines[2] == f"mbg replay info: {mixed / 'absent.mbgr'}: no such file or folder"
-    assert lines[3] == "mbg replay info: 3 of 5 failed"
+    assert lines[3] == "mbg replay info: 3 of 5 could not be read"
 
 
 def test_replay_verify_goes_through_every_file(mixed, capsys, monkeypatch):
@@ -85,7 +85,7 @@ def test_replay_verify_goes_through_every_file(mixed, capsys, monkeypatch):
     )
     code = main(["replay", "verify", str(mixed)])
     out, err = capsys.readouterr()
-    assert code == 1
+    assert code == 2
     assert out.splitlines() == [
         f"{mixed / 'a_good.mbgr'}: ok, header and 6 ticks reproduce; "
         "header.seeds and systems not checked (--systems re-runs them)",
@@ -96,7 +96,29 @@ def test_replay_verify_goes_through_every_file(mixed, capsys, monkeypatch):
         str(mixed / "b_broken.mbgr"),
         str(mixed / "c_cut.mbgr"),
     ]
-    assert err.splitlines()[2] == "mbg replay verify: 2 of 4 failed"
+    assert err.splitlines()[2] == "mbg replay verify: 2 of 4 could not be read"
+
+
+@pytest.mark.parametrize(
+    ("files", "code", "summary"),
+    [
+        (["a_good.mbgr", "d_good.mbgr"], 1, "1 of 2 did not pass"),
+        (["a_good.mbgr", "b_broken.mbgr", "d_good.mbgr"], 2,
+         "1 of 3 could not be read; 1 of 3 did not pass"),
+    ],
+)  # fmt: skip
+def test_replay_verify_exits_1_for_a_replay_that_differs_and_2_for_one_it_cannot_read(
+    mixed, capsys, monkeypatch, files, code, summary
+):
+    differs = ["tick 3 differs (states.pos)"]
+    monkeypatch.setattr(
+        "evaluation.replay_verify.verify",
+        lambda r, systems: differs if r.header["seeds"]["game"] else [],
+    )
+    assert main(["replay", "verify", *(str(mixed / f) for f in files)]) == code
+    out, err = capsys.readouterr()
+    assert f"{mixed / 'd_good.mbgr'}: tick 3 differs (states.pos)" in out.splitlines()
+    assert err.splitlines()[-1] == f"mbg replay verify: {summary}"
 
 
 def test_replay_info_of_good_files_exits_0(mixed, capsys):

@@ -86,6 +86,20 @@ def test_rate_skips_self_play_and_refuses_scenario_replays(tmp_path, capsys):
     assert f"{scenario / 's.mbgr'}: a replay of scenario 3" in capsys.readouterr().err
 
 
+def test_rate_names_the_rules_version_of_replays_of_other_rules(tmp_path, capsys):
+    from engine.constants import RULES_VERSION
+
+    shutil.copy(FIXTURES / "v1_real_2v2_no_metrics.mbgr", tmp_path / "a.mbgr")
+    shutil.copy(FIXTURES / "v1_rules1_real_2v2_no_metrics.mbgr", tmp_path / "b_old.mbgr")
+    assert main(["rate", str(tmp_path), "--interval", "fisher"]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"mbg: warning: {tmp_path}: 1 game(s) of other rules (first: {tmp_path / 'b_old.mbgr'}: "
+        "recorded under rules version 'marl-battlegrounds 0.1.0'; this engine runs rules "
+        f"version '{RULES_VERSION}': its result is rated as recorded, not re-simulated "
+        "(RULES.md 8 lists the changes))"
+    )
+
+
 @pytest.mark.parametrize("command", [["rate", "results.parquet"], ["tournament", "run",
                          "--entrants", "a=random", "b=random", "--out", "season"]])  # fmt: skip
 def test_too_few_bootstrap_rounds_are_refused_before_any_game(command, tmp_path, capsys,

@@ -180,6 +180,12 @@ TAKEBACK = "a tick (a whole number, 0 or more)"
         ("parent", {"replay": "old.mbgr", "tick": 2}, "header.parent.sha256: missing"),
         ("parent", {"replay": "old.mbgr", "sha256": "ab", "tick": "2"},
          f"header.parent.tick: '2' is not {TAKEBACK}"),
+        ("takebacks", [{"tick": 3, "submitted": HEADS}, {"tick": 4, "submitted": HEADS, "by": 1}],
+         "header.takebacks[1].by: not a takeback key (known: tick, submitted)"),
+        ("takebacks", [{"tik": 3, "submitted": HEADS}],
+         "header.takebacks[0].tik: not a takeback key (known: tick, submitted)"),
+        ("parent", {"replay": "old.mbgr", "sha256": "ab", "tick": 0, "hash": "ab"},
+         "header.parent.hash: not a parent key (known: replay, sha256, tick)"),
     ],
 )  # fmt: skip
 def test_a_bad_takeback_or_parent_entry_is_named_with_its_value(field, value, message):

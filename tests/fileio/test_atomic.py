@@ -156,6 +156,39 @@ def test_an_output_path_in_a_folder_that_cannot_be_written_is_refused(tmp_path, 
     assert list(locked.iterdir()) == []
 
 
+def test_a_folder_whose_bits_allow_writing_but_that_takes_no_file_is_refused(tmp_path, monkeypatch):
+    """access(2) grants root a read-only mount or /proc (tests/cli/test_cli_output_files.py
+    tries /proc itself); a read-only mount is simulated by making file creation fail there
+    with EROFS. A folder that does take the trial file keeps none."""
+    import errno
+    import tempfile
+
+    from fileio import output_file, output_folder
+
+    mounted = tmp_path / "ro"
+    mounted.mkdir()
+    real_mkstemp = tempfile.mkstemp
+
+    def mkstemp(*args, dir=None, **kwargs):
+        if Path(dir) == mounted:
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(dir))
+        return real_mkstemp(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+    assert os.access(mounted, os.W_OK | os.X_OK)  # the bits say yes
+    for check, path in [(output_file, mounted / "x.csv"), (output_folder, mounted / "a"),
+                        (output_folder, mounted)]:  # fmt: skip
+        with pytest.raises(PermissionError) as error:
+            check(path, "--csv")
+        assert str(error.value) == (
+            f"--csv {path}: cannot write in {mounted} (making a file there: read-only file system)"
+        )
+    assert output_file(tmp_path / "free.csv", "--csv") == tmp_path / "free.csv"
+    assert output_folder(tmp_path / "new" / "runs", "--out") == tmp_path / "new" / "runs"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ro"]  # no trial file is left
+    assert list(mounted.iterdir()) == []
+
+
 def test_output_options_checks_each_given_option_by_its_flag(tmp_path):
     from argparse import Namespace
 

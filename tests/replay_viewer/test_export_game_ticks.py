@@ -53,5 +53,5 @@ def test_the_batch_names_and_exports_by_game_tick(scenario_replay, tmp_path, cap
     assert video.name == "scenario06_t0298-0300_oracle.gif"
     with Image.open(video) as image:
         assert json.loads(image.info["comment"])["ticks"] == [298, 300]
-    assert mbg_main([*args, "--until", "5"]) == 1
+    assert mbg_main([*args, "--until", "5"]) == 2
     assert "--until 5: scenario06.mbgr has ticks 294 to 300" in capsys.readouterr().err

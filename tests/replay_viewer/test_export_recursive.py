@@ -16,7 +16,7 @@ def test_export_is_not_recursive_unless_asked(tmp_path, capsys):
     out = tmp_path / "videos"
     assert mbg_main(["replay", "export", str(games), "--to", str(out), *FAST]) == 0
     assert sorted(p.name for p in out.iterdir()) == ["top_t0004-0006_oracle.gif"]
-    assert mbg_main(["replay", "export", str(games), "-r", "--to", str(out), *FAST]) == 1
+    assert mbg_main(["replay", "export", str(games), "-r", "--to", str(out), *FAST]) == 2
     err = capsys.readouterr().err
     assert "refusing to overwrite" in err and "1 of 2 failed" in err  # top's video is kept
     assert sorted(p.name for p in out.iterdir()) == [

@@ -207,14 +207,14 @@ def test_batch_export_goes_through_every_file(game, tmp_path, capsys):
     (folder / "broken.mbgr").write_bytes(b"not a replay")
     out = tmp_path / "videos"
     args = ["replay", "export", str(folder), "--to", str(out), "--size", "480x270", "--fps", "10"]
-    assert mbg_main(args) == 1
+    assert mbg_main(args) == 2  # bad input, as every refusal in cli.main
     assert sorted(p.name for p in out.iterdir()) == [
         "g1_t0000-0006_oracle.gif",
         "g2_t0000-0006_oracle.gif",
     ]
     err = capsys.readouterr().err
     assert "broken.mbgr" in err and "1 of 3 failed" in err
-    assert mbg_main(args) == 1  # a second run refuses to replace the videos
+    assert mbg_main(args) == 2  # a second run refuses to replace the videos
     assert "refusing to overwrite" in capsys.readouterr().err
 
 
@@ -226,7 +226,7 @@ def test_batch_empty_range_names_until_once(game, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "--from 5 --until 3: the range needs at least one tick" in err
     assert err.count("\n") == 1 and not (tmp_path / "v").exists()
-    assert mbg_main([*args, "--until", "9999"]) == 1  # past the game: named as --until too
+    assert mbg_main([*args, "--until", "9999"]) == 2  # past the game: named as --until too
     err = capsys.readouterr().err
     assert "--until 9999: " in err and "--to 9999" not in err
     last = read_replay(game).ticks
