@@ -130,6 +130,8 @@ def study_preset(args: argparse.Namespace):
     from battleclient.study import DEFAULT_AI, STUDY_MAP, StudyPreset, study_dir
     from policies.slotspec import parse_slots
 
+    if args.study_ai is not None and not args.study_ai.strip():
+        raise ValueError(f"--study-ai: is empty; give a slot spec or leave it out ({DEFAULT_AI})")
     ai = args.study_ai or DEFAULT_AI
     parse_slots(f"*={ai}", where=f"--study-ai {ai}")  # refused here, not later in the lobby
     folder = study_folder(args.study_dir) or study_dir()

@@ -157,6 +157,7 @@ def test_questionnaire_answers_are_checked():
     [
         (["--study", ""], "--study: participant '': use 1-32 letters"),
         (["--study", "P09", "--study-ai", "nosuch:x"], "--study-ai nosuch:x: unknown kind"),
+        (["--study", "P09", "--study-ai", ""], "--study-ai: is empty; give a slot spec or leave"),
         (["--study", "P09", "--study-dir", ""], "--study-dir: is empty; give a path"),
         (["--study", "P09", "--study-dir", "{file}/study"],
          "--study-dir {file}/study: {file} is a file, not a folder"),
