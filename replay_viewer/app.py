@@ -11,6 +11,7 @@ import pygame
 import pygame_gui
 
 from evaluation.replay import ReplayError, read_replay
+from evaluation.replay_verify import rules_note
 from replay_viewer import layout as L
 from replay_viewer.actions import act, branch_request, export_png
 from replay_viewer.folder_list import hide_list, list_folder
@@ -52,14 +53,19 @@ def opened_line(name: str, model: ViewerModel) -> tuple[str, bool]:
     """The status line on opening replay `name` and whether it is an error: its length, or
     that its header's result disagrees with its recorded game (a file edited by hand), without
     either result: an agent's view must not learn how the game ends (the Oracle's info bar
-    shows the game's result)."""
+    shows the game's result). A replay of other rules says so: it is shown as recorded, and
+    Play on and Scenario (which re-simulate from its state) refuse it."""
     if model.header_problems:
         return (
             f"{name}: its header's result disagrees with its recorded game; the Oracle view "
             "shows the game's (mbg replay verify names the fields)",
             True,
         )
-    return f"Opened {name}: {counted(model.ticks, 'tick')}. ? lists the keys.", False
+    opened = f"Opened {name}: {counted(model.ticks, 'tick')}."
+    other = rules_note(model.replay.header, "shown as recorded")
+    if other:
+        return f"{opened} It was {other}. ? lists the keys.", False
+    return f"{opened} ? lists the keys.", False
 
 
 class App:

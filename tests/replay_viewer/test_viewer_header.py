@@ -114,3 +114,23 @@ def test_a_header_result_edited_by_hand_is_flagged_and_the_games_shown(display, 
     untouched = open_with(display, tmp_path, replay.header["systems"])
     assert untouched.model.header_problems == []
     assert drawn(untouched)[1].startswith("result: ")
+
+
+def test_a_replay_of_other_rules_says_it_is_shown_as_recorded(display):
+    from engine import constants as C
+
+    viewer = App(L.SIZE)
+    old = "tests/fixtures/replays/v1_rules1_real_2v2_no_metrics.mbgr"
+    assert viewer.open_path(old)
+    frame(viewer)
+    ticks = viewer.model.ticks
+    assert viewer.message == (
+        f"Opened v1_rules1_real_2v2_no_metrics.mbgr: {ticks} ticks. It was recorded under rules "
+        f"version 'marl-battlegrounds 0.1.0'; this engine runs rules version '{C.RULES_VERSION}': "
+        "shown as recorded, not re-simulated (RULES.md 8 lists the changes). ? lists the keys."
+    )
+    assert not viewer.message_is_error
+    assert viewer.open_path("tests/fixtures/replays/v1_real_2v2_no_metrics.mbgr")
+    assert viewer.message == (
+        f"Opened v1_real_2v2_no_metrics.mbgr: {viewer.model.ticks} ticks. ? lists the keys."
+    )
