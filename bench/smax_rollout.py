@@ -25,6 +25,9 @@ def main() -> None:
     parser.add_argument("--devices", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--serve", action="store_true", help="stay up as a timing worker")
+    parser.add_argument(
+        "--observations", action="store_true", help="read every observation, as a learner does"
+    )
     args = parser.parse_args()
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     flags = os.environ.get("XLA_FLAGS", "")
@@ -50,21 +53,31 @@ def main() -> None:
         picks = pick_legal(jax.random.uniform(key, (len(agents),)), legal)
         return {a: picks[i] for i, a in enumerate(agents)}
 
+    def read(obs):
+        # as our engine's worker does (evaluation.engine_bench._rollout_fn): every leaf read
+        return sum(jnp.sum(leaf.astype(jnp.float32)) for leaf in jax.tree.leaves(obs))
+
     def rollout(keys):
         obs, state = jax.vmap(env.reset)(keys)
 
         def tick(carry, key):
-            state, total = carry
+            obs, state, total, seen = carry
+            if args.observations:  # at the next tick, as a learner's network reads them
+                seen = seen + read(obs)
             k_act, k_step = jax.random.split(key)
             batch = keys.shape[0]
             acts = jax.vmap(random_actions)(jax.random.split(k_act, batch), state)
-            _, state, _, dones, _ = jax.vmap(env.step)(jax.random.split(k_step, batch), state, acts)
-            return (state, total + dones["__all__"].sum()), None
+            obs, state, _, dones, _ = jax.vmap(env.step)(
+                jax.random.split(k_step, batch), state, acts
+            )
+            kept = obs if args.observations else None  # else not carried: the loop as before
+            return (kept, state, total + dones["__all__"].sum(), seen), None
 
-        (state, total), _ = jax.lax.scan(
-            tick, (state, jnp.int32(0)), jax.random.split(keys[0], args.ticks)
+        carry = (obs if args.observations else None, state, jnp.int32(0), jnp.float32(0))
+        (obs, state, total, seen), _ = jax.lax.scan(
+            tick, carry, jax.random.split(keys[0], args.ticks)
         )
-        return total
+        return total, seen + (read(obs) if args.observations else 0)
 
     mesh = Mesh(jax.devices()[: args.devices], ("batch",))
     results, programs = {}, {}

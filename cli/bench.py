@@ -30,6 +30,12 @@ def register(subparsers) -> None:
     engine.add_argument(
         "--rounds", type=int, default=7, help="alternating rounds (ours, SMAX) per batch"
     )
+    engine.add_argument(
+        "--observations",
+        action="store_true",
+        help="both engines' rollouts read every observation, as a learner does (by default "
+        "only the legal-action masks are read, and XLA drops the rest on both sides)",
+    )
     engine.add_argument("--json", action="store_true", help="print one JSON object")
     engine.set_defaults(func=run)
 
@@ -43,7 +49,12 @@ def run(args) -> int:
     engine_bench.set_host_devices(args.devices)
     smax_python = None if args.no_smax else (args.smax_python or engine_bench.DEFAULT_SMAX_PYTHON)
     figures = engine_bench.run_engine_bench(
-        args.batches, args.ticks, args.devices, smax_python, rounds=args.rounds
+        args.batches,
+        args.ticks,
+        args.devices,
+        smax_python,
+        rounds=args.rounds,
+        observations=args.observations,
     )
     if args.json:
         print(json.dumps(figures))

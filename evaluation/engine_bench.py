@@ -38,40 +38,55 @@ def set_host_devices(count: int) -> None:
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 
-def _rollout_fn(env, ticks: int):
+def _rollout_fn(env, ticks: int, observations: bool = False):
+    """The rollout `mbg bench engine` times: `ticks` ticks of random legal actions (the
+    sampler reads the legal-action mask). observations=True also reads every other leaf of
+    each tick's observation at the start of the next tick, as a learner's network does; without
+    it XLA drops what nothing reads (the unit rows, the obstacle tables), as it drops SMAX's."""
     import jax
+    import jax.numpy as jnp
 
     from engine.sampling import random_legal_actions
+
+    def read(obs):
+        return sum(jnp.sum(leaf.astype(jnp.float32)) for leaf in jax.tree.leaves(obs))
 
     def rollout(keys):
         obs, state = jax.vmap(env.reset)(keys)
 
         def tick(carry, key):
-            obs, state, done_count = carry
+            obs, state, done_count, seen = carry
+            if observations:  # read here, not after the step: XLA would fuse it into observe
+                seen = seen + read(obs.replace(mask=None))
             k_act, k_step = jax.random.split(key)
             batch = keys.shape[0]
             actions = jax.vmap(random_legal_actions)(jax.random.split(k_act, batch), obs.mask)
             obs, state, _, done, _ = jax.vmap(env.step)(
                 jax.random.split(k_step, batch), state, actions
             )
-            return (obs, state, done_count + done.sum()), None
+            return (obs, state, done_count + done.sum(), seen), None
 
-        carry = (obs, state, jax.numpy.int32(0))
-        (obs, state, done_count), _ = jax.lax.scan(tick, carry, jax.random.split(keys[0], ticks))
-        return done_count + state.tick.sum()
+        carry = (obs, state, jnp.int32(0), jnp.float32(0))
+        (obs, state, done_count, seen), _ = jax.lax.scan(
+            tick, carry, jax.random.split(keys[0], ticks)
+        )
+        if observations:
+            seen = seen + read(obs.replace(mask=None))
+        return done_count + state.tick.sum(), seen
 
     return rollout
 
 
-def rollout_program(env, batch: int, ticks: int, devices: int):
-    """A warm sharded rollout of `batch` games x `ticks`: (run() blocking, compile seconds)."""
+def rollout_program(env, batch: int, ticks: int, devices: int, observations: bool = False):
+    """A warm sharded rollout of `batch` games x `ticks` (`_rollout_fn`): (run() blocking,
+    compile seconds)."""
     import jax
     from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
     mesh = Mesh(jax.devices()[:devices], ("batch",))
     spec = PartitionSpec("batch" if batch % devices == 0 else None)
     keys = jax.device_put(jax.random.split(jax.random.PRNGKey(0), batch), NamedSharding(mesh, spec))
-    compiled = jax.jit(_rollout_fn(env, ticks))
+    compiled = jax.jit(_rollout_fn(env, ticks, observations))
     start = time.perf_counter()
     jax.block_until_ready(compiled(keys))
     compile_s = time.perf_counter() - start
@@ -144,13 +159,17 @@ def _worker_env(devices: int) -> dict:
     return env
 
 
-def _worker_args(batches, ticks: int, devices: int) -> list[str]:
-    return ["--batches", *map(str, batches), "--ticks", str(ticks), "--devices", str(devices)]
+def _worker_args(batches, ticks: int, devices: int, observations: bool = False) -> list[str]:
+    args = ["--batches", *map(str, batches), "--ticks", str(ticks), "--devices", str(devices)]
+    return [*args, "--observations"] if observations else args
 
 
-def start_workers(batches, ticks: int, devices: int, smax_python: Path | None) -> dict:
-    """Our engine's worker and, when `smax_python` exists, SMAX's: name -> PipeWorker (warm)."""
-    args = _worker_args(batches, ticks, devices)
+def start_workers(
+    batches, ticks: int, devices: int, smax_python: Path | None, observations: bool = False
+) -> dict:
+    """Our engine's worker and, when `smax_python` exists, SMAX's: name -> PipeWorker (warm);
+    observations: both read every tick's observations (`_rollout_fn`)."""
+    args = _worker_args(batches, ticks, devices, observations)
     env = _worker_env(devices)
     ours = [sys.executable, "-m", "evaluation.engine_bench", "--serve", *args]
     workers = {"ours": interleaved.PipeWorker(ours, "engine", env)}
@@ -194,7 +213,12 @@ def interleaved_rollouts(workers: dict, batches, ticks: int, rounds: int) -> dic
 
 
 def run_engine_bench(
-    batches, ticks: int, devices: int, smax_python: Path | None, rounds: int = 7
+    batches,
+    ticks: int,
+    devices: int,
+    smax_python: Path | None,
+    rounds: int = 7,
+    observations: bool = False,
 ) -> dict:
     """All engine figures as one dict (see `mbg bench engine --help`).
 
@@ -211,9 +235,10 @@ def run_engine_bench(
         "jax": jax.__version__,
         "devices": devices,
         "ticks": ticks,
+        "observations_read": observations,
         "batch_1_step": step_latency(Env(Config(), pool)),
     }
-    workers = start_workers(batches, ticks, devices, smax_python)
+    workers = start_workers(batches, ticks, devices, smax_python, observations)
     try:
         measured = interleaved_rollouts(workers, batches, ticks, rounds)
     finally:
@@ -230,7 +255,7 @@ def run_engine_bench(
     return figures
 
 
-def serve_rollouts(batches, ticks: int, devices: int) -> None:
+def serve_rollouts(batches, ticks: int, devices: int, observations: bool = False) -> None:
     """Worker side: compile our rollout at each batch, then answer `interleaved` requests."""
     import jax
 
@@ -241,7 +266,9 @@ def serve_rollouts(batches, ticks: int, devices: int) -> None:
     fast = Env(Config(), pool, keep_last_obs=False)
     programs, compile_s = {}, {}
     for batch in batches:
-        programs[str(batch)], compile_s[str(batch)] = rollout_program(fast, batch, ticks, devices)
+        programs[str(batch)], compile_s[str(batch)] = rollout_program(
+            fast, batch, ticks, devices, observations
+        )
     interleaved.serve(programs, {"engine": "marl-battlegrounds", "compile_s": compile_s})
 
 
@@ -259,7 +286,8 @@ def print_table(figures: dict, out=sys.stdout) -> None:
         file=out,
     )
     print(
-        f"rollouts of {figures['ticks']} ticks of random legal actions, median of "
+        f"rollouts of {figures['ticks']} ticks of random legal actions"
+        f"{', every observation read' if figures.get('observations_read') else ''}, median of "
         f"{figures['rounds']} alternating rounds:",
         file=out,
     )
@@ -288,8 +316,9 @@ def main(argv=None) -> None:
     parser.add_argument("--batches", type=int, nargs="+", required=True)
     parser.add_argument("--ticks", type=int, default=128)
     parser.add_argument("--devices", type=int, default=1)
+    parser.add_argument("--observations", action="store_true")
     args = parser.parse_args(argv)
-    serve_rollouts(args.batches, args.ticks, args.devices)
+    serve_rollouts(args.batches, args.ticks, args.devices, args.observations)
 
 
 if __name__ == "__main__":

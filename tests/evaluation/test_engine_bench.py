@@ -99,3 +99,26 @@ def test_more_host_devices_than_cores_get_a_note(monkeypatch, capsys):
     engine_bench.set_host_devices(4)
     assert "--devices 4 is more than this machine's 2 CPU cores" in capsys.readouterr().err
     assert engine_bench.os.environ["XLA_FLAGS"].endswith("device_count=4")
+
+
+@pytest.mark.slow
+def test_the_observations_reading_builds_what_the_default_rollout_drops():
+    """By default XLA drops the observation's unit rows and obstacle tables (only the masks are
+    read, as SMAX's rollout reads only its avail actions); --observations keeps them."""
+    import jax
+
+    from engine import Config, Env, maps
+
+    env = Env(Config(), maps.make_pool(maps="train", rosters=("MWHRP/MWHRP",)), keep_last_obs=False)
+    keys = jax.random.split(jax.random.PRNGKey(0), 3)
+
+    def optimised(observations):
+        return jax.jit(engine_bench._rollout_fn(env, 2, observations)).lower(keys).compile()
+
+    units, obstacles = "f32[3,10,10,33]", "f32[3,10,32,8]"
+    default, read = optimised(False).as_text(), optimised(True).as_text()
+    assert units not in default and obstacles not in default
+    assert units in read and obstacles in read
+    done_a, seen_a = jax.jit(engine_bench._rollout_fn(env, 2, True))(keys)
+    done_b, seen_b = jax.jit(engine_bench._rollout_fn(env, 2, False))(keys)
+    assert done_a == done_b and float(seen_b) == 0.0 and float(seen_a) > 0
