@@ -5,7 +5,6 @@ Agent names follow JaxMARL's SMAX: Team A's slots 0-4 are "ally_0" .. "ally_4", 
 """
 
 import jax.numpy as jnp
-from jax import custom_batching
 
 from adapters.spaces import FLAT_LAYOUT, check_action_type
 from engine import constants as C
@@ -24,30 +23,6 @@ def batchify(tree: dict, agents) -> jnp.ndarray:
     helper JaxMARL's baselines call on every dict a step returns (`step_stacked` hands over the
     same arrays without the copy)."""
     return jnp.stack([tree[a] for a in agents])
-
-
-def agent_rows(per_slot: jnp.ndarray, slots) -> list[jnp.ndarray]:
-    """(10, ...) -> [per_slot[s] for s in slots], the dict values of one game's per-slot array.
-
-    Under `vmap` each row is cut from the batch moved agents-first, (10, batch, ...): the
-    learner's `batchify` (a `jnp.stack`, which under `vmap` joins its operands along a new
-    leading axis) then stacks consecutive slices of one array, and XLA's algebraic simplifier
-    folds that concatenate into a slice of it instead of copying the ten rows out and back
-    (ten operands, which XLA on a CPU never fuses). The values are the same either way."""
-    slots = tuple(slots)
-
-    @custom_batching.custom_vmap
-    def rows(x):
-        return tuple(x[s] for s in slots)
-
-    @rows.def_vmap
-    def _batched(axis_size, in_batched, x):
-        if not in_batched[0]:
-            return rows(x), (False,) * len(slots)
-        lead = jnp.moveaxis(x, 0, 1)
-        return tuple(lead[s] for s in slots), (True,) * len(slots)
-
-    return list(rows(per_slot))
 
 
 def _flat_parts(obs: Obs) -> list[jnp.ndarray]:

@@ -121,13 +121,13 @@ class TeamDeathmatch:
         """
         values = jnp.stack([jnp.asarray(actions[a]) for a in self.agents])
         obs, nxt, reward, done, info = self._step(key, state, values, reset_state)
-        rewards = dict(zip(self.agents, arrays.agent_rows(reward, self.agent_slots), strict=True))
+        rewards = {a: reward[s] for a, s in zip(self.agents, self.agent_slots, strict=True)}
         dones = {a: done for a in self.agents} | {"__all__": done}
         return self._obs_dict(obs), nxt, rewards, dones, self._infos(info)
 
     def get_avail_actions(self, state: AdapterState) -> dict:
         """{agent: (198,) or (22,) bool}: the legal actions of the current state (RULES 3.5)."""
-        return dict(zip(self.agents, arrays.agent_rows(state.avail, self.agent_slots), strict=True))
+        return {a: state.avail[s] for a, s in zip(self.agents, self.agent_slots, strict=True)}
 
     # --- the stacked path: the same values, one array each, agents in `self.agents` order ----
     def reset_stacked(self, key: jax.Array) -> tuple[jnp.ndarray, AdapterState]:
