@@ -20,7 +20,11 @@ each ratio to the core's program is what those pieces cost:
   (`grouped_stack`): one `jnp.stack` of ten is a 10-operand concatenate, which XLA's CPU fusion
   (at most 8 operands) writes out before the rollout buffer reads it; two of five fuse into the
   buffer's update (the loop body writes 2.37 MB instead of 2.60 MB at 8 games). Not shipped:
-  in one run it timed 1.02x the plain stack (IQR 0.95-1.10; issue 25).
+  in one run it timed 1.02x the plain stack (IQR 0.95-1.10; issue 25);
+- dicts_agents_first: the dicts, the mask's rows cut agents-first under
+  `vmap` (`agents_first_rows`), so that the learner's `batchify` of them folds into a slice
+  (the observation's rows cross the `lax.scan` carry as ten arrays and cannot fold). Not
+  shipped: in one run it timed 1.02x the plain dicts (IQR 1.00-1.03; issue 25).
 
 The programs are timed in short ABBA rounds by the wall and CPU clocks, the core twice a round
 for the A/A noise (`bench_adapters.timed_rounds`). `--hlo` also compiles each program at 8 games
@@ -37,6 +41,7 @@ from pathlib import Path
 
 import jax
 import jax.numpy as jnp
+from jax import custom_batching
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -46,7 +51,7 @@ from bench import bench_adapters as whole  # noqa: E402
 from engine import legality  # noqa: E402
 from evaluation import interleaved  # noqa: E402
 
-PIECES = ("flatten", "avail", "state", "stacked", "dicts", "dicts_grouped")
+PIECES = ("flatten", "avail", "state", "stacked", "dicts", "dicts_grouped", "dicts_agents_first")
 HLO_OPS = ("copy", "concatenate", "gather", "scatter", "transpose")
 BYTES = {"f32": 4, "s32": 4, "u32": 4, "pred": 1}
 
@@ -126,6 +131,7 @@ def programs(env, games: int, ticks: int) -> dict:
         "adapter_stacked": whole.adapter_stacked_rollout(env, ticks),
         "adapter_dicts": whole.adapter_rollout(env, ticks, trajectory=True),
         "adapter_dicts_grouped": whole.adapter_rollout(env, ticks, True, stack=grouped_stack),
+        "adapter_dicts_agents_first": whole.adapter_rollout(AgentsFirst(env), ticks, True),
     }
 
 
@@ -146,6 +152,42 @@ def grouped_stack(tree: dict, agents) -> jax.Array:
         return jnp.stack(rows)
     groups = {i: jnp.stack(rows[i : i + group]) for i in range(0, n, group)}
     return grouped_stack(groups, list(groups)).reshape((n,) + rows[0].shape)
+
+
+def agents_first_rows(per_slot: jax.Array, slots) -> list[jax.Array]:
+    """(10, ...) -> [per_slot[s] for s in slots], the same values; under `vmap` each row is cut
+    from the batch moved agents-first, (10, batch, ...). A `jnp.stack` of the rows under `vmap`
+    joins them along a new leading axis, so it then joins consecutive slices of one array,
+    which XLA's algebraic simplifier folds into a slice (a plain row is cut along the batch's
+    axis 1, and the ten-operand concatenate is written out)."""
+    slots = tuple(slots)
+
+    @custom_batching.custom_vmap
+    def rows(x):
+        return tuple(x[s] for s in slots)
+
+    @rows.def_vmap
+    def _batched(axis_size, in_batched, x):
+        if not in_batched[0]:
+            return rows(x), (False,) * len(slots)
+        lead = jnp.moveaxis(x, 0, 1)
+        return tuple(lead[s] for s in slots), (True,) * len(slots)
+
+    return list(rows(per_slot))
+
+
+class AgentsFirst:
+    """A `TeamDeathmatch` whose `get_avail_actions` values are `agents_first_rows` of the mask
+    (every other attribute the wrapped env's)."""
+
+    def __init__(self, env):
+        self.env = env
+
+    def __getattr__(self, name):
+        return getattr(self.env, name)
+
+    def get_avail_actions(self, state) -> dict:
+        return dict(zip(self.agents, agents_first_rows(state.avail, self.agent_slots), strict=True))
 
 
 def hlo_counts(compiled_text: str) -> dict:
@@ -174,7 +216,7 @@ def hlo_report(env, ticks: int) -> dict:
 
 
 def run(games: int, ticks: int, rounds: int) -> dict:
-    """Compile the seven programs, time them (`bench_adapters.timed_rounds`): clock -> piece ->
+    """Compile the eight programs, time them (`bench_adapters.timed_rounds`): clock -> piece ->
     {"ratio": program / core, "noise": core / core again}, and the seconds."""
     env = adapters.make("TeamDeathmatch", maps="train", rosters=["MWHRP/MWHRP"])
     keys = jax.random.split(jax.random.PRNGKey(0), games)
@@ -193,6 +235,12 @@ def run(games: int, ticks: int, rounds: int) -> dict:
         }
         ratios[clock]["dicts_over_stacked"] = {
             "ratio": interleaved.ratio_summary(named["adapter_dicts"], named["adapter_stacked"]),
+            "noise": noise,
+        }
+        ratios[clock]["agents_first_over_dicts"] = {
+            "ratio": interleaved.ratio_summary(
+                named["adapter_dicts_agents_first"], named["adapter_dicts"]
+            ),
             "noise": noise,
         }
         ratios[clock]["grouped_over_dicts"] = {

@@ -138,3 +138,24 @@ def test_grouped_stack_of_ten_fuses_into_its_consumer_where_batchify_does_not():
     assert _unfused_concatenates(pieces.grouped_stack, tree) == 0
     with pytest.raises(ValueError, match="no agents"):
         pieces.grouped_stack({}, [])
+
+
+def test_agents_first_rows_are_the_rows_and_their_stack_folds_under_vmap():
+    """`agents_first_rows` gives each slot's row, alone and under vmap; stacked under vmap (the
+    learner's `batchify` in a per-game rollout) the rows fold into one slice of the block,
+    where plain slices leave the ten-operand concatenate written out."""
+    block = jnp.arange(3 * 10 * 4, dtype=jnp.float32).reshape(3, 10, 4)  # (games, slots, k)
+    slots = range(10)
+    alone = pieces.agents_first_rows(block[1], slots)
+    assert [float(r[2]) for r in alone[:3]] == [42.0, 46.0, 50.0]  # 40 + 4 * slot + 2
+    batched = jax.vmap(lambda b: pieces.agents_first_rows(b, slots))(block)
+    for s, row in enumerate(batched):
+        np.testing.assert_array_equal(row, block[:, s])
+
+    def concatenates(cut) -> int:
+        fn = jax.jit(jax.vmap(lambda b: jnp.stack(cut(b)) * 2.0))
+        text = fn.lower(block).compile().as_text()
+        return len(re.findall(r"\} concatenate\(", text[text.index("ENTRY") :]))
+
+    assert concatenates(lambda b: [b[s] for s in slots]) == 1
+    assert concatenates(lambda b: pieces.agents_first_rows(b, slots)) == 0
