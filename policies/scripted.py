@@ -279,57 +279,36 @@ def styled_policy(style: Style, obs: Obs, masks: Masks, memory=None, slots=ALL_S
     Memory for these slots, or None to find paths from scratch. Returns (Actions with (10,)
     int32 heads, the updated Memory or None).
     """
+    index = jnp.asarray(slots)
     frames = sorted({s // C.TEAM_SIZE for s in slots})
-    frame_tables = _take(obs.obstacles, tuple(f * C.TEAM_SIZE for f in frames))  # slots 0, 5
+    frame_tables = obs.obstacles[jnp.asarray(frames) * C.TEAM_SIZE]  # slots 0 and 5 hold them
     navigate = not isinstance(style.navigate, int | float) or style.navigate > 0
     grids = None
     if navigate:
         grids = _walking_grids(frame_tables, memory, slots, frames)
     else:
         memory = None
-    of_frame = tuple(frames.index(s // C.TEAM_SIZE) for s in slots)
+    of_frame = jnp.asarray([frames.index(s // C.TEAM_SIZE) for s in slots])
     # A team's slots share one obstacle table and one walking grid (the team frame): passed
     # once, not per slot, what is derived from them is made once a team.
     shared = len(frames) == 1
-    tables = frame_tables[0] if shared else _take(frame_tables, of_frame)
-    links = None if grids is None else grids[0] if shared else _take(grids, of_frame)
+    tables = frame_tables[0] if shared else frame_tables[of_frame]
+    links = None if grids is None else grids[0] if shared else grids[of_frame]
 
     def one(units, visible, relayed, context, obstacles, self_index, move, pair, links, mem):
         view = sv.read_view(units, visible, relayed, context, obstacles, self_index, move, pair)
         return decide(style, view, links, mem)
 
-    pick = lambda x: _take(x, slots)  # noqa: E731
+    pick = lambda x: x[index]  # noqa: E731
     each = None if shared else 0
     (move, target, ult), kept = jax.vmap(one, (0, 0, 0, 0, each, 0, 0, 0, each, 0))(
         pick(obs.units), pick(obs.visible), pick(obs.relayed), pick(obs.context), tables,
         pick(obs.self_index), pick(masks.move), pick(masks.pair), links,
         None if memory is None else tuple(memory[:3]),
     )  # fmt: skip
-    actions = Actions(*(_spread(h, slots) for h in (move, target, ult)))
-    return actions, None if kept is None else Memory(*kept, links=_take(grids, of_frame))
-
-
-def _take(x: jax.Array, slots: tuple) -> jax.Array:
-    """x[slots] along the leading axis for a static tuple of indices: (len(slots), ...).
-
-    Why: a run of consecutive indices (a team's slots, as in a match) is one static slice and
-    one index repeated a broadcast, which XLA:CPU copies as blocks; an index array is a
-    gather, which it runs element by element (vmapped over 1,024 games, the gather of the
-    team's unit rows was a tenth of a decision).
-    """
-    if len(set(slots)) == 1:
-        return jnp.broadcast_to(x[slots[0]], (len(slots), *x.shape[1:]))
-    if slots == tuple(range(slots[0], slots[0] + len(slots))):
-        return jax.lax.slice_in_dim(x, slots[0], slots[0] + len(slots))
-    return x[jnp.asarray(slots)]
-
-
-def _spread(heads: jax.Array, slots: tuple) -> jax.Array:
-    """(NUM_SLOTS,) int32 with heads (len(slots),) at the given static slots, 0 (the no-op)
-    elsewhere; a run of consecutive slots is padded, not scattered (see `_take`)."""
-    if slots == tuple(range(slots[0], slots[0] + len(slots))):
-        return jnp.pad(heads, (slots[0], C.NUM_SLOTS - slots[0] - len(slots)))
-    return jnp.zeros(C.NUM_SLOTS, jnp.int32).at[jnp.asarray(slots)].set(heads)
+    zeros = jnp.zeros(C.NUM_SLOTS, jnp.int32)
+    actions = Actions(*(zeros.at[index].set(h) for h in (move, target, ult)))
+    return actions, None if kept is None else Memory(*kept, links=grids[of_frame])
 
 
 def _walking_grids(tables: jax.Array, memory, slots: tuple, frames: list) -> jax.Array:
@@ -338,10 +317,11 @@ def _walking_grids(tables: jax.Array, memory, slots: tuple, frames: list) -> jax
     rebuilt only when the table's stamp changed since the tick before."""
     if memory is None:
         return jax.vmap(nav.grid_links)(tables)
-    first = tuple(slots.index(next(s for s in slots if s // C.TEAM_SIZE == f)) for f in frames)
+    first = jnp.asarray(
+        [slots.index(next(s for s in slots if s // C.TEAM_SIZE == f)) for f in frames]
+    )
     stamps = jax.vmap(nav.stamp)(tables)
-    kept = _take(memory.links, first), _take(memory.stamp, first)
-    return nav.refresh_links(*kept, tables, stamps)
+    return nav.refresh_links(memory.links[first], memory.stamp[first], tables, stamps)
 
 
 @functools.cache
