@@ -10,9 +10,10 @@ programs run vmapped over the batch and are timed in alternating rounds
 observations, masks, events) and each bot deciding for one team (five slots, its
 path-finding Memory warm from the tick before, as in a match). Printed: microseconds per
 game, and each bot's ratio to the engine step as the median of the per-round ratios with its
-interquartile range. `--parts` also times the pieces of a decision (the walking grid, built
-once a map and kept in Memory, the distance fields, the landing points and move choice, the
-combat choice) jitted alone.
+interquartile range, by the wall clock and by the CPU clock (this process's CPU time, all its
+threads, which other processes' load on a shared machine barely moves). `--parts` also times
+the pieces of a decision (the walking grid, built once a map and kept in Memory, the distance
+fields, the landing points and move choice, the combat choice) jitted alone.
 `--before PKG` times an earlier copy of the bots beside
 the current ones, e.g. made with `git show COMMIT:policies/scripted.py` into PKG/ (renaming
 its `policies.scripted_*` imports). Prints figures; asserts nothing.
@@ -115,17 +116,23 @@ def measure(env: Env, batch: int, rounds: int, parts: bool, warm: int, before=No
     programs = {}
     for name, run in runs.items():
         calls = interleaved.calls_for(run)
-        programs[name] = lambda run=run, calls=calls: interleaved.time_calls(run, calls)
-    seconds = interleaved.interleave(programs, rounds)
+        programs[name] = lambda run=run, calls=calls: interleaved.time_clocks(run, calls)
+    for clock, seconds in interleaved.interleave_clocks(programs, rounds).items():
+        print(f"\nbatch {batch}, after {warm} ticks; {rounds} alternating rounds, one JAX device")
+        report(seconds, batch, clock, before is not None)
+
+
+def report(seconds: dict, batch: int, clock: str, before: bool) -> None:
+    """Print one clock's table: each program's us a game and its ratio to the engine step, and
+    with `before` each bot's now / before ratio (medians of the per-round ratios, IQRs)."""
     engine_rounds = seconds["engine step (Env.step)"]
-    print(f"\nbatch {batch}, after {warm} ticks; {rounds} alternating rounds, one JAX device")
-    print(f"{'program':46s} {'us/game':>9s}  ratio to one engine step (median, IQR)")
+    print(f"{'program':46s} {'us/game':>9s}  ratio to one engine step (median, IQR), {clock} clock")
     for name, per_round in seconds.items():
         us = sorted(per_round)[len(per_round) // 2] / batch * 1e6
         summary = interleaved.ratio_summary(per_round, engine_rounds)
         print(f"{name:46s} {us:9.2f}  {interleaved.describe(summary)}")
-    if before is not None:
-        print("each bot's decision now against --before (median of per-round ratios, IQR):")
+    if before:
+        print(f"each bot's decision now against --before ({clock} clock, median, IQR):")
         for name in scripted.BOTS:
             now, then = (
                 seconds[f"{name} decision (one team)"],

@@ -123,10 +123,16 @@ def _focus(v: sv.View, style: Style) -> jax.Array:
 
 
 def _threat(v: sv.View) -> jax.Array:
-    """(10,) bool: known enemies within 2.5 of one of our known Priests or Mages."""
-    soft = v.ally & ((v.row_cls == P) | (v.row_cls == M))
-    gap = jnp.sqrt(jnp.sum((v.pos[:, None] - v.pos[None, :]) ** 2, axis=-1))  # [enemy, ally]
-    return v.enemy & jnp.any((gap < 2.5) & soft[None, :], axis=1)
+    """(10,) bool: known enemies within 2.5 of one of our known Priests or Mages.
+
+    Only the enemy rows (5-9) against the ally rows (0-4) are measured: the other pairs
+    cannot count, and each distance is the same two-term sum either way.
+    """
+    team = C.TEAM_SIZE
+    soft = v.ally[:team] & ((v.row_cls[:team] == P) | (v.row_cls[:team] == M))
+    gap = jnp.sqrt(jnp.sum((v.pos[team:, None] - v.pos[None, :team]) ** 2, axis=-1))
+    near = jnp.any((gap < 2.5) & soft[None, :], axis=1)  # per enemy row
+    return v.enemy & jnp.concatenate([jnp.zeros(team, bool), near])
 
 
 def _attack_scores(v: sv.View, style: Style, focus, threat) -> jax.Array:

@@ -172,17 +172,20 @@ def choose_move(v: View, goal, avoid, home_penalty, field=None) -> jax.Array:
     """The legal move that brings me closest to `goal` (2,), minus penalties: () int32.
 
     avoid (10,): per-row radius to keep from that row (0 = none), each map unit of intrusion
-    costs 3; home_penalty: cost of ending in the own Red Zone; field: a walking-distance field
-    to the goal (scripted_nav.distance_field), else distances are straight lines. Ties go to
-    the lowest move id.
+    costs 3; only the enemy rows (5-9) are read. home_penalty: cost of ending in the own Red
+    Zone; field: a walking-distance field to the goal (scripted_nav.distance_field), else
+    distances are straight lines. Ties go to the lowest move id.
     """
     land = landing(v)
     if field is None:
         score = -jnp.sqrt(jnp.sum((land - goal) ** 2, axis=1))
     else:
         score = -nav.walking_distance(land, goal, field, geometry.shapes(v.obstacles))
-    gap = jnp.sqrt(jnp.sum((land[:, None, :] - v.pos[None, :, :]) ** 2, axis=-1))  # (9, 10)
-    score -= 3.0 * jnp.sum(jnp.maximum(avoid[None, :] - gap, 0.0), axis=1)
+    # The bots keep away from enemies only: the ally rows' terms are all zero, and the sum of
+    # the enemy rows' alone is the same bit for bit (XLA:CPU's reduction), at half the cost.
+    enemies = v.pos[TEAM:]
+    gap = jnp.sqrt(jnp.sum((land[:, None, :] - enemies[None, :, :]) ** 2, axis=-1))  # (9, 5)
+    score -= 3.0 * jnp.sum(jnp.maximum(avoid[None, TEAM:] - gap, 0.0), axis=1)
     score -= home_penalty * (land[:, 0] < HOME_EDGE + C.BODY_RADIUS)
     score = jnp.where(v.move_mask, score, -jnp.inf)
     return jnp.argmax(score).astype(jnp.int32)
