@@ -104,7 +104,7 @@ def test_a_scenarios_menu_counts_its_own_ticks_and_leaves_to_the_scenarios():
 
 def test_every_live_focal_slot_is_taken_by_default(apps, tmp_path, monkeypatch):
     # Scenario 2's verified line moves the Rogue, the Mage and the Hunter: a playtester who
-    # follows its brief plays all three, so all three start taken (a click gives one up).
+    # solves it plays all three, so all three start taken (a click gives one up).
     target = scenario_one_folder(tmp_path, monkeypatch)
     shutil.copy(SHIPPED / "002_borrowed_power.json", target)
     app = apps(setup(), start=False)
