@@ -17,7 +17,7 @@ from battleclient.controls import EARLY_PRESS_PROMPT, SPEEDS, TAKE_OVER_PROMPT
 from battleclient.resolution import RESOLVE_S, TWEEN_S, draw_resolution
 from battleclient.views import ORACLE, fair_scene, viewer_label
 from ui import modal
-from ui.explain import counted
+from ui.explain import counted, end_reason
 from ui.panels import ELLIPSIS, cut_end, short_path
 from ui.rules import C
 from ui.scene import DEFAULT_OVERLAYS
@@ -272,7 +272,7 @@ class PlayDrawing:
         a, b = (int(v) for v in s.snap.state["score"])
         why = ""
         if events is not None:
-            why = " (score threshold)" if events["terminated"] else " (time limit)"
+            why = f" ({end_reason(events)})"  # the log's words for it
         inner = pygame.Rect(L.OVER_CARD).inflate(-32, -28).width - 8  # panels.draw_card
         saved = replay_lines(s.replay_path, self.fonts[0], inner)
         lines = [end_score_line(a, b, s.snap.tick, why), *saved]

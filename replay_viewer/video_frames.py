@@ -9,6 +9,7 @@ and captions of a transition are built once and reused for its frames.
 import pygame
 
 from replay_viewer.model import ViewerModel
+from replay_viewer.panels import tick_heading
 from ui.animation import (
     HALF,
     caption_lines,
@@ -19,6 +20,7 @@ from ui.animation import (
 )
 from ui.arena import ArenaRenderer
 from ui.explain import counted
+from ui.rules import C
 from ui.theme import COLOURS, TEAM_COLOURS
 
 CAPTION_LINES = 2
@@ -112,11 +114,9 @@ class FrameMaker:
         veil = pygame.Surface(self.size, pygame.SRCALPHA)
         veil.fill((10, 12, 16, 200))
         surface.blit(veil, (0, 0))
-        score = self.model.state(tick)["score"]
         r = self.model.result
-        shown = self.model.game_tick(tick)
         rows = [
-            (self.big, f"Tick {shown}: A {int(score[0])} : {int(score[1])} B", COLOURS["accent"]),
+            (self.big, end_heading(self.model, tick), COLOURS["accent"]),
             (self.font, f"Game result: {r['outcome_name']}, A {r['score'][0]} : "
                         f"{r['score'][1]} B after {counted(r['ticks'], 'tick')}", COLOURS["text"]),
             (self.font, "Made with replay-viewer --export (MARL-BattleGrounds)", COLOURS["muted"]),
@@ -132,3 +132,14 @@ class FrameMaker:
         for image in rendered:
             surface.blit(image, image.get_rect(midtop=(self.size[0] // 2, y)))
             y += image.get_height() + gap
+
+
+def end_heading(model: ViewerModel, tick: int) -> str:
+    """The closing card's first line: the moment as the apps' info bars name it
+    (`replay_viewer.panels.tick_heading`: "After tick 2 (end)" for a finished game's last
+    state, "Tick 5/10" for a state inside the game) and the score there."""
+    state = model.state(tick)
+    over = int(state["outcome"]) != C.ONGOING
+    moment = tick_heading(tick, model.ticks, over, model.first_tick)
+    score = state["score"]
+    return f"{moment[0].upper()}{moment[1:]}: A {int(score[0])} : {int(score[1])} B"

@@ -158,6 +158,12 @@ def _deaths(ev, before, known, seen_before) -> list[str]:
     return out
 
 
+def end_reason(events) -> str:
+    """Why a finished game ended, as the event log and the BattleClient's end card both say
+    it: "score threshold" (`events["terminated"]`) or "horizon reached" (RULES 4.3)."""
+    return "score threshold" if events["terminated"] else "horizon reached"
+
+
 def _score(ev, after) -> list[str]:
     out = []
     a, b = (int(v) for v in after["score"])
@@ -166,8 +172,7 @@ def _score(ev, after) -> list[str]:
         gains = ", ".join(f"+{d} {C.TEAM_NAMES[k]}" for k, d in enumerate(delta) if d)
         out.append(f"Score A {a} : B {b} ({gains})")
     if int(ev["outcome"]) != C.ONGOING:
-        why = "score threshold" if ev["terminated"] else "horizon reached"
-        out.append(f"Game over: {C.OUTCOME_NAMES[int(ev['outcome'])]} {a}-{b} ({why})")
+        out.append(f"Game over: {C.OUTCOME_NAMES[int(ev['outcome'])]} {a}-{b} ({end_reason(ev)})")
     return out
 
 

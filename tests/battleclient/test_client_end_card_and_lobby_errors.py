@@ -245,8 +245,8 @@ def test_tick_labels_count_ticks_as_the_rules_do():
     assert panels.tick_heading(5, 5, over=True) == "After tick 4 (end)"
     assert panels.tick_line(5, 5, over=True) == "Ended on tick 4: 5 of 5 ticks played"
     assert panels.tick_line(2, 5, over=False) == "Tick 2 / 5   3 ticks left"
-    line = end_score_line(0, 0, 5, " (time limit)")
-    assert line == "Final score A 0 : 0 B after 5 ticks (last: tick 4) (time limit)."
+    line = end_score_line(0, 0, 5, " (horizon reached)")
+    assert line == "Final score A 0 : 0 B after 5 ticks (last: tick 4) (horizon reached)."
 
 
 def test_game_over_names_the_same_tick_as_the_log(apps):

@@ -280,3 +280,15 @@ def test_an_edited_header_result_is_warned_of_once_the_video_is_written(tmp_path
     assert (
         f"mbg replay export: warning: {edited}: {said}; the video shows what the game gives" in err
     )
+
+
+def test_the_end_card_names_the_moment_as_the_viewer_does():
+    """The closing card said "Tick 10" for the state after tick 9, where both apps say "after
+    tick 9 (end)" (replay_viewer.panels.tick_heading)."""
+    from replay_viewer.video_frames import end_heading
+
+    model = ViewerModel(synthetic_replay(10, seed=5), "x.mbgr")
+    a, b = (int(v) for v in model.state(10)["score"])
+    assert end_heading(model, 10) == f"After tick 9 (end): A {a} : {b} B"
+    a, b = (int(v) for v in model.state(3)["score"])
+    assert end_heading(model, 3) == f"Tick 3/10: A {a} : {b} B"  # a range that stops early

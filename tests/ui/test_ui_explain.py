@@ -219,3 +219,10 @@ def test_pov_red_zone_from_the_score_when_every_death_was_worth_two():
         "Warrior B1 died in its own Red Zone: 2 points",
         "Rogue B3 died in its own Red Zone: 2 points",
     ]
+
+
+def test_the_log_and_the_end_card_give_one_reason_for_the_end():
+    from ui.explain import end_reason
+
+    assert end_reason({"terminated": True, "truncated": False}) == "score threshold"
+    assert end_reason({"terminated": False, "truncated": True}) == "horizon reached"
