@@ -35,6 +35,7 @@ from replay_viewer.video_writers import (
 from ui.animation import phase_of
 from ui.explain import counted
 from ui.rules import C
+from ui.scene import view_tag
 
 TITLE_S = 2.0  # seconds of the title card
 END_S = 2.0  # seconds of the end card
@@ -259,6 +260,6 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def default_name(source, view, start: int, end: int, kind: str = ".gif") -> str:
-    """The file name of a replay's video: <stem>_t<start>-<end>_<view><kind>."""
-    tag = view_text(view).replace(":", "-")
-    return f"{Path(source).stem}_t{start:04d}-{end:04d}_{tag}{kind}"
+    """The file name of a replay's video: <stem>_t<start>-<end>_<view><kind>, the view as a
+    picture's name gives it (`ui.scene.view_tag`: "agent-b2", "team-a", "oracle")."""
+    return f"{Path(source).stem}_t{start:04d}-{end:04d}_{view_tag(view)}{kind}"

@@ -63,12 +63,12 @@ def test_video_button_exports_the_game_in_the_current_view(display, tmp_path, mo
         if not app.video.running:
             break
         frame(app, dt=0.016)
-    assert videos(tmp_path) == ["short_t0000-0003_agent-2.gif"]
+    assert videos(tmp_path) == ["short_t0000-0003_agent-a2.gif"]
     assert "Saved the video" in app.message
     frame(app, [key(pygame.K_e, unicode="e")])  # again: a new name, never over the first
     while app.video.running:
         frame(app, dt=0.016)
-    assert videos(tmp_path) == ["short_t0000-0003_agent-2-2.gif", "short_t0000-0003_agent-2.gif"]
+    assert videos(tmp_path) == ["short_t0000-0003_agent-a2-2.gif", "short_t0000-0003_agent-a2.gif"]
 
 
 def test_escape_stops_an_export_and_leaves_no_file(display, tmp_path, monkeypatch):

@@ -47,7 +47,8 @@ def test_window_exports_a_video_with_the_e_key(xserver, tmp_path):
         for keys in (["7"], ["e"]):  # agent B2's point of view, then the video
             xdo(xserver, "key", "--delay", "80", *keys)
             time.sleep(0.3)
-        video = tmp_path / "data" / "marl-battlegrounds" / "videos" / "short_t0000-0004_agent-7.gif"
+        videos = tmp_path / "data" / "marl-battlegrounds" / "videos"
+        video = videos / "short_t0000-0004_agent-b2.gif"
         assert wait_for(video.exists, seconds=60), sorted(p.name for p in tmp_path.rglob("*"))
         from PIL import Image
 
