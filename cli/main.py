@@ -38,9 +38,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _innermost(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.ArgumentParser:
+    """The (sub)command parser that `argv` names ("mbg replay verify": verify's), so that an
+    unknown option is reported with that command's usage, not `mbg`'s."""
+    for token in argv:
+        actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if actions and token in actions[0].choices:
+            parser = actions[0].choices[token]
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `mbg` console script; returns the process exit code."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # argparse would name them under `mbg`'s usage; exits 2
+        _innermost(parser, argv).error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return int(args.func(args) or 0)
     except (ValueError, OSError) as error:  # bad input, or a file or folder that cannot be used

@@ -205,3 +205,20 @@ def test_a_folder_given_as_a_policy_is_called_a_folder(tmp_path, capsys, no_work
         f"mbg play: error: --team-a checkpoint:{tmp_path}: {tmp_path}: is a folder, not a policy "
         f"file; name one of its .msgpack files (slot spec checkpoint:{tmp_path})\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "prog"),
+    [
+        (["play", "--slots", "A*=random,B*=random", "--bogus", "1"], "mbg play"),
+        (["replay", "verify", "x.mbgr", "--nope"], "mbg replay verify"),
+    ],
+)
+def test_an_unknown_option_is_named_with_its_commands_usage(capsys, argv, prog):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: {prog} ")  # was `mbg`'s usage, naming no command
+    unknown = " ".join(argv[argv.index(next(a for a in argv if a in ("--bogus", "--nope"))) :])
+    assert err.endswith(f"{prog}: error: unrecognized arguments: {unknown}\n")
