@@ -258,6 +258,8 @@ def check_system(spec: str, where: str) -> None:
     it, so an unknown bot name or a policy file that is missing or does not load fails before
     any game is played or any file written. Raises ValueError starting with `where` (the option
     or entrant at fault, e.g. "--vs scripted:zz")."""
+    if not spec.strip():  # else named as the slot spec "A*=" made of it
+        raise ValueError(f"{where.rstrip()}: empty; give a System such as scripted:tactician")
     try:
         resolve_slots(f"A*={spec}")
     except (ValueError, OSError) as error:

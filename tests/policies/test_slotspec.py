@@ -146,3 +146,11 @@ def test_a_mistyped_item_is_named_not_read_as_a_kind(text, message):
 def test_a_mistyped_slot_after_a_bot_is_named_too():
     with pytest.raises(ValueError, match="'B9' is not a slot"):
         parse_slots("A*=scripted:brawler,B9=random")
+
+
+@pytest.mark.parametrize("spec", ["", "  "])
+def test_an_empty_system_is_named_as_empty(spec):
+    from policies.slotspec import check_system
+
+    with pytest.raises(ValueError, match=r"^--systems: empty; give a System such as "):
+        check_system(spec, f"--systems {spec}")
