@@ -205,10 +205,13 @@ def run_info(args) -> int:
     return _run_all(args.paths, "info", info, args.recursive)
 
 
-def ok_line(ticks: int, systems: bool) -> str:
+def ok_line(ticks: int, systems: bool, human: bool = False) -> str:
     """What a replay that checks out was checked for: without --systems its header "seeds"
     and "systems" are not, since only re-running the Systems tests them
-    (evaluation.replay_verify.systems_difference)."""
+    (evaluation.replay_verify.systems_difference), nor with it when a human played."""
+    if systems and human:
+        why = "header.seeds and systems not checked: a human played in this game"
+        return f"ok, header and {ticks} ticks reproduce; {why}"
     if systems:
         return f"ok, header, {ticks} ticks and the Systems re-run from header.seeds reproduce"
     unchecked = "header.seeds and systems not checked (--systems re-runs them)"
@@ -218,6 +221,7 @@ def ok_line(ticks: int, systems: bool) -> str:
 def run_verify(args) -> int:
     """Re-simulates each file; prints one line a file; after trying every file returns 2 if
     any cannot be read (each named on stderr), else 1 if any does not reproduce, else 0."""
+    from evaluation.replay_verify import human_played
     from evaluation.replay_verify import verify as check
 
     systems = getattr(args, "systems", False)
@@ -225,7 +229,7 @@ def run_verify(args) -> int:
     def verify(n, path, replay) -> bool:
         problems = check(replay, systems=systems)
         if not problems:
-            print(f"{path}: {ok_line(replay.ticks, systems)}")
+            print(f"{path}: {ok_line(replay.ticks, systems, human_played(replay.header))}")
             return True
         for problem in problems:
             print(f"{path}: {problem}")

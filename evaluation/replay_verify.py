@@ -218,6 +218,14 @@ def _unbuilt(specs: list[str]) -> str | list[str]:
     return specs
 
 
+def human_played(header: dict) -> bool:
+    """True when a person played a slot of the game (header "systems" holds a `human` spec):
+    its Systems cannot be re-run, and that is no fault of the replay."""
+    from policies.slotspec import is_human
+
+    return any(is_human(spec) for spec in header["systems"])
+
+
 def systems_difference(replay) -> str | None:
     """Re-run the recorded Systems (header "systems") from the recorded seed and the replay's
     tick-0 state, and compare the actions they submit with the recorded ones: None when every
@@ -227,11 +235,11 @@ def systems_difference(replay) -> str | None:
     and say so."""
     from evaluation.match import GameSetup
     from evaluation.record import initial_state, record_games, replay_config
-    from policies.slotspec import is_human, resolve_slots
+    from policies.slotspec import resolve_slots
 
     header = replay.header
     specs = list(header["systems"])
-    if any(is_human(spec) for spec in specs):
+    if human_played(header):
         return "header.seeds cannot be checked: a human played in this game"
     facts = game_facts(replay)
     try:
@@ -266,7 +274,8 @@ def verify(replay, systems: bool = False) -> list[str]:
     """All problems of a replay, [] when it checks out: a rules-version mismatch (alone: the
     rest is then meaningless), header fields the game contradicts, the first re-simulated
     tick that differs, and with `systems` the Systems re-run from the seed
-    (`systems_difference`)."""
+    (`systems_difference`), unless a human played (`human_played`: nothing to re-run, no
+    fault of the replay)."""
     from evaluation.record import first_difference
 
     problem = rules_problem(replay.header)
@@ -276,7 +285,7 @@ def verify(replay, systems: bool = False) -> list[str]:
     found = first_difference(replay)
     if found is not None:
         out.append(f"differs first at tick {found[0]} ({found[1]})")
-    if systems and not out:
+    if systems and not out and not human_played(replay.header):
         found = systems_difference(replay)
         out += [found] if found else []
     return out

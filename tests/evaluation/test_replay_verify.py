@@ -244,3 +244,18 @@ def test_systems_that_cannot_be_built_name_the_field_and_the_spec():
         "header.systems 'scripted:zz': cannot be re-run: scripted bot 'zz' does not exist; "
         "choose one of brawler, kiter, tactician"
     )
+
+
+def test_a_game_a_human_played_passes_with_its_seeds_named_unchecked(tmp_path, capsys):
+    # A person's orders cannot be re-run: that is no failure of the replay (it said "1 of 1 did
+    # not pass" before), but the ok line must say what was not checked.
+    edited = copy.copy(read_replay(SMALL))
+    edited.header = copy.deepcopy(edited.header)
+    edited.header["systems"][0] = "human"
+    assert verify(edited, systems=True) == []
+    path = write_replay(tmp_path / "human.mbgr", edited)
+    assert main(["replay", "verify", "--systems", str(path)]) == 0
+    assert capsys.readouterr().out == (
+        f"{path}: ok, header and {edited.ticks} ticks reproduce; header.seeds and systems not "
+        "checked: a human played in this game\n"
+    )
