@@ -91,6 +91,17 @@ class OrderBook:
             if self.pair_mask[slot, c, lane]
         }
 
+    def choosable_targets(self, slot: int) -> set[int]:
+        """Global slots `choose_target` accepts for the slot now: its Basic's, and its
+        Ultimate's while that is asked for; empty for a slot not in the book."""
+        order = self.orders.get(slot)
+        if order is None:
+            return set()
+        wants_ult = order.ult or order.armed
+        return self.legal_targets(slot, False) | (
+            self.legal_targets(slot, True) if wants_ult else set()
+        )
+
     def can_ult(self, slot: int) -> bool:
         """Some Ultimate is legal: on a target, or with no target (Mage Burst)."""
         return bool(self.pair_mask[slot, :, 1].any())
