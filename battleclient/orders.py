@@ -20,14 +20,16 @@ STAY = 0
 class Order:
     """One slot's choice in UI terms: move = world direction index (C.MOVE_NAMES), target =
     global slot or -1, ult = use the Ultimate; `armed`: the Ultimate was asked for and waits
-    for a target click (submitted as no target until one is chosen); `carried`: where an
-    order unchanged since the tick began comes from, a key of CARRIED ("" when chosen now;
-    battleclient.persist), cleared by any change."""
+    for a target click (submitted as no target until one is chosen); `set_aside`: the Basic
+    target (global slot or -1) a self-cast Ultimate replaced, given back when the Ultimate is
+    dropped; `carried`: where an order unchanged since the tick began comes from, a key of
+    CARRIED ("" when chosen now; battleclient.persist), cleared by any change."""
 
     move: int = STAY
     target: int = -1
     ult: bool = False
     armed: bool = False
+    set_aside: int = -1
     carried: str = ""
 
 
@@ -91,6 +93,17 @@ class OrderBook:
             if self.pair_mask[slot, c, lane]
         }
 
+    def choosable_targets(self, slot: int) -> set[int]:
+        """Global slots `choose_target` accepts for the slot now: its Basic's, and its
+        Ultimate's while that is asked for; empty for a slot not in the book."""
+        order = self.orders.get(slot)
+        if order is None:
+            return set()
+        wants_ult = order.ult or order.armed
+        return self.legal_targets(slot, False) | (
+            self.legal_targets(slot, True) if wants_ult else set()
+        )
+
     def can_ult(self, slot: int) -> bool:
         """Some Ultimate is legal: on a target, or with no target (Mage Burst)."""
         return bool(self.pair_mask[slot, :, 1].any())
@@ -120,9 +133,11 @@ class OrderBook:
         wants_ult = order.ult or order.armed
         if wants_ult and target in self.legal_targets(slot, True):
             order.target, order.ult, order.armed = int(target), True, False
+            order.set_aside = -1
             return True
         if target in self.legal_targets(slot, False):
             order.target, order.ult, order.armed = int(target), False, False
+            order.set_aside = -1
             return True
         return False
 
@@ -131,13 +146,15 @@ class OrderBook:
         if order is None:
             return False
         order.target, order.ult, order.armed, order.carried = -1, False, False, ""
+        order.set_aside = -1
         return True
 
     def toggle_ult(self, slot: int) -> bool:
         """Ask for (or drop) the Ultimate; False when no Ultimate is legal this tick.
 
         With a target that the Ultimate may hit, it switches that target's lane; a self-cast
-        Ultimate (Burst) needs no target; otherwise the order waits (armed) for a target click.
+        Ultimate (Burst) needs no target and sets the Basic target aside until it is dropped
+        again; otherwise the order waits (armed) for a target click.
         """
         order = self.orders.get(slot)
         if order is None:
@@ -145,15 +162,18 @@ class OrderBook:
         order.carried = ""
         if order.ult or order.armed:
             order.ult = order.armed = False
+            if order.target < 0:
+                order.target = order.set_aside
             if order.target >= 0 and order.target not in self.legal_targets(slot, False):
                 order.target = -1
+            order.set_aside = -1
             return True
         if not self.can_ult(slot):
             return False
         if order.target >= 0 and order.target in self.legal_targets(slot, True):
             order.ult = True
         elif self.pair_mask[slot, 0, 1]:  # self-cast: the lane is used without a target
-            order.target, order.ult = -1, True
+            order.set_aside, order.target, order.ult = order.target, -1, True
         else:
             order.armed = True
         return True

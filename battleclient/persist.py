@@ -34,6 +34,8 @@ def carry_orders(
         if ult:
             book.toggle_ult(slot)
             carried = carried or (order.target < 0 and book.orders[slot].ult)  # Burst
+            if order.set_aside in book.legal_targets(slot, False) and book.orders[slot].ult:
+                book.orders[slot].set_aside = order.set_aside  # U drops Burst back to it
         if order.target >= 0:
             if order.target in book.legal_targets(slot, ult):
                 book.choose_target(slot, order.target)

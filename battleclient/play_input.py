@@ -164,16 +164,20 @@ class PlayInput:
             return
         book, slot = self.books[self.team], self.selected
         scene = self.scenes[self.team]
-        if button == 1 and slot is not None and self.since >= TWEEN_S:
+        hit = self.renderer.unit_at(scene, pos, L.ARENA)
+        choosing = button == 1 and slot is not None
+        # a dot on a unit is drawn as an outline and the unit shows through (README, orders):
+        # a legal target's body wins over the dot, anything else under it leaves the move
+        if choosing and hit is not None and hit in book.choosable_targets(slot):
+            book.choose_target(slot, hit)
+            return self._sync_buttons()
+        if choosing and self.since >= TWEEN_S:
             for d, point in self.drawing.ring(scene, slot):
                 if (pos[0] - point[0]) ** 2 + (pos[1] - point[1]) ** 2 <= 12**2:
                     book.set_move(slot, 0 if book.orders[slot].move == d else d)
                     return self._sync_buttons()
-        hit = self.renderer.unit_at(scene, pos, L.ARENA)
         if hit is None:
             return
-        if button == 1 and slot is not None and book.choose_target(slot, hit):
-            return self._sync_buttons()
         if hit in book.slots:
             return self.select(hit)
         if button == 1 and slot is not None:

@@ -77,6 +77,21 @@ def test_self_cast_ultimate_needs_no_target():
     assert book.heads(0) == (0, 0, 1)  # Burst replaces the Basic (one lane a tick)
 
 
+def test_dropping_a_self_cast_ultimate_gives_the_basic_target_back():
+    book, mage = OrderBook((0,), *masks(basic=(6, 7), burst=True), spawn_end=0), C.CLASS_ID["Mage"]
+    assert book.choose_target(0, 6)
+    assert book.describe(0, mage) == "stay, Basic on B1"
+    assert book.toggle_ult(0)
+    assert book.describe(0, mage) == "stay, Burst"
+    assert book.toggle_ult(0)
+    assert book.describe(0, mage) == "stay, Basic on B1"
+    assert book.heads(0) == (0, 7, 0)  # B1 is A0's enemy1
+    assert book.toggle_ult(0) and book.choose_target(0, 5)  # a new Basic target replaces it
+    assert book.toggle_ult(0) and book.toggle_ult(0) and book.orders[0].target == 5
+    assert book.toggle_ult(0) and book.clear_target(0)  # cleared: nothing to give back
+    assert book.toggle_ult(0) and book.toggle_ult(0) and book.orders[0].target == -1
+
+
 def test_cycle_target_walks_the_legal_targets():
     book = OrderBook((0,), *masks(basic=(6, 8, 10)), spawn_end=0)
     seen = []

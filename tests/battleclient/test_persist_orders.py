@@ -113,3 +113,16 @@ def test_take_back_brings_the_ultimate_back_and_says_so():
     again = OrderBook((0,), np.ones((10, 9), bool), pair, spawn_end=0)
     carry_orders(again, given, scene_of({6: True}))
     assert again.describe(0, 3) == "move E, Basic on B1 (repeated)"
+
+
+def test_a_burst_taken_back_still_gives_its_basic_target_back():
+    """A Mage's Burst set its Basic target on B1 aside (orders.toggle_ult); after take back,
+    U drops the Burst and the Basic target on B1 is there again."""
+    pair = np.zeros((10, 11, 2), bool)
+    pair[0, 0, 0] = pair[0, 0, 1] = pair[0, 7, 0] = True  # Burst, or Basic on B1
+    given = {0: Order(target=-1, ult=True, set_aside=6)}
+    book = OrderBook((0,), np.ones((10, 9), bool), pair, spawn_end=0)
+    assert carry_orders(book, given, scene_of({6: True}), origin="takeback") == []
+    assert book.describe(0, 1) == "stay, Burst (given before take back)"
+    assert book.toggle_ult(0)
+    assert book.describe(0, 1) == "stay, Basic on B1"
