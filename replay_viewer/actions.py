@@ -86,7 +86,7 @@ def app_action(app, action: str) -> None:
     elif action == "open" and (app.dialog is None or not app.dialog.alive()):
         app.dialog = UIFileDialog(
             pygame.Rect(L.DIALOG), app.manager, "Open a replay or a folder", {SUFFIX},
-            str(app.folder or Path.cwd()), allow_existing_files_only=True,
+            str(dialog_start(app)), allow_existing_files_only=True,
             allow_picking_directories=True,
         )  # fmt: skip
         app.dialog.set_blocking(True)  # modal: nothing behind it takes a click (App.modal_windows)
@@ -94,6 +94,14 @@ def app_action(app, action: str) -> None:
         app.open_path(app.folder or app.replay_path.parent)  # a file opened alone: its folder
     elif action == "fullscreen":
         toggle_fullscreen(app)
+
+
+def dialog_start(app) -> Path:
+    """Where Ctrl+O's file dialog opens: the folder listed, else the open replay's folder
+    (the next replay is most often beside it), else the working folder."""
+    if app.folder is not None:
+        return Path(app.folder)
+    return app.replay_path.parent if app.replay_path is not None else Path.cwd()
 
 
 def toggle_fullscreen(app) -> None:

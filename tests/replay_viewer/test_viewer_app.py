@@ -1,5 +1,7 @@
 """The viewer App offscreen: pixels of chosen ticks and views, keyboard and search events."""
 
+from pathlib import Path
+
 import numpy as np
 import pygame
 import pytest
@@ -242,6 +244,8 @@ def test_open_dialog_picks_a_file(app, replay_file):
 
     frame(app, [key(pygame.K_o, pygame.KMOD_CTRL)])
     assert app.dialog is not None and app.dialog.alive()
+    # it opens beside the open replay (it opened in the working folder)
+    assert Path(app.dialog.current_directory_path) == replay_file.parent.resolve()
     picked = pygame.event.Event(
         pygame_gui.UI_FILE_DIALOG_PATH_PICKED, text=str(replay_file), ui_element=app.dialog
     )
