@@ -58,7 +58,9 @@ class PlayScreen(PlayInput, Screen):
         self.turn, self.selected = 0, None
         self.repeat = setup.repeat_orders  # orders persist until changed (battleclient.persist)
         self.last_orders: dict = {}  # slot -> Order of the last resolved tick
-        self.given: list = []  # the orders of each resolved tick, for take_back
+        # (orders, by_hand) of each resolved tick, for take_back; by_hand: some human agent
+        # could act (else the client played the tick by itself, see update)
+        self.given: list = []
         self.notes: dict = {}  # team -> notes on its repeated orders this tick
         self.clock_left = None  # seconds of the turn clock (setup.turn_clock), None: no clock
         self.since = 99.0  # seconds since the shown tick resolved
@@ -187,35 +189,44 @@ class PlayScreen(PlayInput, Screen):
             for book in self.books.values():
                 orders.update(book.all_heads())
             self.last_orders = orders_of(self.books)
-            self.given.append(self.last_orders)
+            by_hand = any(b.can_act(s) for b in self.books.values() for s in b.slots)
+            self.given.append((self.last_orders, by_hand))
             self.phase, self.waiting = "locked", True
             self.app.submit(self.session.resolve, orders, done=self._on_tick)
         self._sync_buttons()
 
     def take_back(self) -> None:
-        """B or "Take back": undo the last resolved tick (GameSession.take_back); the orders
-        given for it come back to be changed. Only while giving orders."""
+        """B or "Take back": undo resolved ticks (GameSession.take_back) back to the last one
+        a human gave orders for, stepping past those the client played by itself (no human
+        agent could act); that tick's orders come back to be changed. Only while giving
+        orders; when no tick had human orders, it says so and undoes nothing."""
         if self.phase != "orders" or self.waiting or self.session is None:
             return
         if not self.session.can_take_back:
             return self.say("Nothing to take back yet: no tick has been resolved")
+        count = ticks_to_take_back([by_hand for _, by_hand in self.given])
+        if not count:
+            return self.say("Nothing to take back: no human agent could act on any tick yet")
         self.phase, self.waiting = "locked", True
-        self.app.submit(self.session.take_back, done=self._on_taken_back)
+        self.app.submit(take_back_ticks, self.session, count, done=self._on_taken_back)
         self._sync_buttons()
 
     def _on_taken_back(self, ok, value) -> None:
         if not ok:
             self.phase, self.waiting = "orders", False
             return self.say(f"Could not take back the tick: {value}", error=True)
-        undone = self.given.pop() if self.given else {}
+        count = ticks_to_take_back([by_hand for _, by_hand in self.given])
+        undone = self.given[-count][0]
+        del self.given[-count:]
         self.snap, self.waiting, self.since = value, False, 99.0  # no resolution to replay
         for key, viewer in self.viewers.items():
-            # log lines of tick t are labelled t - 1 (see _accept): drop the undone tick's
+            # log lines of tick t are labelled t - 1 (see _accept): drop the undone ticks'
             self.logs[key] = [(t, line) for t, line in self.logs.get(key, []) if t < value.tick]
             self.scenes[key] = fair_scene(value, viewer, sight=self.sight)
             self.before[key] = None
         self._new_orders(value, undone, origin="takeback")
-        self.say(f"Took back tick {value.tick}: its orders are back, change them")
+        past = f" (and {count - 1} played by itself after it)" if count > 1 else ""
+        self.say(f"Took back tick {value.tick}{past}: its orders are back, change them")
         self._sync_buttons()
 
     def repeat_orders(self) -> None:
@@ -404,3 +415,18 @@ class PlayScreen(PlayInput, Screen):
 
     def draw(self, surface) -> None:
         self.drawing.draw(surface)
+
+
+def ticks_to_take_back(by_hand: list) -> int:
+    """How many resolved ticks one take back undoes: those at the end the client played by
+    itself (False in `by_hand`, one bool per resolved tick, oldest first) and the last one with
+    human orders (True); 0 when no tick had them."""
+    auto = next((i for i, hand in enumerate(reversed(by_hand)) if hand), None)
+    return 0 if auto is None else auto + 1
+
+
+def take_back_ticks(session, count: int):
+    """Engine-thread job: GameSession.take_back `count` times; the Snapshot it returns last."""
+    for _ in range(count):
+        snap = session.take_back()
+    return snap
