@@ -1,5 +1,5 @@
-"""Take back across a tick the client played by itself (no human agent could act, RULES 3.3's
-stun): keys posted on SDL's event queue, read back by the App's own event loop."""
+"""Take back across ticks the client played by itself (no human agent could act, e.g. under
+RULES 2.3's stun): how many ticks one take back undoes."""
 
 from battleclient.play_screen import ticks_to_take_back
 
