@@ -208,14 +208,16 @@ class PlayScreen(PlayInput, Screen):
         if not count:
             return self.say("Nothing to take back: no human agent could act on any tick yet")
         self.phase, self.waiting = "locked", True
-        self.app.submit(take_back_ticks, self.session, count, done=self._on_taken_back)
+        done = lambda ok, value: self._on_taken_back(ok, value, count)  # noqa: E731
+        self.app.submit(take_back_ticks, self.session, count, done=done)
         self._sync_buttons()
 
-    def _on_taken_back(self, ok, value) -> None:
+    def _on_taken_back(self, ok, value, count: int = 1) -> None:
+        """The engine thread undid `count` ticks (take_back): the last of them, the one with
+        human orders, comes back to be changed."""
         if not ok:
             self.phase, self.waiting = "orders", False
             return self.say(f"Could not take back the tick: {value}", error=True)
-        count = ticks_to_take_back([by_hand for _, by_hand in self.given])
         undone = self.given[-count][0]
         del self.given[-count:]
         self.snap, self.waiting, self.since = value, False, 99.0  # no resolution to replay
