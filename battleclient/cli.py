@@ -41,7 +41,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     add("--info-regime", choices=REGIMES, help="shared_obs (relayed rows) or no_shared_obs")
     add("--spawn-end", choices=SPAWN_ENDS, help="where Team A starts")
     add("--score-threshold", type=int, help="points that win the game (default 20)")
-    add("--max-ticks", type=int, help="time limit in ticks (the game's horizon, default 300)")
+    add("--horizon", type=int, help="ticks before a draw (default 300), as `mbg play --horizon`")
+    add("--max-ticks", type=int, dest="horizon", help=argparse.SUPPRESS)  # the older name
     add("--turn-clock", type=int, metavar="S", help="seconds a team has for its orders, then "
         "they lock in as they stand (hotseat play; default 0: no clock)")  # fmt: skip
     add("--metrics", choices=METRIC_LEVELS, help="metrics the replay records (default full: "
@@ -63,7 +64,7 @@ def parse_args(argv=None) -> argparse.Namespace:
         "at once (no gliding units, attack lines or captions)")  # fmt: skip
     study = parser.add_argument_group("human-AI study (seed 000, section 7.8)")
     study.add_argument("--study", metavar="PARTICIPANT", help="play one study game under the "
-                       "study preset (tournament rules unless --max-ticks/--score-threshold, "
+                       "study preset (tournament rules unless --horizon/--score-threshold, "
                        "map 47 unless --map, agent POV), then "
                        "the questionnaire; replay and study.csv go to --study-dir")  # fmt: skip
     study.add_argument("--condition", default="beside", choices=("beside", "against"),
@@ -112,7 +113,7 @@ def _refuse_with_a_study(args: argparse.Namespace) -> None:
         if getattr(args, name, unset) is not unset:
             raise ValueError(
                 f"{flag}: a study game is set by the study preset (--condition, --study-ai, "
-                f"--map, --seed, --max-ticks, --score-threshold, --study-dir); drop {flag}"
+                f"--map, --seed, --horizon, --score-threshold, --study-dir); drop {flag}"
             )
 
 
@@ -141,7 +142,7 @@ def study_preset(args: argparse.Namespace):
             map=map_option(args.map) if args.map else STUDY_MAP, seed=args.seed or 0,
             sight=args.study_view, folder=str(folder),
             score_threshold=args.score_threshold or C.SCORE_THRESHOLD,
-            horizon=args.max_ticks or C.HORIZON,
+            horizon=args.horizon or C.HORIZON,
         )  # fmt: skip
     except ValueError as error:
         raise ValueError(f"--study: {error}") from None
@@ -191,7 +192,7 @@ def map_option(text: str) -> str:
 
 def _check_number(option: str, field: str, value: int) -> None:
     """A whole-number option within game_setup.LIMITS, else a ValueError naming the option and
-    the allowed range (rather than the setup field it fills), e.g. "--max-ticks 20000000: must
+    the allowed range (rather than the setup field it fills), e.g. "--horizon 20000000: must
     be a whole number from 1 to 16,777,216"."""
     low, high = LIMITS[field]
     if not low <= value <= high:
@@ -231,7 +232,7 @@ SETUP_OPTIONS = {
     "info_regime": "info_regime",
     "spawn_end": "spawn_end",
     "score_threshold": "score_threshold",
-    "max_ticks": "horizon",
+    "horizon": "horizon",
     "turn_clock": "turn_clock",
     "metrics": "metrics",
     "repeat_orders": "repeat_orders",
@@ -256,7 +257,7 @@ def _setup_changes(args: argparse.Namespace, options) -> dict:
     return changes
 
 
-def _check_after_ticks(after_ticks: int, horizon: int | None = None, whose="--max-ticks"):
+def _check_after_ticks(after_ticks: int, horizon: int | None = None, whose="--horizon"):
     """--after-ticks (a game tick) 0 or more and, given the game's `horizon` (set by `whose`),
     at most that. Raises ValueError naming the option and the bound."""
     if after_ticks < 0:
@@ -281,7 +282,7 @@ def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> Clien
 
 
 # what a branched game takes from its parent replay, so these options are refused with it
-FROM_PARENT = ("map", "roster", "seed", "info_regime", "spawn_end", "score_threshold", "max_ticks")
+FROM_PARENT = ("map", "roster", "seed", "info_regime", "spawn_end", "score_threshold", "horizon")
 # what it takes from the command line (--slots, when given, replaces the parent's Systems)
 BRANCH_OWN = ("turn_clock", "metrics", "repeat_orders")
 

@@ -18,10 +18,13 @@ def carry_orders(
 ) -> list[str]:
     """Give each slot of `book` its order from `previous` (global slot -> Order) where still
     legal: the move (world direction) and the Basic target; with origin "takeback" (the
-    orders of a tick taken back, given again from the same state) the Ultimate too. Marks them
+    orders of a tick taken back, given again from the same state) the Ultimate too. An
+    Ultimate not given again leaves the Basic on the target it had: a targeted Ultimate's
+    target, or the one a self-cast Ultimate (Burst) set aside (Order.set_aside). Marks them
     `carried` = origin (battleclient.orders.CARRIED). `scene` is the player's fair Scene of
     the new tick (ui.scene; what the team knows, RULES 5.7), used only to say why a target
-    was dropped. Returns one note per dropped target."""
+    was dropped (the Basic then has none, as a fresh order). Returns one note per dropped
+    target."""
     notes = []
     for slot in book.slots:
         order = previous.get(slot)
@@ -36,12 +39,13 @@ def carry_orders(
             carried = carried or (order.target < 0 and book.orders[slot].ult)  # Burst
             if order.set_aside in book.legal_targets(slot, False) and book.orders[slot].ult:
                 book.orders[slot].set_aside = order.set_aside  # U drops Burst back to it
-        if order.target >= 0:
-            if order.target in book.legal_targets(slot, ult):
-                book.choose_target(slot, order.target)
+        target = order.target if order.target >= 0 or ult else order.set_aside
+        if target >= 0:
+            if target in book.legal_targets(slot, ult):
+                book.choose_target(slot, target)
                 carried = True
             else:
-                notes.append(dropped_target_note(slot, order.target, scene))
+                notes.append(dropped_target_note(slot, target, scene))
         book.orders[slot].carried = origin if carried else ""
     return notes
 

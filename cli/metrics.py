@@ -119,6 +119,54 @@ def render(frame, fmt: str) -> bytes:
     return buffer.getvalue()
 
 
+NAME_CHARS = 40  # a game's name in a table of several: at most this many characters
+
+
+def short_names(paths: list[str]) -> dict[str, str]:
+    """Each path's shortest end that no other path shares (its file name, with as many of
+    its folders as tell it apart), cut to NAME_CHARS characters by ui.elide.elide_path; the
+    uncut ends when cutting would make two names equal."""
+    from ui.elide import CHARS, elide_path
+
+    parts = {path: Path(path).parts for path in paths}
+    ends = {}
+    for path, own in parts.items():
+        for k in range(1, len(own) + 1):
+            end = str(Path(*own[-k:]))
+            if all(str(Path(*other[-k:])) != end for p, other in parts.items() if p != path):
+                break
+        ends[path] = end
+    cut = {path: elide_path(end, CHARS, NAME_CHARS) for path, end in ends.items()}
+    return cut if len(set(cut.values())) == len(cut) else ends
+
+
+def games_heading(paths: list[str]) -> str:
+    """The line above a printed table that names its replays: "replay: PATH" for one (the
+    table then has no game column), else how many and the folder they share."""
+    import os
+
+    if len(paths) == 1:
+        return f"replay: {paths[0]}"
+    try:
+        common = os.path.commonpath([str(Path(p).parent) for p in paths])
+    except ValueError:  # absolute and relative paths mixed: no folder in common
+        common = ""
+    under = f" under {common}" if common not in ("", ".") else ""
+    return f"replays: {len(paths)}{under} (game: the end of its path that tells it apart)"
+
+
+def game_view(frame, paths: list[str]) -> tuple[str, object]:
+    """(heading, frame) of a printed table of the games `paths`: one game's path once in the
+    heading and no game column; several games each named by short_names."""
+    import polars as pl
+
+    if len(paths) == 1:
+        return games_heading(paths), frame.drop("game")
+    names = short_names(paths)
+    short = pl.col("game").replace_strict(names, return_dtype=pl.String)
+    return games_heading(paths), frame.with_columns(short)
+
+
 def _note_no_match(frame, args) -> None:
     """Says on stderr when --search kept nothing, so an empty table is not read as a game
     without such metrics: a misspelt word, or a metric of another --level."""
@@ -163,7 +211,10 @@ def _games_data(args) -> tuple[bytes | None, list[Path]]:
         print(f"mbg metrics: no replay could be read ({len(files)} tried)", file=sys.stderr)
         return None, failed
     _note_no_match(frame, args)
-    return render(frame, args.fmt), failed
+    if args.fmt != "table":  # files for programs keep each game's path as given
+        return render(frame, args.fmt), failed
+    heading, shown = game_view(frame, [str(f) for f in files if f not in failed])
+    return (heading + "\n").encode() + render(shown, args.fmt), failed
 
 
 def run(args) -> int:

@@ -12,6 +12,7 @@ in the second, and within each half spawn ends alternate game by game (same map,
 for a pair). Win, draw and loss rates come with 95% Wilson score intervals.
 """
 
+import argparse
 import json
 import math
 import os
@@ -77,7 +78,9 @@ def register(subparsers) -> None:
         "--maps", default="validation", help="map ids, splits or map files (validation)"
     )
     ev.add_argument("--games", type=int, default=200, help="games in all (default 200)")
-    ev.add_argument("--rosters", default="MWHRP", help="comma-separated rosters (default MWHRP)")
+    ev.add_argument("--roster", default="MWHRP", help="roster(s), comma separated, as "
+                    "`mbg play --roster` (default MWHRP)")  # fmt: skip
+    ev.add_argument("--rosters", dest="roster", help=argparse.SUPPRESS)  # the older name
     ev.add_argument("--seed", type=int, default=0, help="first game seed (default 0)")
     ev.add_argument("--greedy", action="store_true", help="most likely action, not sampled")
     ev.add_argument("--json", action="store_true", help="print the record as JSON")
@@ -270,9 +273,9 @@ def run_eval(args) -> int:
     check_headless_system(args.vs, f"--vs {args.vs}", "mbg eval")
     spec = f"checkpoint:{args.checkpoint}" + (GREEDY_SUFFIX if args.greedy else "")
     start = time.perf_counter()
-    rosters = roster_list(args.rosters, "--rosters")
+    rosters = roster_list(args.roster, "--roster")
     check_eval_games(args.games)  # before the note, which counts half the games a side
-    unplayed = unplayed_rosters_note(rosters, args.games, len(maps), "--rosters", sides=2)
+    unplayed = unplayed_rosters_note(rosters, args.games, len(maps), "--roster", sides=2)
     if unplayed:
         print(f"mbg eval: note: {unplayed}", file=sys.stderr)
     bar = game_progress(args.games, args.json, "mbg eval")

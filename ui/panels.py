@@ -2,6 +2,7 @@
 
 import pygame
 
+from ui.elide import ELLIPSIS, elide_middle, elide_path  # noqa: F401  (used by the apps)
 from ui.theme import COLOURS
 
 
@@ -40,32 +41,6 @@ def draw_lines(surface, rect, lines, font, colour=None, y=None, indent: str = " 
     return y
 
 
-ELLIPSIS = "..."  # three dots: the default pygame font has no single-glyph ellipsis
-
-
-def elide_middle(text: str, font, width: int, tail_share: float = 0.5) -> str:
-    """`text`, or its start and end joined by "..." so it is at most `width` pixels wide.
-
-    Keeps as many characters as fit, `tail_share` of them from the end: by default one more
-    from the end than from the start (a file name is told apart by its end); a smaller share
-    keeps more of a line whose start says most. Returns "..." alone when even one character
-    each side is too wide."""
-    if font.size(text)[0] <= width:
-        return text
-    best = ELLIPSIS
-    low, high = 1, len(text) - 1
-    while low <= high:  # binary search on the number of characters kept
-        keep = (low + high) // 2
-        head = int(keep * (1.0 - tail_share))
-        tail = keep - head
-        trial = f"{text[:head]}{ELLIPSIS}{text[len(text) - tail :]}"
-        if font.size(trial)[0] <= width:
-            best, low = trial, keep + 1
-        else:
-            high = keep - 1
-    return best
-
-
 def fit_lines(text: str, fonts, width: int, height: int, indent: str = "  "):
     """(font, lines) to show `text` in a `width` x `height` pixel box.
 
@@ -98,26 +73,6 @@ def _end_line(line: str, font, width: int) -> str:
         return _cut_end(line + ELLIPSIS, font, width, at_word=True)
     lead = line[: len(line) - len(line.lstrip())]
     return lead + elide_path(line.strip(), font, width - font.size(lead + ELLIPSIS)[0]) + ELLIPSIS
-
-
-def elide_path(word: str, font, width: int) -> str:
-    """`word` fitted to `width` pixels of `font`: a path ("/"-separated) keeps its first folder
-    and as many of its last parts as fit, "..." standing for the folders between
-    ("~/.../screenshots/game_t0012.png"); a file name too wide alone, or a word with no folder
-    to leave out, is shortened in its middle (elide_middle)."""
-    if font.size(word)[0] <= width:
-        return word
-    parts = word.split("/")
-    lead = 2 if parts[0] == "" else 1  # "/home" of an absolute path, else "~" or "runs"
-    head = "/".join(parts[:lead]) + "/" + ELLIPSIS + "/"
-    if len(parts) - lead < 2:  # no folder between the head and the file name
-        return elide_middle(word, font, width)
-    for keep in range(len(parts) - lead - 1, 0, -1):
-        trial = head + "/".join(parts[-keep:])
-        if font.size(trial)[0] <= width:
-            return trial
-    name = elide_middle(parts[-1], font, width - font.size(head)[0])
-    return head + name if name != ELLIPSIS else elide_middle(word, font, width)
 
 
 def _cut_end(line: str, font, width: int, at_word: bool = False) -> str:

@@ -8,7 +8,7 @@ from battleclient.app import main
 from evaluation.replay import read_replay
 from tests.battleclient.driver import GAME_TICKS
 
-GAME = ["--map", "47", "--max-ticks", str(GAME_TICKS), "--seed", "3"]
+GAME = ["--map", "47", "--horizon", str(GAME_TICKS), "--seed", "3"]
 
 
 def test_headless_plays_machine_slots_to_the_end(tmp_path, capsys):

@@ -50,7 +50,7 @@ def test_half_size_window_presets_and_take_back_by_mouse(xserver, tmp_path):
         MBG_JAX_CACHE=os.environ.get("MBG_JAX_CACHE", str(ROOT / ".cache" / "jax")),
     )  # fmt: skip
     command = [sys.executable, "-m", "battleclient.app", "--lobby", "--map", "47", "--seed", "1"]
-    command += ["--slots", "A0=human,A1-A4=random,B*=random", "--max-ticks", "6"]
+    command += ["--slots", "A0=human,A1-A4=random,B*=random", "--horizon", "6"]
     client = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)  # fmt: skip
     shots = data / "marl-battlegrounds" / "screenshots"

@@ -78,7 +78,7 @@ def start_client(xserver, tmp_path, slots: str):
         MBG_JAX_CACHE=os.environ.get("MBG_JAX_CACHE", str(ROOT / ".cache" / "jax")),
     )
     command = [sys.executable, "-m", "battleclient.app", "--map", "47", "--seed", "1"]
-    command += ["--slots", slots, "--max-ticks", "6"]
+    command += ["--slots", slots, "--horizon", "6"]
     client = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)  # fmt: skip
     return client, data / "marl-battlegrounds" / "screenshots", data

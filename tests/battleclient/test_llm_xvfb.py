@@ -45,7 +45,7 @@ def test_real_window_shows_thinking_and_k_cancels(xserver, tmp_path):
         spec.write_text(json.dumps({"model": "slow", "base_url": server.url}))
         command = [sys.executable, "-m", "battleclient.app", "--map", "47", "--seed", "1"]
         command += ["--slots", f"A0=human,A1=llm:{spec},A2-A4=random,B*=random"]
-        command += ["--max-ticks", "6"]
+        command += ["--horizon", "6"]
         client = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True)  # fmt: skip
         try:

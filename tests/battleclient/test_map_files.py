@@ -87,7 +87,7 @@ def _args(**values) -> argparse.Namespace:
     base = dict.fromkeys(
         ("map", "slots", "roster", "seed", "info_regime", "spawn_end", "score_threshold"),
     )
-    base |= {"max_ticks": None, "headless": True, "replay_out": None, "screenshot": None}
+    base |= {"horizon": None, "headless": True, "replay_out": None, "screenshot": None}
     return argparse.Namespace(**(base | {"after_ticks": 0} | values))
 
 
@@ -95,10 +95,10 @@ def _args(**values) -> argparse.Namespace:
     ("values", "message"),
     [
         (
-            {"max_ticks": 2**24 + 1},
-            "--max-ticks 16777217: must be a whole number from 1 to 16,777,216",
+            {"horizon": 2**24 + 1},
+            "--horizon 16777217: must be a whole number from 1 to 16,777,216",
         ),  # fmt: skip
-        ({"max_ticks": 0}, "--max-ticks 0: must be a whole number from 1 to 16,777,216"),
+        ({"horizon": 0}, "--horizon 0: must be a whole number from 1 to 16,777,216"),
         (
             {"score_threshold": 20_000_000},
             "--score-threshold 20000000: must be a whole number from 1 to 16,777,216",
@@ -110,7 +110,7 @@ def test_number_options_name_the_option_and_the_range(values, message):
     with pytest.raises(ValueError) as caught:
         setup_from_args(_args(**values), None)
     assert str(caught.value) == message
-    top = setup_from_args(_args(max_ticks=2**24, score_threshold=2**24), None)
+    top = setup_from_args(_args(horizon=2**24, score_threshold=2**24), None)
     assert (top.horizon, top.score_threshold) == (2**24, 2**24)
 
 
@@ -162,7 +162,7 @@ def test_lobby_offers_added_maps_and_a_map_file(apps, maps_folder, my_map):
 def test_headless_game_on_a_map_file_replays_without_it(my_map, tmp_path, capsys):
     out = tmp_path / "game.mbgr"
     argv = ["--headless", "--map", str(my_map), "--slots", "A*=random,B*=random", "--seed", "3"]
-    assert main([*argv, "--max-ticks", str(GAME_TICKS), "--replay-out", str(out)]) == 0
+    assert main([*argv, "--horizon", str(GAME_TICKS), "--replay-out", str(out)]) == 0
     assert f"after {GAME_TICKS} ticks on map 60 " in capsys.readouterr().out
     my_map.unlink()  # the replay holds the obstacles, pads and Red Zones itself
     replay = read_replay(out)

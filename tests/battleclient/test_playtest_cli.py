@@ -38,7 +38,7 @@ def test_slots_without_lobby_play_the_documented_defaults():
 
 def test_after_ticks_past_the_game_end_is_refused(tmp_path, capsys):
     png = tmp_path / "shot.png"
-    args = ["--slots", "A*=random,B*=random", "--max-ticks", "5", "--screenshot", str(png)]
+    args = ["--slots", "A*=random,B*=random", "--horizon", "5", "--screenshot", str(png)]
     assert main([*args, "--after-ticks", "9", *GAME]) == 2
     assert "--after-ticks 9: the game ends by tick 5" in capsys.readouterr().err
     assert not png.exists()

@@ -93,7 +93,7 @@ def test_command_line_over_the_last_setup(tmp_path):
     args = parse_args(
         ["--map", "test", "--slots", "A*=human,B*=random", "--roster", "MWHRP/MW",
          "--seed", "8", "--info-regime", "no_shared_obs", "--spawn-end", "east",
-         "--score-threshold", "5", "--max-ticks", "40"]
+         "--score-threshold", "5", "--horizon", "40"]
     )  # fmt: skip
     setup = setup_from_args(args, base)
     assert setup == ClientSetup(
@@ -115,6 +115,20 @@ def test_command_line_over_the_last_setup(tmp_path):
     assert str(error.value) == f"--replay-out {taken}: the file exists; refusing to overwrite it"
     with pytest.raises(ValueError, match="roster"):
         setup_from_args(parse_args(["--roster", "MZ"]), None)
+
+
+def test_the_horizon_is_horizon_and_the_older_max_ticks_still_runs(capsys):
+    """--horizon, as in `mbg play` and `mbg tournament run` (RULES.md's term); --max-ticks,
+    its older name, sets the same field and is left out of --help."""
+    assert setup_from_args(parse_args(["--max-ticks", "40"]), None).horizon == 40
+    assert parse_args(["--max-ticks", "9", "--horizon", "40"]).horizon == 40  # the last wins
+    with pytest.raises(SystemExit):
+        parse_args(["--help"])
+    shown = capsys.readouterr().out
+    assert "--horizon HORIZON" in shown and "max-ticks" not in shown
+    with pytest.raises(ValueError) as error:
+        setup_from_args(parse_args(["--max-ticks", "0"]), None)
+    assert str(error.value) == "--horizon 0: must be a whole number from 1 to 16,777,216"
 
 
 @pytest.mark.parametrize("option", ["--replay-out", "--screenshot"])

@@ -45,7 +45,7 @@ def _terminate(process, display) -> tuple[int, float, str]:
 
 @pytest.mark.slow  # the client's start-up (~30 s on a loaded machine)
 def test_sigterm_ends_the_battleclient_while_it_compiles(xserver, tmp_path):
-    command = [sys.executable, "-m", "battleclient.app", "--max-ticks", "7"]  # new rules
+    command = [sys.executable, "-m", "battleclient.app", "--horizon", "7"]  # new rules
     pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True}
     client = subprocess.Popen(command, cwd=tmp_path, env=_env(xserver, tmp_path), **pipes)
     code, seconds, output = _terminate(client, xserver)

@@ -200,7 +200,7 @@ def test_an_option_the_study_preset_decides_is_refused_not_dropped(
     assert main(["--study", "P09", "--study-dir", str(tmp_path / "study"), *extra]) == 2
     assert capsys.readouterr().err == (
         f"battleclient: {option}: a study game is set by the study preset (--condition, "
-        "--study-ai, --map, --seed, --max-ticks, --score-threshold, --study-dir); "
+        "--study-ai, --map, --seed, --horizon, --score-threshold, --study-dir); "
         f"drop {option}\n"
     )
     assert list(tmp_path.iterdir()) == []

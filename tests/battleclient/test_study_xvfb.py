@@ -45,7 +45,7 @@ def test_a_study_game_and_its_questionnaire_by_mouse(xserver, tmp_path):
         MBG_JAX_CACHE=os.environ.get("MBG_JAX_CACHE", str(ROOT / ".cache" / "jax")),
     )  # fmt: skip
     command = [sys.executable, "-m", "battleclient.app", "--study", "P01", "--study-ai",
-               "random", "--max-ticks", "2", "--study-dir", str(folder)]  # fmt: skip
+               "random", "--horizon", "2", "--study-dir", str(folder)]  # fmt: skip
     client = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)  # fmt: skip
     shots = data / "marl-battlegrounds" / "screenshots"

@@ -49,7 +49,7 @@ def test_a_button_in_a_scaled_window_is_clicked_where_it_is_shown(display):
 
 def test_from_replay_plays_on_from_the_tick(tmp_path, capsys):
     parent = tmp_path / "parent.mbgr"
-    args = ["--map", "47", "--seed", "2", "--max-ticks", str(GAME_TICKS), "--metrics", "none"]
+    args = ["--map", "47", "--seed", "2", "--horizon", str(GAME_TICKS), "--metrics", "none"]
     args += ["--slots", "A*=random,B*=random", "--headless", "--replay-out", str(parent)]
     assert main(args) == 0
     child, shot = tmp_path / "child.mbgr", tmp_path / "shot.png"
@@ -66,7 +66,7 @@ def test_from_replay_plays_on_from_the_tick(tmp_path, capsys):
 @pytest.fixture(scope="module")
 def short_replay(tmp_path_factory):
     parent = tmp_path_factory.mktemp("branch") / "p.mbgr"
-    args = ["--map", "47", "--max-ticks", str(GAME_TICKS), "--metrics", "none", "--headless"]
+    args = ["--map", "47", "--horizon", str(GAME_TICKS), "--metrics", "none", "--headless"]
     assert main([*args, "--replay-out", str(parent)]) == 0
     return parent
 

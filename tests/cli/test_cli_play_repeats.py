@@ -62,10 +62,10 @@ def test_the_roster_note_of_mbg_eval_counts_both_sides():
     # mbg eval plays half its games a side, each half its own schedule (cli.train.evaluate):
     # on one map MMMMM's first game is a side's third, so --games 6, and 8 play both fully.
     two = ["MWHRP", "MMMMM"]
-    note = unplayed_rosters_note(two, 4, 1, "--rosters", sides=2)
-    assert note.startswith("--rosters: 4 games play only MWHRP; MMMMM would need --games 6 ")
+    note = unplayed_rosters_note(two, 4, 1, "--roster", sides=2)
+    assert note.startswith("--roster: 4 games play only MWHRP; MMMMM would need --games 6 ")
     assert "use --games 8" in note
-    assert unplayed_rosters_note(two, 6, 1, "--rosters", sides=2) is None
+    assert unplayed_rosters_note(two, 6, 1, "--roster", sides=2) is None
     assert [s.roster.tolist()[1] for s in schedule([47], two, 6 // 2, seed=0)] == [2, 2, 1]
 
 
@@ -73,6 +73,6 @@ def test_mbg_eval_checks_its_games_before_the_roster_note(capsys):
     from cli.main import main
 
     argv = ["eval", "policies/released/ippo_v1.msgpack", "--vs", "random", "--maps", "47"]
-    assert main([*argv, "--games", "3", "--rosters", "MWHRP,MMMMM"]) == 2
+    assert main([*argv, "--games", "3", "--roster", "MWHRP,MMMMM"]) == 2
     err = capsys.readouterr().err
     assert "--games 3: must be an even number" in err and "note" not in err
