@@ -7,6 +7,7 @@ from pathlib import PurePath
 import pygame
 
 from evaluation.replay_verify import other_rules
+from replay_viewer import layout as L
 from replay_viewer.llm_lines import study_lines
 from replay_viewer.shortcuts import HELP
 from ui.explain import counted
@@ -208,11 +209,27 @@ def tooltip_lines(unit) -> list[str]:
     return lines
 
 
+def tooltip_box(pos, size, areas, bounds) -> pygame.Rect:
+    """The screen box (pixels) of a tooltip of `size` (w, h) for the pointer at `pos`: right of
+    and below the pointer, flipped to its left or above it where that would cross the edge, so
+    the box never covers what is hovered when there is room; inside the first of `areas`
+    (rects, most specific first) that holds `pos` and is big enough, else inside `bounds`
+    (the window)."""
+    w, h = size
+    x, y = pos
+    holders = [pygame.Rect(a) for a in areas if pygame.Rect(a).collidepoint(pos)]
+    area = next((a for a in holders if a.width >= w and a.height >= h), pygame.Rect(bounds))
+    left = x + 14 if x + 14 + w <= area.right else x - 14 - w
+    top = y + 10 if y + 10 + h <= area.bottom else y - 10 - h
+    return pygame.Rect(left, top, w, h).clamp(area)
+
+
 def draw_tooltip(surface, pos, lines, font) -> None:
+    """`lines` in a box beside the pointer at `pos`, kept in the window and off the panels it
+    is not about (tooltip_box, layout.TOOLTIP_AREAS)."""
     width = max(font.size(line)[0] for line in lines) + 10
     height = font.get_linesize() * len(lines) + 6
-    box = pygame.Rect(pos[0] + 14, pos[1] + 10, width, height)
-    box.clamp_ip(surface.get_rect())
+    box = tooltip_box(pos, (width, height), L.TOOLTIP_AREAS, surface.get_rect())
     surface.fill((12, 12, 16), box)
     pygame.draw.rect(surface, COLOURS["panel_line"], box, 1)
     draw_lines(surface, box.inflate(-2, -6), lines, font)
