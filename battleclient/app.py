@@ -37,6 +37,7 @@ from battleclient.settings import (
 from battleclient.startup import fixed_hash_seed, remembered_setup, screenshot_ready
 from battleclient.wording import rules_words
 from fileio import unused_path
+from ui.focus import take_keyboard_back
 from ui.pacing import FramePacer
 from ui.panels import short_path
 from ui.paths import screenshot_dir
@@ -270,7 +271,10 @@ class App:
     def update(self, dt: float) -> None:
         self.poll()
         # reap Replay Viewers the player closed, so none lingers as a zombie process
-        self.viewers = [v for v in self.viewers if v is not None and v.poll() is None]
+        open_ = [v for v in self.viewers if v is not None and v.poll() is None]
+        if len(open_) < len(self.viewers):
+            take_keyboard_back()  # without a window manager the keys would go nowhere
+        self.viewers = open_
         self.screen.update(dt)
 
     def draw(self, surface) -> None:

@@ -37,7 +37,9 @@ def draw_resolution(surface, screen, scene, before) -> None:
         s.renderer.draw(surface, scene, L.ARENA)
         return
     shown = tween_scene(before, scene, events, u)
-    s.renderer.draw(surface, shown, L.ARENA)
+    # draw_effects names the fresh statuses under each unit: their float would say it twice
+    floats = tuple(f for f in shown.floats if f.kind != "status")
+    s.renderer.draw(surface, dataclasses.replace(shown, floats=floats), L.ARENA)
     draw_effects(surface, s.renderer, shown, tick_effects(events, before, scene), u, L.ARENA)
     tick = s.snap.tick - 1
     lines = [line for t, line in s.logs.get(s.viewer_key, []) if t == tick]

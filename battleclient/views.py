@@ -11,6 +11,7 @@ import dataclasses
 
 import numpy as np
 
+from ui.animation import marked
 from ui.explain import explain_tick
 from ui.rules import C, slot_label, team_of
 from ui.scene import FloatText, Scene, scene_from_state
@@ -47,10 +48,10 @@ def _extra_floats(snap, known: frozenset) -> tuple[FloatText, ...]:
         if events["died"][slot]:
             text = f"KO +{C.RED_ZONE_POINTS}" if events["red_zone_death"][slot] else "KO"
             out.append(FloatText(slot, text, "info"))
-        fresh = np.flatnonzero(events["status_applied"][slot] | events["status_refreshed"][slot])
-        names = dict.fromkeys(SHORT_STATUS[c] for c in fresh if c != C.FREEDOM)
-        if names:
-            out.append(FloatText(slot, " ".join(names), "info"))
+        fresh = events["status_applied"][slot] | events["status_refreshed"][slot]
+        names = [SHORT_STATUS[c] for c in marked(fresh, SHORT_STATUS) if c != C.FREEDOM]
+        if names:  # "status": the resolution's own marks stand in for it (resolution.py)
+            out.append(FloatText(slot, " ".join(names), "status"))
     return tuple(out)
 
 

@@ -59,13 +59,20 @@ def provenance() -> dict:
     }
 
 
+def other_rules(header: dict) -> tuple[str, str] | None:
+    """(recorded, ours): the rules version in a replay's header and this engine's, when they
+    differ; None for a replay of this engine's rules."""
+    recorded, ours = header.get("rules_version"), rules_version()
+    return None if recorded == ours else (recorded, ours)
+
+
 def _other_rules(header: dict) -> str | None:
     """Both rules versions when a replay's header "rules_version" is not this engine's
     ("recorded under rules version '1'; this engine runs rules version '2'"), else None."""
-    recorded, ours = header.get("rules_version"), rules_version()
-    if recorded == ours:
+    pair = other_rules(header)
+    if pair is None:
         return None
-    return f"recorded under rules version {recorded!r}; this engine runs rules version {ours!r}"
+    return f"recorded under rules version {pair[0]!r}; this engine runs rules version {pair[1]!r}"
 
 
 def rules_problem(header: dict) -> str | None:

@@ -62,3 +62,8 @@ DIALOG = (200, 100, 800, 560)
 PROBLEM = (340, 240, 600, 260)  # the window saying why a file did not open
 BRANCH = (340, 200, 600, 250)  # the Play on / Save as scenario windows
 FEED = (560, 86, 296, 100)  # the kill feed, in the arena's top right corner
+# Where a tooltip may go, by what it is about: the panel under the pointer (the arena, a plot,
+# the side panel), else that panel's column (the story strip is too thin to hold one), never
+# the other column; the status box's may cover either (replay_viewer.panels.tooltip_box).
+LEFT_COLUMN = (0, 40, 864, 760)
+TOOLTIP_AREAS = (ARENA, *PLOTS.values(), SIDE, LEFT_COLUMN, (866, 40, 414, 760))

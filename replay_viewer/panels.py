@@ -6,6 +6,8 @@ from pathlib import PurePath
 
 import pygame
 
+from evaluation.replay_verify import other_rules
+from replay_viewer import layout as L
 from replay_viewer.llm_lines import study_lines
 from replay_viewer.shortcuts import HELP
 from ui.explain import counted
@@ -57,10 +59,38 @@ def result_words(result: dict) -> str:
     return f"{result['outcome_name']} {score} in {counted(result['ticks'], 'tick')}"
 
 
+def rules_mark(header: dict) -> str | None:
+    """The info bar's standing note on a replay of other rules than this engine's, naming both
+    versions: it is shown as recorded, and Play on and Save as scenario (which re-simulate)
+    refuse it (RULES.md 8); None for a replay of this engine's rules."""
+    pair = other_rules(header)
+    if pair is None:
+        return None
+    recorded, ours = pair
+    return (
+        f"other rules: recorded under {recorded!r}, this engine runs {ours!r} (shown as recorded)"
+    )
+
+
 def info_lines(model, font=None, width: int | None = None) -> list[str]:
     """The lines over the arena: file, map, tick, score, view; then in the Oracle view the
     result and regime, and the Systems of both teams on a line of their own, fitted to `width`
-    pixels of `font` when given (checkpoints by file name, long names shortened in the middle)."""
+    pixels of `font` when given (checkpoints by file name, long names shortened in the middle).
+    A replay of other rules ends them with `rules_mark`, on its own line when fewer than three
+    are shown, else after the last one (shortened so that the mark shows whole)."""
+    mark = rules_mark(model.replay.header)
+    fit = font is not None and width is not None
+    room = width - font.size(f"   {mark}")[0] if fit and mark else width
+    lines = _info_lines(model, font, width, room)
+    if not mark:
+        return lines
+    if len(lines) < 3:
+        return [*lines, mark]
+    return [*lines[:-1], f"{lines[-1]}   {mark}"]
+
+
+def _info_lines(model, font, width, room) -> list[str]:
+    """info_lines without the rules mark; the last of three lines fits `room` pixels."""
     h, t = model.replay.header, model.tick
     s = model.state(t)
     over = int(s["outcome"]) != C.ONGOING
@@ -71,23 +101,28 @@ def info_lines(model, font=None, width: int | None = None) -> list[str]:
         f"view: {model.view_name()}"
     )
     name = model.name
-    if font is not None and width is not None:  # a long file name must not wrap the line
+    fit = font is not None and width is not None
+    if fit:  # a long file name must not wrap the line
         name = elide_middle(name, font, max(0, width - font.size(rest)[0]))
     first = name + rest
     if h.get("scenario"):  # the three lines go to the scenario: what a playtester reads
         lines = [first, *scenario_lines(h["scenario"], t, model.view == "oracle", over)]
-        if font is not None and width is not None:  # the brief ends in "..." rather than the edge
-            lines = [cut_end(line, font, width) for line in lines]
-        return lines
-    if model.view != "oracle":
+    elif model.view != "oracle":
         return [first, "point of view: only what this view knew at this tick is shown"]
-    said = "result (the game's; its header says otherwise)" if model.header_problems else "result"
-    second = f"{said}: {result_words(model.result)}   {h['info_regime']}"
-    if h.get("study"):  # three lines fit: the study's record shares them with the result
-        head, answers = study_lines(h["study"])
+    else:
+        said = (
+            "result (the game's; its header says otherwise)" if model.header_problems else "result"
+        )
+        second = f"{said}: {result_words(model.result)}   {h['info_regime']}"
+        if not h.get("study"):
+            return [first, second, systems_text(h["systems"], font, room)]
+        head, answers = study_lines(h["study"])  # three lines: the study's record shares them
         lines = [first, f"{second}   {head}", f"{answers}   {systems_text(h['systems'])}"]
-        return [cut_end(line, font, width) for line in lines] if font and width else lines
-    return [first, second, systems_text(h["systems"], font, width)]
+    if fit:  # the brief or the study's answers end in "..." rather than at the edge
+        lines = [cut_end(line, font, width) for line in lines[:-1]] + [
+            cut_end(lines[-1], font, room)
+        ]
+    return lines
 
 
 def tick_heading(t: int, last: int, over: bool, first: int = 0) -> str:
@@ -174,11 +209,27 @@ def tooltip_lines(unit) -> list[str]:
     return lines
 
 
+def tooltip_box(pos, size, areas, bounds) -> pygame.Rect:
+    """The screen box (pixels) of a tooltip of `size` (w, h) for the pointer at `pos`: right of
+    and below the pointer, flipped to its left or above it where that would cross the edge, so
+    the box never covers what is hovered when there is room; inside the first of `areas`
+    (rects, most specific first) that holds `pos` and is big enough, else inside `bounds`
+    (the window)."""
+    w, h = size
+    x, y = pos
+    holders = [pygame.Rect(a) for a in areas if pygame.Rect(a).collidepoint(pos)]
+    area = next((a for a in holders if a.width >= w and a.height >= h), pygame.Rect(bounds))
+    left = x + 14 if x + 14 + w <= area.right else x - 14 - w
+    top = y + 10 if y + 10 + h <= area.bottom else y - 10 - h
+    return pygame.Rect(left, top, w, h).clamp(area)
+
+
 def draw_tooltip(surface, pos, lines, font) -> None:
+    """`lines` in a box beside the pointer at `pos`, kept in the window and off the panels it
+    is not about (tooltip_box, layout.TOOLTIP_AREAS)."""
     width = max(font.size(line)[0] for line in lines) + 10
     height = font.get_linesize() * len(lines) + 6
-    box = pygame.Rect(pos[0] + 14, pos[1] + 10, width, height)
-    box.clamp_ip(surface.get_rect())
+    box = tooltip_box(pos, (width, height), L.TOOLTIP_AREAS, surface.get_rect())
     surface.fill((12, 12, 16), box)
     pygame.draw.rect(surface, COLOURS["panel_line"], box, 1)
     draw_lines(surface, box.inflate(-2, -6), lines, font)

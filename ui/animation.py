@@ -82,7 +82,7 @@ def tick_effects(events: dict, before: Scene, after: Scene) -> Effects:
         beams.append((int(s), r, kind))
     fresh = np.asarray(events["status_applied"]) | np.asarray(events["status_refreshed"])
     broken = np.asarray(events["status_broken"]) & ~fresh
-    marks = [(int(s), STATUS_WORDS[c], int(c)) for s, c in zip(*np.nonzero(fresh), strict=True)]
+    marks = [(int(s), STATUS_WORDS[c], c) for s in range(len(fresh)) for c in marked(fresh[s])]
     marks += [(int(s), "trap broken", int(c)) for s, c in zip(*np.nonzero(broken), strict=True)]
     return Effects(
         beams=tuple(beams),
@@ -90,6 +90,21 @@ def tick_effects(events: dict, before: Scene, after: Scene) -> Effects:
         respawns=tuple(int(s) for s in np.flatnonzero(events["respawned"]) if s in seen_t1),
         statuses=tuple(mark for mark in marks if mark[0] in seen_t1),
     )
+
+
+def marked(fresh, words=STATUS_WORDS) -> list[int]:
+    """The channels to name over a unit whose channels `fresh` ((9,) bool) landed this tick,
+    in channel order: one a distinct word of `words` (a Charge slow and a Poison slow read
+    "slowed" once) and a single stun, the longest-lasting, when several land at once (a Trap
+    and a Poison stun are one stun to the player: "trapped", not "trapped" and "stunned")."""
+    landed = [int(c) for c in np.flatnonzero(fresh)]
+    stuns = [c for c in landed if C.IS_STUN[c]]
+    longest = max(stuns, key=lambda c: C.STATUS_DURATION[c], default=None)
+    kept = [c for c in landed if not C.IS_STUN[c] or c == longest]
+    first = {}
+    for c in kept:
+        first.setdefault(words[c], c)
+    return sorted(first.values())
 
 
 def tween_scene(before: Scene | None, after: Scene, events: dict | None, u: float) -> Scene:

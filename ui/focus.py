@@ -1,4 +1,5 @@
-"""Tab and Shift+Tab between text boxes, which pygame_gui (0.6) does not do itself.
+"""Tab and Shift+Tab between text boxes, which pygame_gui (0.6) does not do itself; and the
+keyboard taken back when a window this program started closes.
 
 A UITextEntryLine keeps the keyboard on Tab, so a person leaving a box with Tab would stay in
 it and its value would never count as entered. `tab_focus` moves the focus along a form's boxes
@@ -31,3 +32,18 @@ def select_all(entry) -> None:
     """Select the whole text of a pygame_gui UITextEntryLine, the cursor at its end."""
     entry.select_range = [0, len(entry.get_text())]
     entry.edit_position = len(entry.get_text())
+
+
+def take_keyboard_back() -> bool:
+    """Gives this program's window the keyboard when it lacks it, as after a window it started
+    (the Replay Viewer, a BattleClient) has closed: under X11 with no window manager (a bare
+    Xvfb, a kiosk) nobody else hands it back, and keys go nowhere. A window manager gets a
+    raise request (SDL_RaiseWindow), the X server the input focus (SDL_SetWindowInputFocus),
+    both through pygame-ce's Window.focus. True when it asked; False when the window has the
+    keyboard already or there is no window."""
+    if pygame.key.get_focused() or pygame.display.get_surface() is None:
+        return False
+    window = pygame.Window.from_display_module()
+    window.focus()
+    window.focus(input_only=True)
+    return True

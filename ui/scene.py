@@ -43,7 +43,8 @@ class UnitView:
 
 @dataclass(frozen=True)
 class FloatText:
-    """A number floating over a unit: kind "damage", "heal" or "info"."""
+    """A number or word floating over a unit: kind "damage", "heal", "info" or "status" (the
+    BattleClient's fresh statuses, drawn in the "info" colour)."""
 
     slot: int
     text: str

@@ -9,15 +9,18 @@ from replay_viewer import layout as L
 from replay_viewer.app import App
 from replay_viewer.panels import info_lines, short_spec, team_systems
 from tests.helpers.replays import synthetic_replay
-from tests.helpers.viewer import frame, key
+from tests.helpers.viewer import frame, key, post
 
 DEEP = "/home/someone/experiments/2026-11-29/run-with-a-long-name/checkpoints/step_000480000"
 NAME = "game0001_map47_A-west_ippo-v1-against-scripted-tactician-seed-123456.mbgr"
 
 
 def open_with(display, tmp_path, systems):
+    from engine import constants as C
+
     replay = synthetic_replay(10, seed=5)
     replay.header["systems"] = systems
+    replay.header["rules_version"] = C.RULES_VERSION  # no rules mark on the bar (own test)
     viewer = App(L.SIZE)
     assert viewer.open_path(write_replay(tmp_path / NAME, replay))
     frame(viewer, [key(pygame.K_o, unicode="o")])
@@ -72,7 +75,10 @@ def test_team_systems():
 
 
 def test_a_scenario_replay_fits_its_brief_in_the_bar(display, tmp_path):
+    from engine import constants as C
+
     replay = synthetic_replay(10, seed=5)
+    replay.header["rules_version"] = C.RULES_VERSION
     brief = "Team B leads 19-18 and needs one kill. " * 6  # a few sentences, longer than the bar
     replay.header["scenario"] = {"id": 6, "title": "The Patient Hunter", "horizon": 6,
                                  "skill": "opponent modelling", "focal_team": "A",
@@ -134,3 +140,31 @@ def test_a_replay_of_other_rules_says_it_is_shown_as_recorded(display):
     assert viewer.message == (
         f"Opened v1_real_2v2_no_metrics.mbgr: {viewer.model.ticks} ticks. ? lists the keys."
     )
+
+
+def test_other_rules_stay_on_the_info_bar_after_the_message_fades(display):
+    """The status message fades after MESSAGE_SECONDS; the info bar keeps saying, in every view
+    and whatever the user does, that the replay is of other rules and shown as recorded."""
+    from engine import constants as C
+    from replay_viewer.app import MESSAGE_SECONDS, RESTING_HINT
+
+    viewer = App(L.SIZE)
+    assert viewer.open_path("tests/fixtures/replays/v1_rules1_real_2v2_no_metrics.mbgr")
+    mark = (
+        "other rules: recorded under 'marl-battlegrounds 0.1.0', this engine runs "
+        f"'{C.RULES_VERSION}' (shown as recorded)"
+    )
+    frame(viewer, dt=MESSAGE_SECONDS + 0.5)
+    assert viewer.message == RESTING_HINT[1]  # the toast is gone ...
+    lines = drawn(viewer)
+    assert lines[2] == f"A: scripted:brawler   B: random   {mark}"  # ... the bar still says
+    post(viewer, key(pygame.K_RIGHT), key(pygame.K_v, unicode="v"))  # a tick on, the next view
+    lines = drawn(viewer)
+    assert viewer.model.tick == 1 and viewer.model.view != "oracle"
+    assert lines == [
+        lines[0],
+        "point of view: only what this view knew at this tick is shown",
+        mark,
+    ]
+    assert viewer.open_path("tests/fixtures/replays/v1_real_2v2_no_metrics.mbgr")
+    assert not any("other rules" in line for line in drawn(viewer))

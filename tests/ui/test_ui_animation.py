@@ -13,6 +13,7 @@ from ui.animation import (
     HALF,
     caption_lines,
     ease,
+    marked,
     path_point,
     tick_effects,
     tween_scene,
@@ -110,6 +111,39 @@ def test_status_marks_name_fresh_statuses_and_broken_traps():
     events["status_broken"][6, 4] = True  # B1's Trap ended by damage
     marks = tick_effects(events, before, after).statuses
     assert marks == ((3, "stunned", 3), (6, "trap broken", 4))
+
+
+def test_a_unit_gets_one_stun_mark_and_one_of_each_word():
+    from ui.rules import C
+
+    def fresh(*names):
+        out = np.zeros(C.NUM_STATUS, bool)
+        out[[C.STATUS_ID[n] for n in names]] = True
+        return out
+
+    ids = C.STATUS_ID
+    # a Charge lands a slow and a stun: two effects, two words
+    assert marked(fresh("charge_slow", "charge_stun")) == [ids["charge_slow"], ids["charge_stun"]]
+    # a Trap (4 ticks) and a Poison stun (1 tick) at once: one stun, the Trap's
+    both = fresh("poison_slow", "trap_stun", "poison_stun", "anti_heal")
+    assert marked(both) == [ids["poison_slow"], ids["trap_stun"], ids["anti_heal"]]
+    # a Charge slow and a Poison slow both read "slowed": said once
+    assert marked(fresh("charge_slow", "poison_slow")) == [ids["charge_slow"]]
+    assert marked(fresh()) == []
+
+
+def test_a_real_double_stun_is_marked_once():
+    """The real game of REAL (map 47, tactician vs kiter), transition 50: B1 is Trapped and
+    Poison-stunned in the same tick; its marks under the unit name one stun."""
+    model = ViewerModel(read_replay(REAL))
+    events = model.events(50)
+    fresh = np.asarray(events["status_applied"]) | np.asarray(events["status_refreshed"])
+    from ui.rules import C
+
+    (slot,) = np.flatnonzero(fresh[:, C.IS_STUN].sum(axis=1) > 1)
+    words = [w for s, w, _ in tick_effects(events, model.scene(50), model.scene(51)).statuses
+             if s == slot]  # fmt: skip
+    assert slot == 6 and words == ["slowed", "trapped", "anti-heal"]
 
 
 def test_caption_lines_count_the_rest():
