@@ -51,8 +51,11 @@ def load_last_setup(path: Path | None = None) -> tuple[ClientSetup | None, str]:
         return None, ""
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:  # not JSON (or unreadable): the file says nothing
+        return None, f"Last setup not used: {path}: {error}"
+    try:
         return setup_from_dict(doc, source=str(path)), ""
-    except (OSError, ValueError) as error:
+    except ValueError as error:  # names the file and the field itself
         return None, f"Last setup not used: {error}"
 
 

@@ -167,7 +167,7 @@ TRAIN = [
         26,
         "islands",
         "Islands",
-        "A few big round islands of cover with wide water between.",
+        "A few big round islands of cover with open ground between.",
         [P(5, 3, 1.1), P(7.2, 7.4, 1.2), P(10, 5, 1.3), P(4.2, 8.2, 0.6), P(8, 2, 0.5)],
     ),
     design(

@@ -78,6 +78,11 @@ def test_last_setup_round_trip_and_bad_file(tmp_path):
     loaded, message = load_last_setup(path)
     assert loaded is None and str(path) in message and "'seed'" in message
     assert load_last_setup(tmp_path / "none.json") == (None, "")
+    path.write_text('{"seed": 9, "map')  # cut short: not JSON, the file is still named
+    assert load_last_setup(path) == (
+        None,
+        f"Last setup not used: {path}: Unterminated string starting at: line 1 column 13 (char 12)",
+    )
 
 
 def test_replay_names_never_collide(tmp_path):
