@@ -5,13 +5,13 @@ and compiles on the engine thread (battleclient.controllers) behind a progress b
 has `handle_events(events)`, `update(dt)` and `draw(surface)`, so tests drive it offscreen with
 SDL_VIDEODRIVER=dummy. `--headless` plays machine slots to the end without a window; the
 window is resizable (F11: full screen) and shows the 1280 x 800 layout scaled (ui.window_fit);
-`--from-replay FILE --tick N` opens a game at a replay's tick (battleclient.branching).
+`--from-replay FILE --tick N` opens a game at a replay's tick (battleclient.branching). The
+window loop itself (pacing, full screen, screenshots, SIGTERM) is battleclient.window_loop.
 """
 
 import os
 import subprocess
 import sys
-from contextlib import nullcontext
 from pathlib import Path
 
 import pygame
@@ -32,24 +32,18 @@ from battleclient.screens import Screen
 from battleclient.settings import (
     remember_recent_setup,
     save_last_setup,
-    timestamp,
 )
-from battleclient.startup import fixed_hash_seed, remembered_setup, screenshot_ready
+from battleclient.startup import fixed_hash_seed, remembered_setup
+from battleclient.window_loop import WindowLoop
 from battleclient.wording import rules_words
-from fileio import unused_path
 from ui.focus import take_keyboard_back
-from ui.pacing import FramePacer
 from ui.panels import short_path
-from ui.paths import screenshot_dir
-from ui.png import save_png
 from ui.signals import EXIT_CODE as TERM_EXIT
 from ui.signals import TermSignal, end_process
 from ui.window_fit import WindowFit
 
-TERM_WAIT_S = 3.0  # on SIGTERM: seconds for the engine thread to finish (a replay being written)
 
-
-class App:
+class App(WindowLoop):
     """The window's logic: one screen at a time (a battleclient.screens.Screen: the Lobby or a
     PlayScreen) and the engine thread."""
 
@@ -241,33 +235,6 @@ class App:
             self.fit.resize(surface.get_size() if surface is not None else L.SIZE)
         self.screen.handle_events(events)
 
-    def toggle_fullscreen(self) -> None:
-        """F11: full screen (the desktop's resolution) or back to a resizable window of the
-        layout's size; the layout is scaled to either (ui.window_fit)."""
-        self.fullscreen = not self.fullscreen
-        if self.fullscreen:
-            surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
-        else:
-            surface = pygame.display.set_mode(L.SIZE, pygame.RESIZABLE)
-        self.fit.resize(surface.get_size())
-
-    def show(self, display) -> None:
-        """Draw the screen in the layout's 1280 x 800 frame and present it on the window
-        surface `display`, scaled to the window's size."""
-        if self.fit.identity and display.get_size() == L.SIZE:
-            return self.draw(display)
-        frame = pygame.Surface(L.SIZE)
-        self.draw(frame)
-        self.fit.present(frame, display)
-
-    def save_screenshot(self) -> Path | None:
-        """F12: the last drawn frame as a new PNG in the screenshots folder both apps use."""
-        if self.last_frame is None:
-            return None
-        path = save_png(self.last_frame, unused_path(screenshot_dir(), f"client_{timestamp()}.png"))
-        self.screen.say(f"Screenshot saved: {path}")
-        return path
-
     def update(self, dt: float) -> None:
         self.poll()
         # reap Replay Viewers the player closed, so none lingers as a zombie process
@@ -285,56 +252,6 @@ class App:
         """True while the screen animates or plays on its own; else the loop waits for input
         (or a finished engine job, which posts an event) at a low frame rate."""
         return bool(self.screen.busy())
-
-    def run(self, display, screenshot=None, after_ticks: int = 0, term=None) -> int:
-        """The window loop: 60 frames a second while something moves, a wait on the event queue
-        when idle (ui.pacing); with `screenshot`, save a PNG once the game reached
-        `after_ticks` (human slots hold still meanwhile) and stop. `term`: a TermSignal the
-        caller entered before the window opened (else one is entered here)."""
-        pacer = FramePacer()
-        wake = pygame.event.custom_type()
-        self.worker.notify = lambda: pygame.event.post(pygame.event.Event(wake))
-        with TermSignal() if term is None else nullcontext(term) as term:
-            self._loop(pacer, display, screenshot, after_ticks, term)
-        if term.received:  # no questions, and no minute-long wait for a compile to end
-            video = getattr(self.screen, "video", None)
-            if video is not None:
-                video.cancel()  # an export in progress: its temporary file removed
-            self.close(timeout=TERM_WAIT_S)
-            print("battleclient: ended by SIGTERM", file=sys.stderr)
-            return TERM_EXIT
-        self.close()
-        return 0
-
-    def _loop(self, pacer, display, screenshot, after_ticks: int, term) -> None:
-        while self.running and not term.received:
-            events, dt = pacer.next_frame(self.busy() or screenshot is not None)
-            if term.received:
-                break
-            self.handle_events(events)
-            self.update(dt)
-            if screenshot is not None and screenshot_ready(self, after_ticks):
-                frame = pygame.Surface(L.SIZE)
-                self.draw(frame)
-                print(save_png(frame, screenshot))
-                if self.screen.snap.tick < after_ticks:  # the score ended it sooner
-                    print(
-                        f"battleclient: --after-ticks {after_ticks}: the game ended at tick "
-                        f"{self.screen.snap.tick}; the screenshot shows its last frame",
-                        file=sys.stderr,
-                    )
-                self.running = False
-                break
-            self.show(pygame.display.get_surface() or display)
-            pygame.display.flip()
-
-    def close(self, timeout: float = 60.0) -> None:
-        """Let the engine thread finish (a replay being written), then stop it."""
-        for tag, ok, value in self.worker.wait(timeout):
-            done = self.jobs.pop(tag, None)
-            if done is not None:
-                done(ok, value)
-        self.worker.stop(min(timeout, 10.0))
 
 
 def main(argv=None) -> int:

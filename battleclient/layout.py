@@ -12,7 +12,7 @@ BUTTON_Y, BUTTON_H = 5, 30
 PLAY_BUTTONS = {  # name -> (text, rect, tool tip)
     "ult": ("Ultimate (U)", (690, BUTTON_Y, 124, BUTTON_H), "Use the Ultimate (only when legal)"),
     "end": ("End turn (Space)", (818, BUTTON_Y, 150, BUTTON_H), "Lock in every order"),
-    "takeback": ("Take back (B)", (972, BUTTON_Y, 124, BUTTON_H), "Undo the last resolved tick"),
+    "takeback": ("Take back (B)", (972, BUTTON_Y, 124, BUTTON_H), "Undo your last orders"),
     "repeat": ("Repeat (R)", (586, BUTTON_Y, 100, BUTTON_H), "Last tick's orders again"),
     "pause": ("Pause (Space)", (690, BUTTON_Y, 124, BUTTON_H), "Pause or play"),
     "step": ("Step (N)", (818, BUTTON_Y, 80, BUTTON_H), "One tick while paused"),

@@ -18,7 +18,7 @@ from battleclient.resolution import RESOLVE_S, TWEEN_S, draw_resolution
 from battleclient.views import ORACLE, fair_scene, viewer_label
 from ui import modal
 from ui.explain import counted, end_reason
-from ui.panels import ELLIPSIS, cut_end, short_path
+from ui.panels import ELLIPSIS, cut_end, short_path, wrap
 from ui.rules import C
 from ui.scene import DEFAULT_OVERLAYS
 from ui.theme import COLOURS, TEAM_COLOURS
@@ -106,10 +106,10 @@ class PlayDrawing:
 
     def _scene(self):
         s = self.s
-        if s.phase == "over":
-            return fair_scene(s.snap, ORACLE), None, ORACLE
         key = s.viewer_key
         viewer = s.viewers[key]
+        if s.phase == "over":  # the end keeps the game's view (fair views): the replay has all
+            return fair_scene(s.snap, viewer, sight=s.sight), None, viewer
         selected, highlights, overlays = None, (), set(DEFAULT_OVERLAYS)
         if s.phase == "orders" and s.selected is not None:
             book = s.books[s.team]
@@ -276,6 +276,7 @@ class PlayDrawing:
         inner = pygame.Rect(L.OVER_CARD).inflate(-32, -28).width - 8  # panels.draw_card
         saved = replay_lines(s.replay_path, self.fonts[0], inner)
         lines = [end_score_line(a, b, s.snap.tick, why), *saved]
+        lines += wrap(view_note(s.viewers[s.viewer_key]), self.fonts[0], inner, indent="")
         lines.append("R opens it in the Replay Viewer, V exports a video; L or Enter: the lobby.")
         if s.video.line:  # "Saved the video PATH": as long as the replay's path
             lines += path_lines(s.video.line, self.fonts[0], inner)
@@ -308,6 +309,14 @@ def menu_line(tick: int, saved: bool) -> str:
     if tick == 0:
         return "No tick has been played yet: leaving now saves no replay."
     return f"The game so far ({counted(tick, 'tick')}) is saved as a replay when you leave."
+
+
+def view_note(viewer) -> str:
+    """The end card's words on what the board, panels and log show: the game's own view to
+    the end (a POV game reveals nothing at game over; the replay shows the whole game)."""
+    if viewer == ORACLE:
+        return "Shown in the Oracle view: every unit, every event."
+    return f"Shown as {viewer_label(viewer)} saw it; the replay shows the whole game."
 
 
 def end_score_line(a: int, b: int, ticks: int, why: str) -> str:

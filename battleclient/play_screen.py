@@ -5,8 +5,8 @@ Phases: "starting" (the engine thread builds the game and compiles new rules, sa
 (a team's human agents get orders), "locked" (every human locked in; the engine thread resolves
 the tick), "spectate" (no human slot: the game plays itself in the Oracle view, with pause, step
 and speed) and "over".
-Orders persist from tick to tick (battleclient.persist), a resolved tick can be taken back (B:
-GameSession.take_back) and a hotseat turn can run on a clock (setup.turn_clock). All engine
+Orders persist from tick to tick (battleclient.persist), resolved ticks can be taken back (B:
+battleclient.takeback) and a hotseat turn can run on a clock (setup.turn_clock). All engine
 work is submitted to the App's engine thread; this module never imports JAX.
 """
 
@@ -23,6 +23,7 @@ from battleclient.play_draw import RESOLVE_S, PlayDrawing
 from battleclient.play_input import PlayInput
 from battleclient.screens import Screen
 from battleclient.settings import new_replay_path, replay_dir
+from battleclient.takeback import TakeBack
 from battleclient.views import ORACLE, fair_scene, log_lines
 from battleclient.wording import ult_refusal
 from replay_viewer.playback import VideoRunner
@@ -32,7 +33,7 @@ from ui.theme import GUI_THEME
 from ui.window_fit import FittedManager
 
 
-class PlayScreen(PlayInput, Screen):
+class PlayScreen(TakeBack, PlayInput, Screen):
     """One game of a ClientSetup; `app` gives submit(), fonts, to_lobby(), quit(), open_viewer()."""
 
     sight = "team"  # a human sees what its whole team sees (views.fair_scene)
@@ -195,42 +196,6 @@ class PlayScreen(PlayInput, Screen):
             self.app.submit(self.session.resolve, orders, done=self._on_tick)
         self._sync_buttons()
 
-    def take_back(self) -> None:
-        """B or "Take back": undo resolved ticks (GameSession.take_back) back to the last one
-        a human gave orders for, stepping past those the client played by itself (no human
-        agent could act); that tick's orders come back to be changed. Only while giving
-        orders; when no tick had human orders, it says so and undoes nothing."""
-        if self.phase != "orders" or self.waiting or self.session is None:
-            return
-        if not self.session.can_take_back:
-            return self.say("Nothing to take back yet: no tick has been resolved")
-        count = ticks_to_take_back([by_hand for _, by_hand in self.given])
-        if not count:
-            return self.say("Nothing to take back: no human agent could act on any tick yet")
-        self.phase, self.waiting = "locked", True
-        done = lambda ok, value: self._on_taken_back(ok, value, count)  # noqa: E731
-        self.app.submit(take_back_ticks, self.session, count, done=done)
-        self._sync_buttons()
-
-    def _on_taken_back(self, ok, value, count: int = 1) -> None:
-        """The engine thread undid `count` ticks (take_back): the last of them, the one with
-        human orders, comes back to be changed."""
-        if not ok:
-            self.phase, self.waiting = "orders", False
-            return self.say(f"Could not take back the tick: {value}", error=True)
-        undone = self.given[-count][0]
-        del self.given[-count:]
-        self.snap, self.waiting, self.since = value, False, 99.0  # no resolution to replay
-        for key, viewer in self.viewers.items():
-            # log lines of tick t are labelled t - 1 (see _accept): drop the undone ticks'
-            self.logs[key] = [(t, line) for t, line in self.logs.get(key, []) if t < value.tick]
-            self.scenes[key] = fair_scene(value, viewer, sight=self.sight)
-            self.before[key] = None
-        self._new_orders(value, undone, origin="takeback")
-        past = f" (and {count - 1} played by itself after it)" if count > 1 else ""
-        self.say(f"Took back tick {value.tick}{past}: its orders are back, change them")
-        self._sync_buttons()
-
     def repeat_orders(self) -> None:
         """R: this team's orders of the last tick again (for when repeating is off)."""
         if self.phase != "orders":
@@ -369,8 +334,7 @@ class PlayScreen(PlayInput, Screen):
             label = "Ultimate: ON (U)" if (order.ult or order.armed) else "Ultimate (U)"
             if self.buttons["ult"].text != label:
                 self.buttons["ult"].set_text(label)
-        back = self.buttons["takeback"]
-        back.enable() if self.session is not None and self.session.can_take_back else back.disable()
+        self._sync_take_back_button()
         pause = "Play (Space)" if self.paused else "Pause (Space)"
         if self.buttons["pause"].text != pause:
             self.buttons["pause"].set_text(pause)
@@ -417,18 +381,3 @@ class PlayScreen(PlayInput, Screen):
 
     def draw(self, surface) -> None:
         self.drawing.draw(surface)
-
-
-def ticks_to_take_back(by_hand: list) -> int:
-    """How many resolved ticks one take back undoes: those at the end the client played by
-    itself (False in `by_hand`, one bool per resolved tick, oldest first) and the last one with
-    human orders (True); 0 when no tick had them."""
-    auto = next((i for i, hand in enumerate(reversed(by_hand)) if hand), None)
-    return 0 if auto is None else auto + 1
-
-
-def take_back_ticks(session, count: int):
-    """Engine-thread job: GameSession.take_back `count` times; the Snapshot it returns last."""
-    for _ in range(count):
-        snap = session.take_back()
-    return snap

@@ -1,7 +1,26 @@
-"""Take back across ticks the client played by itself (no human agent could act, e.g. under
-RULES 2.3's stun): how many ticks one take back undoes."""
+"""Take back across a tick the client played by itself (no human agent could act, RULES 3.3's
+Charge stun): keys and clicks posted on SDL's event queue, read back by the App's own event
+loop; the "Take back" button is enabled exactly when B would undo something."""
 
-from battleclient.play_screen import ticks_to_take_back
+import json
+from pathlib import Path
+
+import pygame
+
+from battleclient import layout as L
+from battleclient.takeback import (
+    NO_HUMAN_TICK,
+    NOTHING_RESOLVED,
+    TAKE_BACK_TIP,
+    take_back_refusal,
+    ticks_to_take_back,
+)
+from evaluation import scenarios as S
+from tests.battleclient.driver import click, post_events, setup
+from tests.battleclient.test_persist_orders import at_orders, press
+
+CLOSE_QUARTERS = Path(S.__file__).resolve().parents[1] / "scenarios" / "004_close_quarters.json"
+BUTTON = pygame.Rect(L.PLAY_BUTTONS["takeback"][1]).center
 
 
 def test_a_take_back_steps_past_the_ticks_played_by_itself():
@@ -9,3 +28,64 @@ def test_a_take_back_steps_past_the_ticks_played_by_itself():
     assert ticks_to_take_back([False, True]) == 1
     assert ticks_to_take_back([False, False]) == 0  # nothing with human orders to go back to
     assert ticks_to_take_back([]) == 0
+
+
+def test_the_refusal_says_why_a_take_back_would_undo_nothing():
+    assert take_back_refusal(False, []) == NOTHING_RESOLVED
+    assert take_back_refusal(True, [False]) == NO_HUMAN_TICK
+    assert take_back_refusal(True, [False, True, False]) == ""
+
+
+def stunned_a0():
+    """Scenario 4 with the human's agent A0 stunned by a Charge at its first tick (294). The
+    score starts at 0 : 0: from the scenario's 19 : 18 Team B reaches its 20 at tick 295 (its
+    Rogue and Mage kill Hunter A2 whatever A0 does), and B does nothing on the game-over card,
+    so a take back at tick 296 would be waited for forever."""
+    doc = json.loads(CLOSE_QUARTERS.read_text())
+    doc["start"]["agents"]["A0"]["status"] = {"charge_stun": 1}
+    doc["start"]["score"] = [0, 0]
+    return S.scenario_from_dict(doc, CLOSE_QUARTERS)
+
+
+def button_state(screen) -> tuple:
+    button = screen.buttons["takeback"]
+    return button.visible, button.is_enabled, button.tool_tip_text
+
+
+def test_take_back_by_button_and_b_after_a_stunned_tick(apps):
+    app = apps(setup(), start=False)
+    app.start_scenario(stunned_a0(), [0])
+    screen = app.screen
+    at_orders(app, 295)  # tick 294: A0 stunned, the client played it by itself
+    assert [hand for _, hand in screen.given] == [False]
+    assert button_state(screen) == (True, False, NO_HUMAN_TICK)
+    press(app, pygame.K_b)  # nothing with human orders to go back to: says so
+    assert screen.message == NO_HUMAN_TICK and screen.phase == "orders"
+    assert screen.snap.tick == 295 and screen.session.takebacks == []
+
+    press(app, pygame.K_d, pygame.K_SPACE)  # east, end the turn
+    at_orders(app, 296)
+    assert screen.phase == "orders" and not screen.snap.over
+    assert [hand for _, hand in screen.given] == [False, True]
+    assert button_state(screen) == (True, True, TAKE_BACK_TIP)
+    assert any(t == 295 for t, _ in screen.logs[0])  # tick 295 told in the log
+
+    post_events(app, click(BUTTON))  # a real click on "Take back"
+    at_orders(app, 295)
+    assert screen.message == "Took back tick 295: its orders are back, change them"
+    order = screen.books[0].orders[0]
+    assert (order.move, order.carried) == (3, "takeback")
+    assert [t["tick"] for t in screen.session.takebacks] == [295]
+    # A0's undone move as the engine got it: East is W (4) in the frame of a team spawned
+    # east, as Team A is in this scenario (battleclient.orders)
+    assert screen.session.takebacks[0]["submitted"][0][0] == 4
+    assert [hand for _, hand in screen.given] == [False]
+    assert not any(t == 295 for t, _ in screen.logs[0])  # the undone tick left the log
+    assert button_state(screen) == (True, False, NO_HUMAN_TICK)
+
+    post_events(app, click(BUTTON))  # disabled: the click does nothing
+    press(app, pygame.K_b)  # back to tick 294 would only replay it by itself: says why
+    assert screen.phase == "orders" and screen.snap.tick == 295
+    assert screen.message == NO_HUMAN_TICK
+    assert screen.books[0].orders[0].move == 3  # the brought-back order is still there
+    assert [t["tick"] for t in screen.session.takebacks] == [295]
