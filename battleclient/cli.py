@@ -168,7 +168,7 @@ def id_ranges(ids: list[int]) -> str:
 
 def map_option(text: str) -> str:
     """--map's value as a setup's map field: a split, the id of a map file in the maps folder,
-    or a map file's path (checked now with engine.maps.load_map_path, as `mbg play --map`).
+    or a map file's path (checked now with engine.maps.load_map_path, as `mbg play --maps`).
 
     Raises ValueError for an id without a map file, naming it with the valid ids and splits
     (rather than the engine's file pattern when the game starts), or a MapError naming the

@@ -21,6 +21,7 @@ import json
 import sys
 from pathlib import Path
 
+from cli.maps import add_maps_option
 from evaluation.seeds import check_root_seed
 
 
@@ -37,7 +38,7 @@ def register(subparsers) -> None:
     run.add_argument("--teams", nargs="+", required=True, metavar="NAME=SPEC")
     run.add_argument("--strangers", nargs="+", metavar="NAME=SPEC", help="default: the teams")
     run.add_argument("--opponents", nargs="+", required=True, metavar="NAME=SPEC")
-    run.add_argument("--maps", default="validation", help="map ids, splits or files")
+    add_maps_option(run, "validation")
     run.add_argument("--roster", default="MWHRP", help="mirrored roster, or random (MWHRP)")
     run.add_argument("--pairs", type=int, default=10, help="side-swapped pairs a cell (10)")
     run.add_argument("--replace", type=int, default=1, help="agents a stranger plays (1)")

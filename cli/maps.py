@@ -22,6 +22,7 @@ from pathlib import Path
 from engine import maps as M
 from fileio import output_file
 
+MAPS_HELP = "map ids, ranges, splits or map files"  # what map_specs reads, in every --help
 SCALE = 40  # pixels a map unit in `show --png`
 ATLAS_SCALE, ATLAS_COLUMNS, ATLAS_MARGIN, LABEL_H = 16, 6, 12, 22
 COLOURS = {
@@ -169,12 +170,12 @@ def _valid_text(option: str) -> str:
     return text if option == "--split" else f"{text}; or a map file (a path, or NAME.json)"
 
 
-def map_ids(selection: str, option: str = "--map", shown: str | None = None) -> list[int]:
+def map_ids(selection: str, option: str = "--maps", shown: str | None = None) -> list[int]:
     """Ids of a command-line map selection (ids, ranges or a split), each with a map file.
 
     Checked here so that the user reads which id is unknown and what is valid, rather than the
     engine's file pattern. Raises ValueError naming the option, the value (`shown`, default the
-    selection) and the valid ids and splits, e.g. "--map 99: unknown map id 99; valid ids: ...".
+    selection) and the valid ids and splits, e.g. "--maps 99: unknown map id 99; valid ids: ...".
     """
     shown = selection if shown is None else shown
     try:
@@ -191,7 +192,7 @@ def map_ids(selection: str, option: str = "--map", shown: str | None = None) -> 
     return ids
 
 
-def map_specs(selection: str, option: str = "--map") -> list[M.MapSpec]:
+def map_specs(selection: str, option: str = "--maps") -> list[M.MapSpec]:
     """The maps of a command-line selection: ids, ranges, splits and map file paths, mixed
     ("validation,my_maps/arena.json"). Unknown ids are named before any file is read; a bad
     file raises MapError naming the file, the field and the value."""
@@ -200,6 +201,16 @@ def map_specs(selection: str, option: str = "--map") -> list[M.MapSpec]:
     if ids_text:
         map_ids(ids_text, option, shown=selection)
     return list(M.load_maps(parts))
+
+
+def add_maps_option(parser: argparse.ArgumentParser, default: str, old: str | None = None) -> None:
+    """Adds `--maps SELECTION` (read with map_specs) in the words every command shows for it;
+    `old`, a former name of the option, still sets it but is left out of --help."""
+    parser.add_argument(
+        "--maps", default=default, metavar="SELECTION", help=f"{MAPS_HELP} ({default})"
+    )
+    if old is not None:
+        parser.add_argument(old, dest="maps", help=argparse.SUPPRESS)
 
 
 def _load(target: str) -> M.MapSpec:
@@ -359,6 +370,6 @@ def register(subparsers) -> None:
     p.set_defaults(func=cmd_validate)
     p = sub.add_parser("atlas", help="draw every map on one PNG sheet")
     p.add_argument("--png", metavar="FILE", required=True, help="where to write the sheet")
-    p.add_argument("--maps", default="all", help="ids, ranges, splits or map files (all)")
+    add_maps_option(p, "all")
     p.add_argument("--force", action="store_true", help="replace an existing PNG")
     p.set_defaults(func=cmd_atlas)

@@ -1,9 +1,9 @@
 """`mbg play`: headless games between any Systems, with a replay file a game on request.
 
-mbg play --map 47 --team-a scripted:kiter --team-b scripted:tactician --games 20 --out runs/x
-mbg play --map validation --slots "A0=random,A1-A4=scripted:brawler,B*=scripted:tactician"
-mbg play --map 47 --team-a random --team-b random --json
-mbg play --map my_maps/arena.json --team-a scripted:kiter --team-b random
+mbg play --maps 47 --team-a scripted:kiter --team-b scripted:tactician --games 20 --out runs/x
+mbg play --maps validation --slots "A0=random,A1-A4=scripted:brawler,B*=scripted:tactician"
+mbg play --maps 47 --team-a random --team-b random --json
+mbg play --maps my_maps/arena.json --team-a scripted:kiter --team-b random
 
 Games come in pairs on the same map, roster and seed with the spawn ends swapped (--no-swap
 turns that off); maps cycle over the selection, which may name map files (a path, or NAME.json).
@@ -17,6 +17,7 @@ import json
 import sys
 from pathlib import Path
 
+from cli.maps import add_maps_option
 from cli.progress import game_progress
 from fileio import output_folder
 
@@ -32,9 +33,7 @@ def register(subparsers) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--map", default="validation", help="map ids, splits or map files (validation)"
-    )
+    add_maps_option(parser, "validation", old="--map")
     who = parser.add_mutually_exclusive_group(required=True)
     who.add_argument("--slots", metavar="SPEC", help='e.g. "A0=random,A1-A4=scripted:kiter,..."')
     who.add_argument("--team-a", metavar="SPEC", help="System of every Team A slot")
@@ -139,7 +138,7 @@ def _refuse_humans(specs, args) -> None:
             where = ", ".join(f"{option} {spec}" for option, spec in teams if is_human(spec))
         raise ValueError(
             f"{where}: human slots need a window and mbg play has none (even with --headless); "
-            f'play them in the BattleClient: battleclient --map {args.map} --slots "'
+            f'play them in the BattleClient: battleclient --map {args.maps} --slots "'
             f'{slots_text(specs)}"'
         )
 
@@ -266,7 +265,7 @@ def run(args) -> int:
     specs = parse_slots(_slot_text(args), _slots_option(args))
     _refuse_humans(specs, args)
     rosters = roster_list(args.roster, "--roster")  # a bad roster fails before any game
-    maps = map_specs(args.map, "--map")
+    maps = map_specs(args.maps, "--maps")
     setups = schedule(maps, rosters, args.games, args.seed, swap_ends=not args.no_swap)
     unplayed = unplayed_rosters_note(rosters, args.games, len(maps), "--roster", not args.no_swap)
     if unplayed:

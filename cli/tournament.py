@@ -18,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+from cli.maps import add_maps_option
 from cli.rate import add_rating_options, check_outputs, check_rating_options, rate_and_report
 from evaluation.seeds import check_root_seed
 from fileio import output_folder
@@ -34,7 +35,7 @@ def register(subparsers) -> None:
     sub = parser.add_subparsers(dest="tournament_command", metavar="ACTION", required=True)
     run = sub.add_parser("run", help="play (or resume) a round robin and rate it")
     run.add_argument("--entrants", nargs="+", required=True, metavar="NAME=SPEC")
-    run.add_argument("--maps", default="test", help="map ids, splits or files (test: 47-51)")
+    add_maps_option(run, "test")
     run.add_argument("--games-per-pair", type=int, default=200, help="games a matchup (200)")
     run.add_argument("--seed", type=int, default=0, help="root seed of the game seeds (0)")
     run.add_argument("--out", required=True, metavar="DIR", help="the tournament folder")

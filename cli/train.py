@@ -20,6 +20,7 @@ import sys
 import time
 from pathlib import Path
 
+from cli.maps import add_maps_option
 from evaluation.seeds import check_root_seed
 from fileio import output_file, output_folder
 
@@ -74,9 +75,7 @@ def register(subparsers) -> None:
     ev = subparsers.add_parser("eval", help="evaluate a policy checkpoint against a System")
     ev.add_argument("checkpoint", help="policy file (e.g. policies/released/ippo_v1.msgpack)")
     ev.add_argument("--vs", required=True, help="opponent slot-spec kind, e.g. scripted:brawler")
-    ev.add_argument(
-        "--maps", default="validation", help="map ids, splits or map files (validation)"
-    )
+    add_maps_option(ev, "validation")
     ev.add_argument("--games", type=int, default=200, help="games in all (default 200)")
     ev.add_argument("--roster", default="MWHRP", help="roster(s), comma separated, as "
                     "`mbg play --roster` (default MWHRP)")  # fmt: skip

@@ -1,4 +1,4 @@
-"""`mbg play --map FILE` plays a user's map file, and its replays re-simulate without the file."""
+"""`mbg play --maps FILE` plays a user's map file, and its replays re-simulate without the file."""
 
 import json
 
@@ -20,7 +20,7 @@ def custom_map(folder, name="my_map.json", **changes):
 def test_play_a_map_file_and_verify_its_replays(tmp_path, capsys):
     path = custom_map(tmp_path)
     out = tmp_path / "out"
-    argv = ["play", "--map", str(path), "--slots", "*=random", "--games", "2", "--json"]
+    argv = ["play", "--maps", str(path), "--slots", "*=random", "--games", "2", "--json"]
     assert main([*argv, "--horizon", "12", "--out", str(out)]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [row["map_id"] for row in report["results"]] == [60, 60]
@@ -43,7 +43,7 @@ def never_plays(monkeypatch):
 
 def test_a_bad_map_file_is_one_line_naming_file_field_and_value(tmp_path, capsys, never_plays):
     path = custom_map(tmp_path, red_zone=[0, 0, 12, 10])
-    assert main(["play", "--map", f"validation,{path}", "--slots", "*=random"]) == 2
+    assert main(["play", "--maps", f"validation,{path}", "--slots", "*=random"]) == 2
     err = capsys.readouterr().err
     assert err == (
         f"mbg play: error: {path}: field 'red_zone': needs 0 <= x0 <= x1 <= 10 and "
@@ -60,5 +60,5 @@ def test_eval_names_a_missing_map_file_before_loading_anything(tmp_path, capsys)
 
 def test_unknown_ids_are_named_before_any_file_is_read(tmp_path, capsys, never_plays):
     missing = tmp_path / "nope.json"
-    assert main(["play", "--map", f"99,{missing}", "--slots", "*=random"]) == 2
-    assert f"--map 99,{missing}: unknown map id 99; valid ids: 0-51" in capsys.readouterr().err
+    assert main(["play", "--maps", f"99,{missing}", "--slots", "*=random"]) == 2
+    assert f"--maps 99,{missing}: unknown map id 99; valid ids: 0-51" in capsys.readouterr().err

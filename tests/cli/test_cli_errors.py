@@ -5,7 +5,7 @@ import pytest
 
 from cli.main import main
 
-PLAY = ["play", "--map", "47", "--slots", "*=random", "--games", "2"]
+PLAY = ["play", "--maps", "47", "--slots", "*=random", "--games", "2"]
 
 
 def test_play_refuses_an_out_that_is_a_file_before_playing(tmp_path, capsys, no_work):
@@ -42,15 +42,15 @@ def test_play_names_a_rule_option_out_of_range(option, capsys, no_work):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["play", "--map", "47", "--team-a", "scripted:zz", "--team-b", "random"],
+        (["play", "--maps", "47", "--team-a", "scripted:zz", "--team-b", "random"],
          "--team-a scripted:zz: scripted bot 'zz' does not exist"),
-        (["play", "--map", "47", "--team-a", "random", "--team-b", "scripted:zz"],
+        (["play", "--maps", "47", "--team-a", "random", "--team-b", "scripted:zz"],
          "--team-b scripted:zz: scripted bot 'zz' does not exist"),
-        (["play", "--map", "47", "--team-a", "random", "--team-b", "foo"],
+        (["play", "--maps", "47", "--team-a", "random", "--team-b", "foo"],
          "--team-b foo: unknown kind 'foo'; valid kinds: checkpoint:PATH[#greedy]"),
-        (["play", "--map", "47", "--team-a", "", "--team-b", "random"],
+        (["play", "--maps", "47", "--team-a", "", "--team-b", "random"],
          "--team-a: is empty; give a System spec such as scripted:tactician"),
-        (["play", "--map", "47", "--slots", "A*=random,B*=checkpoint:none.msgpack"],
+        (["play", "--maps", "47", "--slots", "A*=random,B*=checkpoint:none.msgpack"],
          "--slots: none.msgpack: no such policy file"),
         (["eval", "policies/released/ippo_v1.msgpack", "--vs", "scripted:zz", "--games", "2"],
          "--vs scripted:zz: scripted bot 'zz' does not exist"),
@@ -194,12 +194,12 @@ HUMANS = "human slots need a window and mbg play has none (even with --headless)
     ],
 )  # fmt: skip
 def test_play_names_the_slot_option_at_fault(who, message, capsys, no_work):
-    assert main(["play", "--map", "47", *who]) == 2
+    assert main(["play", "--maps", "47", *who]) == 2
     assert capsys.readouterr().err == f"mbg play: error: {message}\n"
 
 
 def test_a_folder_given_as_a_policy_is_called_a_folder(tmp_path, capsys, no_work):
-    argv = ["play", "--map", "47", "--team-a", f"checkpoint:{tmp_path}", "--team-b", "random"]
+    argv = ["play", "--maps", "47", "--team-a", f"checkpoint:{tmp_path}", "--team-b", "random"]
     assert main(argv) == 2
     assert capsys.readouterr().err == (
         f"mbg play: error: --team-a checkpoint:{tmp_path}: {tmp_path}: is a folder, not a policy "

@@ -1,8 +1,10 @@
 """Map selections on the command line: an unknown id names itself and the valid ids and splits."""
 
+import re
+
 import pytest
 
-from cli.main import main
+from cli.main import _innermost, build_parser, main
 from cli.maps import id_ranges, map_ids
 
 VALID = (
@@ -18,9 +20,9 @@ def error_of(capsys, *argv) -> tuple[int, str]:
 
 
 def test_play_with_an_unknown_map_names_the_id_and_the_valid_choices(capsys):
-    code, err = error_of(capsys, "play", "--map", "99", "--team-a", "random", "--team-b", "random")
+    code, err = error_of(capsys, "play", "--maps", "99", "--team-a", "random", "--team-b", "random")
     assert code == 2
-    assert err.strip() == f"mbg play: error: --map 99: unknown map id 99; {VALID}"
+    assert err.strip() == f"mbg play: error: --maps 99: unknown map id 99; {VALID}"
     assert "_*.json" not in err and "maps/" not in err  # no internal file pattern
 
 
@@ -51,5 +53,59 @@ def test_id_ranges():
 def test_a_selection_mixes_splits_ids_and_ranges():
     assert map_ids("validation,47") == [42, 43, 44, 45, 46, 47]
     assert map_ids("1-2,test") == [1, 2, 47, 48, 49, 50, 51]
-    with pytest.raises(ValueError, match=r"--map validation,99: unknown map id 99; valid ids"):
+    with pytest.raises(ValueError, match=r"--maps validation,99: unknown map id 99; valid ids"):
         map_ids("validation,99")
+
+
+def test_play_takes_maps_and_the_older_map_still(capsys):
+    """--maps, as in eval, tournament run and crossplay run; --map, its older name, sets the
+    same selection, is left out of --help, and an error names --maps."""
+    parser = build_parser()
+    # its own option string: argparse's prefix match of --maps would take --map too, until
+    # another option beginning --map made the prefix ambiguous
+    assert "--map" in _innermost(parser, ["play"])._option_string_actions
+    parse = parser.parse_args
+    assert parse(["play", "--slots", "*=random"]).maps == "validation"
+    assert parse(["play", "--map", "48,test", "--slots", "*=random"]).maps == "48,test"
+    assert parse(["play", "--map", "48", "--maps", "49", "--slots", "*=random"]).maps == "49"
+    code, err = error_of(capsys, "play", "--map", "99", "--slots", "*=random")
+    assert code == 2
+    assert err.strip() == f"mbg play: error: --maps 99: unknown map id 99; {VALID}"
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    shown = capsys.readouterr().out
+    assert "--maps SELECTION" in shown and re.search(r"--map\b", shown) is None
+
+
+@pytest.mark.parametrize(
+    ("command", "default"),
+    [
+        (["play"], "validation"),
+        (["eval"], "validation"),
+        (["tournament", "run"], "test"),
+        (["crossplay", "run"], "validation"),
+        (["maps", "atlas"], "all"),
+    ],
+)
+def test_every_maps_option_is_shown_in_the_same_words(command, default, capsys):
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    shown = " ".join(capsys.readouterr().out.split())  # argparse wraps to the terminal width
+    assert f"--maps SELECTION map ids, ranges, splits or map files ({default})" in shown
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--slots", "*=random"],
+        ["eval", "policies/released/ippo_v1.msgpack", "--vs", "random"],
+        ["tournament", "run", "--entrants", "a=random", "b=random", "--out", "{out}"],
+        ["crossplay", "run", "--teams", "a=random", "--opponents", "b=random", "--out", "{out}"],
+    ],
+)
+def test_every_maps_option_names_a_bad_selection_in_the_same_words(argv, tmp_path, capsys):
+    out = tmp_path / "run"
+    code, err = error_of(capsys, *[a.format(out=out) for a in argv], "--maps", "12,99")
+    assert code == 2
+    assert err.strip().endswith(f": error: --maps 12,99: unknown map id 99; {VALID}")
+    assert not out.exists()  # refused before the run folder is made

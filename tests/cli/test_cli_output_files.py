@@ -106,7 +106,7 @@ def test_an_output_file_in_proc_is_refused_before_any_work(argv, option, tmp_pat
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux's /proc")
 def test_an_output_folder_in_proc_is_refused_before_any_game(capsys, no_work):
-    assert main(["play", "--map", "47", "--slots", "*=random", "--out=/proc/runs"]) == 2
+    assert main(["play", "--maps", "47", "--slots", "*=random", "--out=/proc/runs"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("mbg play: error: --out /proc/runs: cannot write in /proc (")
     assert len(err.splitlines()) == 1 and not Path("/proc/runs").exists()
@@ -140,7 +140,7 @@ def test_replay_export_refuses_a_to_it_cannot_write_in_before_any_video(
 @pytest.mark.parametrize(
     "argv",
     [
-        ["play", "--map", "47", "--slots", "*=random"],
+        ["play", "--maps", "47", "--slots", "*=random"],
         ["train", "ippo", "--steps", "2048"],
         ["scenarios", "run", "--systems", "random", "--scenarios", "1"],
         ["tournament", "run", "--entrants", "a=random", "b=random"],

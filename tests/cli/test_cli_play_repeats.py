@@ -24,7 +24,7 @@ def test_no_note_when_something_varies_the_games():
 def test_play_refuses_a_negative_seed(capsys):
     from cli.main import main
 
-    assert main(["play", "--map", "47", "--slots", "*=random", "--seed", "-1"]) == 2
+    assert main(["play", "--maps", "47", "--slots", "*=random", "--seed", "-1"]) == 2
     assert "--seed -1: must be 0 to 2147483647" in capsys.readouterr().err
 
 
@@ -32,7 +32,7 @@ def test_play_names_the_roster_option_of_a_bad_roster_and_takes_random(capsys):
     from cli.main import main
     from evaluation.match import roster_list
 
-    assert main(["play", "--map", "47", "--slots", "*=random", "--roster", "random,MWX"]) == 2
+    assert main(["play", "--maps", "47", "--slots", "*=random", "--roster", "random,MWX"]) == 2
     assert "--roster random,MWX: roster 'MWX': unknown class letter 'X'" in capsys.readouterr().err
     assert roster_list(" random , MWHRP/MWHRP ,", "--roster") == ["random", "MWHRP/MWHRP"]
 

@@ -23,7 +23,7 @@ def never_plays(monkeypatch):
 
 @pytest.mark.parametrize("headless", [[], ["--headless"]])
 def test_play_refuses_human_slots_in_one_line(capsys, never_plays, headless):
-    argv = ["play", "--map", "47", "--slots", "A0=human,A1-A4=scripted:kiter,B*=random"]
+    argv = ["play", "--maps", "47", "--slots", "A0=human,A1-A4=scripted:kiter,B*=random"]
     assert main(argv + headless) == 2
     err = capsys.readouterr().err
     assert err == (
@@ -36,7 +36,7 @@ def test_play_refuses_human_slots_in_one_line(capsys, never_plays, headless):
 
 def test_llm_is_advertised_and_a_bad_llm_spec_is_one_line(capsys, never_plays):
     assert "llm:CONFIG.json|MODEL@URL" in slotspec.valid_kinds()
-    assert main(["play", "--map", "47", "--slots", "A*=llm:gpt,B*=random"]) == 2
+    assert main(["play", "--maps", "47", "--slots", "A*=llm:gpt,B*=random"]) == 2
     err = capsys.readouterr().err
     assert "'llm:gpt' is neither llm:CONFIG.json nor llm:MODEL@URL" in err
     assert err.rstrip().endswith("(slots A0, A1, A2, A3, A4)") and len(err.splitlines()) == 1
@@ -200,7 +200,7 @@ def test_play_warns_when_an_llm_system_never_got_a_legal_reply(capsys, monkeypat
     monkeypatch.setattr("cli.play._play", lambda *a: (pl.DataFrame(rows), []))
     url = "http://127.0.0.1:1/v1"
     slots = f"A*=llm:m@{url},B*=llm:m@{url}"
-    assert main(["play", "--map", "0", "--slots", slots, "--games", "2", "--json"]) == 0
+    assert main(["play", "--maps", "0", "--slots", slots, "--games", "2", "--json"]) == 0
     err = capsys.readouterr().err
     assert err.count("warning") == 1
     assert (

@@ -8,7 +8,7 @@ from cli.main import main
 @pytest.mark.parametrize(
     "argv",
     [
-        ["play", "--map", "47", "--slots", "*=random", "--seed", "4294967296"],
+        ["play", "--maps", "47", "--slots", "*=random", "--seed", "4294967296"],
         ["tournament", "run", "--entrants", "a=random", "b=random", "--seed", "-1",
          "--out", "{out}"],
         ["tournament", "challenge", "--field", "{out}", "--challenger", "c=random", "--seed",

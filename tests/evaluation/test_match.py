@@ -137,7 +137,7 @@ def test_mbg_play_json_and_replays(tmp_path, capsys):
     from cli.main import main
 
     out = tmp_path / "games"
-    argv = ["play", "--map", "47", "--team-a", "random", "--team-b", "random", "--games", "2"]
+    argv = ["play", "--maps", "47", "--team-a", "random", "--team-b", "random", "--games", "2"]
     argv += ["--roster", "MW/HR", "--horizon", "24", "--score-threshold", "1", "--seed", "4"]
     assert main([*argv, "--out", str(out), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -157,11 +157,11 @@ def test_mbg_play_json_and_replays(tmp_path, capsys):
 def test_mbg_play_errors(capsys):
     from cli.main import main
 
-    assert main(["play", "--map", "47", "--team-a", "random"]) == 2
+    assert main(["play", "--maps", "47", "--team-a", "random"]) == 2
     assert "--team-a needs --team-b" in capsys.readouterr().err
-    assert main(["play", "--map", "47", "--slots", "A*=wizard,B*=random"]) == 2
+    assert main(["play", "--maps", "47", "--slots", "A*=wizard,B*=random"]) == 2
     assert "unknown kind 'wizard'" in capsys.readouterr().err
-    argv = ["play", "--map", "47", "--team-a", "random", "--team-b", "random"]
+    argv = ["play", "--maps", "47", "--team-a", "random", "--team-b", "random"]
     assert main([*argv, "--metrics", "full"]) == 2
     assert "--metrics needs --out" in capsys.readouterr().err
 

@@ -136,7 +136,7 @@ def test_the_key_appears_in_no_output(server, tmp_path, monkeypatch, capsys):
     spec = _config_file(tmp_path, server, "echo-key", api_key_env="MBG_TEST_KEY")
     out = tmp_path / "games"
     code = main(
-        ["play", "--map", "47", "--slots", f"A*=llm:{spec},B*=random", "--games", "1",
+        ["play", "--maps", "47", "--slots", f"A*=llm:{spec},B*=random", "--games", "1",
          "--horizon", str(TICKS), "--out", str(out), "--json"]
     )  # fmt: skip
     assert code == 0
