@@ -247,20 +247,27 @@ def decide(style: Style, v: sv.View, links=None, memory=None):
     scores = jnp.where(v.cls == P, _heal_scores(v, style), _attack_scores(v, style, focus, threat))
     target, ult = sv.choose_combat(v, scores)
     goal, avoid = _goal(v, style, focus)
-    field, kept = None, None
+    field, kept, land, seen = None, None, None, None
     if links is not None:
         # A style that does not navigate gets a field that knows no route: straight lines.
         links = links & (jnp.asarray(style.navigate) > 0)
         shapes = geometry.shapes(v.obstacles)
+        land = sv.landing(v)
+        # Every sight line to the goal in one pass over the obstacles (seed nodes, last
+        # tick's goal, landing points): one loop, not three.
+        old = () if memory is None else (memory[1][None],)
+        lines = jnp.concatenate([nav.seed_nodes(goal)[2], *old, land])
+        seen = nav.clear(lines, goal, shapes)
         if memory is None:
-            field = nav.distance_field(goal, links, shapes)
+            field = nav.distance_field(goal, links, shapes, seen=(seen[:16], None))
         else:
             stamp = nav.stamp(v.obstacles)
             warm = (memory[0], memory[1], memory[2] == stamp)
-            field = nav.distance_field(goal, links, shapes, warm)
+            field = nav.distance_field(goal, links, shapes, warm, (seen[:16], seen[16]))
             kept = (field, goal, stamp)
+        seen = seen[-C.NUM_MOVES :]
     home = style.home * (jnp.any(v.enemy) | (v.frac < 0.5))
-    move = sv.choose_move(v, goal, avoid, home, field)
+    move = sv.choose_move(v, goal, avoid, home, field, land, seen)
     return (move, target, ult), kept
 
 

@@ -100,6 +100,13 @@ def _block(point: jax.Array, size: int) -> tuple[jax.Array, jax.Array]:
     return jnp.repeat(rows, size), jnp.tile(cols, size)
 
 
+def seed_nodes(goal: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    """The 4 x 4 nodes round a goal (2,) that seed its distance field: their rows and columns
+    (16,) int32 and centres (16, 2) float32 map units."""
+    rows, cols = _block(goal, 4)
+    return rows, cols, jnp.stack([cols + 0.5, rows + 0.5], -1).astype(jnp.float32)
+
+
 def clear(points: jax.Array, goal: jax.Array, shapes) -> jax.Array:
     """Line of sight from each point (K, 2) to the goal (2,): (K,) bool (RULES 1.4)."""
     return ~geometry.segments_blocked(points, jnp.broadcast_to(goal, points.shape), shapes)
@@ -176,7 +183,7 @@ def stamp(obstacles: jax.Array) -> jax.Array:
     return jnp.sum(obstacles * jnp.sqrt(weights))
 
 
-def distance_field(goal: jax.Array, links: jax.Array, shapes, warm=None) -> jax.Array:
+def distance_field(goal: jax.Array, links: jax.Array, shapes, warm=None, seen=None) -> jax.Array:
     """Walking distance from every node to `goal` (2,): (10, 20) float32, INF where unknown.
 
     The 4 x 4 nodes round the goal that see it start with their straight-line distance;
@@ -184,19 +191,24 @@ def distance_field(goal: jax.Array, links: jax.Array, shapes, warm=None) -> jax.
     runs whole rows and columns, so a route needs about one sweep per turn: SWEEPS of them from
     scratch. warm: (last field, its goal, still valid) from the previous tick: when the goal
     moved in a straight clear line by d, last field + d bounds every distance from above, so
-    WARM_SWEEPS refine it (the goal of a bot moves a little each tick).
+    WARM_SWEEPS refine it (the goal of a bot moves a little each tick). seen: the sight
+    lines to the goal, `clear`, of `seed_nodes(goal)` (16,) bool and with warm of its goal
+    () bool, when the caller tests them with its other lines in one pass; else tested here.
     """
     free = jnp.any(links, axis=0)
-    rows, cols = _block(goal, 4)
-    nodes = jnp.stack([cols + 0.5, rows + 0.5], -1).astype(jnp.float32)
+    rows, cols, nodes = seed_nodes(goal)
+    if seen is None:
+        old = () if warm is None else (warm[1][None],)
+        seen = clear(jnp.concatenate([nodes, *old]), goal, shapes)
+        seen = (seen[:16], None if warm is None else seen[16])
     straight = jnp.sqrt(jnp.sum((nodes - goal) ** 2, axis=1))
-    start = jnp.where(free[rows, cols] & clear(nodes, goal, shapes), straight, INF)
+    start = jnp.where(free[rows, cols] & seen[0], straight, INF)
     seed = jnp.full((ROWS, COLS), INF).at[rows, cols].min(start)
     sweeps = SWEEPS
     if warm is not None:
         old, old_goal, valid = warm
         moved = jnp.sqrt(jnp.sum((goal - old_goal) ** 2))
-        usable = valid & clear(old_goal[None], goal, shapes)[0]
+        usable = valid & seen[1]
         seed = jnp.minimum(seed, jnp.where(usable & (old < INF), old + moved, INF))
         seed = jnp.where(jnp.any(links, axis=0), seed, INF)
         sweeps = WARM_SWEEPS
@@ -245,10 +257,13 @@ def _back(k: int) -> tuple:
     return (*range(k + 1, 1, -1), 0, 1)
 
 
-def walking_distance(points: jax.Array, goal: jax.Array, field: jax.Array, shapes) -> jax.Array:
+def walking_distance(
+    points: jax.Array, goal: jax.Array, field: jax.Array, shapes, seen=None
+) -> jax.Array:
     """Distance on foot from points (K, 2) to the goal: through the best of the 4 nodes round
     each point; the straight line when the goal is near and in sight, or when the field knows
-    no route at all. (K,)."""
+    no route at all. (K,). seen: `clear(points, goal, shapes)` (K,) bool when the caller has
+    tested those lines already; else tested here."""
     base = jnp.floor(points - 0.5).astype(jnp.int32)
     best = jnp.full(points.shape[:1], INF)
     for dc in (0, 1):
@@ -260,5 +275,6 @@ def walking_distance(points: jax.Array, goal: jax.Array, field: jax.Array, shape
             best = jnp.minimum(best, field[row, col] + leg)
     straight = jnp.sqrt(jnp.sum((points - goal) ** 2, axis=1))
     unknown = jnp.all(best >= INF - 1.0)  # no route from any candidate: walk straight
-    near = (straight <= SEED_RADIUS) & clear(points, goal, shapes)
+    seen = clear(points, goal, shapes) if seen is None else seen
+    near = (straight <= SEED_RADIUS) & seen
     return jnp.where(near | unknown, jnp.minimum(straight, best), best)

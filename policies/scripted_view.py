@@ -168,19 +168,21 @@ def _through_cond_batched(axis_size, in_batched, *leaves):
     return _through_cond(*leaves), [True] * len(leaves)
 
 
-def choose_move(v: View, goal, avoid, home_penalty, field=None) -> jax.Array:
+def choose_move(v: View, goal, avoid, home_penalty, field=None, land=None, seen=None) -> jax.Array:
     """The legal move that brings me closest to `goal` (2,), minus penalties: () int32.
 
     avoid (10,): per-row radius to keep from that row (0 = none), each map unit of intrusion
     costs 3; only the enemy rows (5-9) are read. home_penalty: cost of ending in the own Red
     Zone; field: a walking-distance field to the goal (scripted_nav.distance_field), else
-    distances are straight lines. Ties go to the lowest move id.
+    distances are straight lines. land: `landing(v)` (9, 2) and seen: the landing points'
+    sight lines to the goal (9,) bool, when the caller has them (else made here). Ties go to
+    the lowest move id.
     """
-    land = landing(v)
+    land = landing(v) if land is None else land
     if field is None:
         score = -jnp.sqrt(jnp.sum((land - goal) ** 2, axis=1))
     else:
-        score = -nav.walking_distance(land, goal, field, geometry.shapes(v.obstacles))
+        score = -nav.walking_distance(land, goal, field, geometry.shapes(v.obstacles), seen)
     # The bots keep away from enemies only: the ally rows' terms are all zero, and the sum of
     # the enemy rows' alone is the same bit for bit (XLA:CPU's reduction), at half the cost.
     enemies = v.pos[TEAM:]
