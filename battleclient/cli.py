@@ -9,6 +9,8 @@ from battleclient.game_setup import (
     REGIMES,
     SPAWN_ENDS,
     SPLIT_NAMES,
+    VIEW_HELP,
+    VIEWS,
     ClientSetup,
     parse_map_choice,
     parse_roster,
@@ -60,6 +62,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     add("--from-replay", type=Path, metavar="FILE", help="play on from a tick of this replay "
         "(its map, roster, rules and seed; its Systems unless --slots is given)")  # fmt: skip
     add("--tick", type=int, metavar="N", help="with --from-replay: the tick to start from")
+    add("--view", choices=VIEWS, help=f"what you see: {VIEW_HELP}")
     add("--no-animation", dest="animate", action="store_false", help="show each tick's result "
         "at once (no gliding units, attack lines or captions)")  # fmt: skip
     study = parser.add_argument_group("human-AI study (seed 000, section 7.8)")
@@ -72,8 +75,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                        "Team A against the AI (default beside)")  # fmt: skip
     study.add_argument("--study-ai", metavar="SPEC", help="the AI's slot spec (default: the "
                        "released checkpoint)")  # fmt: skip
-    study.add_argument("--study-view", default="agent", help="agent (your agents' own "
-                       "observation, default) or team; never the Oracle view")  # fmt: skip
+    study.add_argument("--study-view", default="agent", help=VIEW_HELP)
     study.add_argument("--study-dir", metavar="DIR", help="study replays and "
                        "study.csv (default: DATA/study beside the replays folder)")  # fmt: skip
     return parser.parse_args(argv)
@@ -100,6 +102,7 @@ STUDY_DECIDES = {
     "turn_clock": "--turn-clock",
     "metrics": "--metrics",
     "repeat_orders": "--no-repeat-orders",
+    "view": "--view",
     "replay_out": "--replay-out",
     "lobby": "--lobby",
 }
@@ -113,7 +116,8 @@ def _refuse_with_a_study(args: argparse.Namespace) -> None:
         if getattr(args, name, unset) is not unset:
             raise ValueError(
                 f"{flag}: a study game is set by the study preset (--condition, --study-ai, "
-                f"--map, --seed, --horizon, --score-threshold, --study-dir); drop {flag}"
+                f"--study-view, --map, --seed, --horizon, --score-threshold, --study-dir); drop "
+                f"{flag}"
             )
 
 
@@ -236,6 +240,7 @@ SETUP_OPTIONS = {
     "turn_clock": "turn_clock",
     "metrics": "metrics",
     "repeat_orders": "repeat_orders",
+    "view": "view",
 }
 
 
@@ -284,7 +289,7 @@ def setup_from_args(args: argparse.Namespace, base: ClientSetup | None) -> Clien
 # what a branched game takes from its parent replay, so these options are refused with it
 FROM_PARENT = ("map", "roster", "seed", "info_regime", "spawn_end", "score_threshold", "horizon")
 # what it takes from the command line (--slots, when given, replaces the parent's Systems)
-BRANCH_OWN = ("turn_clock", "metrics", "repeat_orders")
+BRANCH_OWN = ("turn_clock", "metrics", "repeat_orders", "view")
 
 
 def _refuse_with_a_branch(args: argparse.Namespace) -> None:

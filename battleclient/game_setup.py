@@ -25,6 +25,17 @@ SPLIT_NAMES = (*SPLITS, CUSTOM_SPLIT, "all")
 ADD_MAPS_HINT = "add a map file to maps/ (maps/README.md, 'Your own maps')"
 REGIMES = ("shared_obs", "no_shared_obs")
 SPAWN_ENDS = ("west", "east", "random")  # where Team A starts
+# What a human player sees (battleclient.views.fair_scene), both fair (RULES 5.2, 5.7): "agent",
+# the agent POV, only what the human's own agents observed (their sight and the rows relayed to
+# them, one tick late), the default, as an agent plays; or "team", everything its whole team
+# sees this tick, machine-controlled teammates included. Never the Oracle view.
+VIEWS = ("agent", "team")
+VIEW_WORDS = {"agent": "your agents' own sight + relayed rows", "team": "the whole team's sight"}
+VIEW_HELP = (
+    "agent (your agents' own observation: their sight and the rows relayed to them, as an "
+    "agent sees; default) or team (what your whole team sees this tick, bots included); never "
+    "the Oracle view"
+)
 DEFAULT_SLOTS = "A0=human,A1-A4=scripted:tactician,B*=scripted:tactician"
 # Whole-number fields -> (lowest, highest) allowed: seeds as evaluation.seeds says; score_threshold
 # and horizon follow engine/types.Config's checks (RULES A2), so a setup that passes here plays.
@@ -52,6 +63,7 @@ class ClientSetup:
     repeat_orders: bool = True  # human orders repeat each tick until changed (persist.py)
     metrics: str = "full"  # the replay's metrics level (evaluation.metrics; none, priority)
     turn_clock: int = 0  # seconds a team has for its orders (hotseat), then they lock in; 0: off
+    view: str = "agent"  # what a human player sees: VIEWS
 
     def __post_init__(self):
         check_setup(self)
@@ -122,6 +134,8 @@ def check_setup(setup: ClientSetup) -> None:
         raise _field_error("spawn_end", setup.spawn_end, f"is not one of {SPAWN_ENDS}")
     if not isinstance(setup.repeat_orders, bool):
         raise _field_error("repeat_orders", setup.repeat_orders, "must be true or false")
+    if setup.view not in VIEWS:
+        raise _field_error("view", setup.view, f"is not one of {VIEWS}")
     if setup.metrics not in METRIC_LEVELS:
         raise _field_error("metrics", setup.metrics, f"is not one of {METRIC_LEVELS}")
     for field, (low, high) in LIMITS.items():

@@ -46,10 +46,12 @@ MAP_TEXT = (20, 138, 580, 22)
 PREVIEW = (10, 160, 600, 310)
 FIELDS_Y = 486
 FIELD_X, FIELD_STEP, FIELD_W = 336, 84, 78  # the lobby's number boxes
+VIEW_Y = FIELDS_Y + 62  # the lobby's second row: what a human sees (game_setup.VIEWS)
+VIEW_MENU = (20, VIEW_Y + 20, 150, 30)
 SLOTS_X, SLOTS_Y, ROW_H = 640, 104, 38
 SPEC_ENTRY = (640, 574, 630, 30)
-MESSAGE = (20, 620, 1240, 110)
-HINT = (20, 560, 600, 60)
+MESSAGE = (20, 656, 1240, 80)
+HINT = (20, 612, 600, 40)
 LOBBY_BUTTONS = {
     "start": ("Start game (Enter)", (20, 740, 200, 40)),
     "replays": ("Replay folder", (230, 740, 160, 40)),

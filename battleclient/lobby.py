@@ -16,6 +16,7 @@ from battleclient import layout as L
 from battleclient.game_setup import (
     REGIMES,
     SPAWN_ENDS,
+    VIEWS,
     ClientSetup,
     default_spec,
     parse_roster,
@@ -82,6 +83,7 @@ class Lobby(SlotRows, Screen):
         )
         end = END_OPTIONS[SPAWN_ENDS.index(setup.spawn_end)]
         self.end = UIDropDownMenu(END_OPTIONS, end, pygame.Rect(180, y, 150, 30), self.manager)
+        self.view = UIDropDownMenu(list(VIEWS), setup.view, pygame.Rect(L.VIEW_MENU), self.manager)
         self.entries = {}
         for k, (field, _) in enumerate(FIELDS):
             entry = UITextEntryLine(
@@ -241,6 +243,9 @@ class Lobby(SlotRows, Screen):
             return
         if element is self.end:
             self.setup = self.setup.replace(spawn_end=SPAWN_ENDS[END_OPTIONS.index(text)])
+            return
+        if element is self.view:
+            self.setup = self.setup.replace(view=text)
             return
         for slot, (cls_menu, ctl_menu) in self.rows.items():
             if element is cls_menu:

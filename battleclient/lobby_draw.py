@@ -5,7 +5,7 @@ import pygame
 
 from battleclient import layout as L
 from battleclient import panels
-from battleclient.game_setup import slot_name
+from battleclient.game_setup import VIEW_WORDS, slot_name
 from battleclient.map_catalog import find_entry
 from engine.pool import game_layout  # NumPy only
 from ui.rules import C
@@ -107,10 +107,14 @@ def _table(lobby, surface) -> None:
 def _fields(lobby, surface) -> None:
     app = lobby.app
     y = L.FIELDS_Y + 6
-    labels = ((20, "Information"), (180, "Team A spawns"))
-    labels += tuple((L.FIELD_X + L.FIELD_STEP * k, label) for k, (_, label) in enumerate(FIELDS))
-    for x, label in labels:
+    labels = ((20, y, "Information"), (180, y, "Team A spawns"))
+    labels += tuple((L.FIELD_X + L.FIELD_STEP * k, y, text) for k, (_, text) in enumerate(FIELDS))
+    labels += ((L.VIEW_MENU[0], L.VIEW_Y + 6, "Your view"),)
+    for x, y, label in labels:
         surface.blit(app.small.render(label, True, COLOURS["muted"]), (x, y))
+    words = f"You see {VIEW_WORDS[lobby.setup.view]}; never the Oracle view"
+    x, y = L.VIEW_MENU[0] + L.VIEW_MENU[2] + 10, L.VIEW_MENU[1] + 8
+    surface.blit(app.small.render(words, True, COLOURS["muted"]), (x, y))
 
 
 def draw_lobby(lobby, surface) -> None:

@@ -13,7 +13,7 @@ from battleclient.controls import HELP
 from ui.icons import draw_class_icon
 from ui.modal import draw_veil
 from ui.panels import draw_lines, wrap
-from ui.rules import C, unit_name
+from ui.rules import C, hp_text, unit_name
 from ui.theme import COLOURS, STATUS_COLOURS, TEAM_COLOURS
 
 STATUS_WORDS = tuple(st.label for st in C.STATUSES)
@@ -82,7 +82,7 @@ def draw_unit_card(surface, rect, unit, font, small, locked: bool | None = None)
     pygame.draw.circle(surface, colour, centre, r)
     draw_class_icon(surface, unit.class_id, centre, round(r * 1.15))
     surface.blit(font.render(name, True, colour), (rect.x + 2 * r + 5, rect.y))
-    hp = f"{math.ceil(unit.health)}/{int(unit.max_health)}"
+    hp = f"{hp_text(unit.health)}/{hp_text(unit.max_health)}"
     if locked is not None:
         hp = ("locked  " if locked else "") + hp
     label = small.render(hp, True, COLOURS["text"])

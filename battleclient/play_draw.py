@@ -157,7 +157,7 @@ class PlayDrawing:
                     )
                     surface.set_clip(clip)
         self._top(surface)
-        label = viewer_label(viewer)
+        label = viewer_label(viewer, s.sight)
         status = s.session.llm_status()
         replies = llm_panel.reply_lines(status, s.viewer_key)
         side, replies_rect = llm_panel.side_rects(bool(replies))

@@ -36,10 +36,9 @@ from ui.window_fit import FittedManager
 class PlayScreen(TakeBack, PlayInput, Screen):
     """One game of a ClientSetup; `app` gives submit(), fonts, to_lobby(), quit(), open_viewer()."""
 
-    sight = "team"  # a human sees what its whole team sees (views.fair_scene)
-
     def __init__(self, app, setup, maps_by_split: dict, replay_out=None, branch=None):
         self.app, self.setup, self.replay_out = app, setup, replay_out
+        self.sight = setup.view  # what a human sees (game_setup.VIEWS, views.fair_scene)
         theme = str(GUI_THEME) if GUI_THEME.is_file() else None
         self.manager = FittedManager(app.fit, theme)
         self.renderer = ArenaRenderer()

@@ -61,6 +61,8 @@ def _rules(setup: ClientSetup) -> list[str]:
         out.append(f"max {setup.horizon} ticks")
     if setup.turn_clock != default.turn_clock:
         out.append(f"clock {setup.turn_clock} s")
+    if setup.view != default.view:
+        out.append(f"{setup.view} view")
     return out
 
 

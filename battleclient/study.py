@@ -16,7 +16,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from battleclient.game_setup import ClientSetup
+from battleclient.game_setup import VIEWS, ClientSetup
 from battleclient.presets import RELEASED_CHECKPOINT
 from evaluation import study
 from ui.paths import data_dir
@@ -24,7 +24,6 @@ from ui.rules import C
 
 DEFAULT_AI = f"checkpoint:{RELEASED_CHECKPOINT}"  # the lobby preset's file, from any folder
 STUDY_MAP = "47"  # the first test map (maps 47-51: RULES 1.7), never trained on
-SIGHTS = ("agent", "team")  # the agent POV, or its whole team's view (both fair)
 
 
 def study_dir() -> Path:
@@ -56,8 +55,8 @@ class StudyPreset:
                 "study mode: a human slot never plays in the Oracle view (it shows what the "
                 "agent did not observe); use the agent POV (agent) or its team's view (team)"
             )
-        if self.sight not in SIGHTS:
-            raise ValueError(f"study view {self.sight!r}: choose one of {', '.join(SIGHTS)}")
+        if self.sight not in VIEWS:
+            raise ValueError(f"study view {self.sight!r}: choose one of {', '.join(VIEWS)}")
 
     def setup(self) -> ClientSetup:
         """The game's ClientSetup under tournament rules."""
@@ -65,7 +64,7 @@ class StudyPreset:
         slots = f"{humans}={self.ai}" + (f",B*={self.ai}" if self.condition == "beside" else "")
         return ClientSetup(
             map=self.map, roster="MWHRP/MWHRP", slots=slots, seed=self.seed,
-            score_threshold=self.score_threshold, horizon=self.horizon,
+            score_threshold=self.score_threshold, horizon=self.horizon, view=self.sight,
         )  # fmt: skip
 
     def record(self) -> dict:

@@ -50,8 +50,8 @@ class StudyPlay(PlayScreen):
         from battleclient.study import DecisionClock
 
         self.preset, self.clock = preset, DecisionClock()
-        self.sight = preset.sight
-        super().__init__(app, setup or preset.setup(), maps_by_split)
+        setup = (setup or preset.setup()).replace(view=preset.sight)
+        super().__init__(app, setup, maps_by_split)
 
     def _start_turn(self) -> None:
         super()._start_turn()  # the orders screen is open: the decision's clock starts

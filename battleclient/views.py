@@ -1,16 +1,19 @@
 """Fair views for the BattleClient: what one player may see of a tick, as a ui.scene.Scene.
 
-A human sees what its team sees (RULES 5.2): each teammate's direct sight this tick plus, in
-the shared_obs regime, the rows relayed from last-tick sightings (marked relayed): ui.scene's
-("team", k) view. Zero humans
-= the Oracle view. Everything drawn in a human's view (units, numbers, log lines, panels) comes
-from the Scene built here, so hidden units cannot leak into the picture.
+A human sees what its own agents observe, the agent POV (RULES 5.2, 5.7; the default,
+game_setup.VIEWS): each of its agents' direct sight this tick plus, in the shared_obs regime,
+the rows relayed to it from the team's last-tick sightings (marked relayed), so a human sees a
+bot teammate's sighting a tick late, as its agent does. The "team" view adds every teammate's
+direct sight this tick (ui.scene's ("team", k) view). Zero humans = the Oracle view.
+Everything drawn in a human's view (units, numbers, log lines, panels) comes from the Scene
+built here, so hidden units cannot leak into the picture.
 """
 
 import dataclasses
 
 import numpy as np
 
+from battleclient.game_setup import VIEW_WORDS
 from ui.animation import marked
 from ui.explain import explain_tick
 from ui.rules import C, slot_label, team_of
@@ -20,12 +23,14 @@ ORACLE = "oracle"
 SHORT_STATUS = ("slow", "slow", "slow", "stun", "trap", "stun", "anti-heal", "burst", "free")
 
 
-def viewer_label(viewer) -> str:
-    """ "Oracle" or "Team A (A0, A2)"."""
+def viewer_label(viewer, sight: str | None = None) -> str:
+    """ "Oracle", "Team A (A0, A2)" or, naming the view in force (game_setup.VIEW_WORDS),
+    "Team A (A0): your agents' own sight + relayed rows"."""
     if viewer == ORACLE:
         return "Oracle"
     team = C.TEAM_NAMES[team_of(viewer[0])]
-    return f"Team {team} ({', '.join(slot_label(s) for s in viewer)})"
+    label = f"Team {team} ({', '.join(slot_label(s) for s in viewer)})"
+    return label if sight is None else f"{label}: {VIEW_WORDS[sight]}"
 
 
 def _merge_units(scenes: list[Scene]) -> tuple:
@@ -55,24 +60,26 @@ def _extra_floats(snap, known: frozenset) -> tuple[FloatText, ...]:
     return tuple(out)
 
 
-def fair_scene(snap, viewer, *, selected=None, highlights=(), overlays=None, sight="team") -> Scene:
+def fair_scene(
+    snap, viewer, *, selected=None, highlights=(), overlays=None, sight="agent"
+) -> Scene:
     """The Scene of `snap` (battleclient.session.Snapshot) for `viewer`: ORACLE or a tuple of
-    the human's global slots (all on one team), who sees what that whole team sees, or with
-    sight="agent" only what the human's own agents observed (the agent POV of RULES 5.7: their
-    own sight and the rows relayed to them). Selection and highlights of units the view does
-    not know are dropped."""
+    the human's global slots (all on one team), who sees with sight="agent" (the default) only
+    what its own agents observed (the agent POV of RULES 5.7: their own sight and the rows
+    relayed to them), or with sight="team" what that whole team sees this tick. Selection and
+    highlights of units the view does not know are dropped."""
     kwargs = {} if overlays is None else {"overlays": overlays}
     common = dict(prev_state=snap.prev_state, events=snap.events, **kwargs)
     if viewer == ORACLE:
         scene = scene_from_state(snap.state, view=ORACLE, **common)
     else:
-        # The player sees what its whole team sees (RULES 5.2): every teammate's sight, its
-        # machine-controlled agents included, plus the relayed rows.
-        team = team_of(int(viewer[0]))
-        block = range(team * C.TEAM_SIZE, (team + 1) * C.TEAM_SIZE)
-        sighted = [s for s in block if bool(np.asarray(snap.state["active"])[s])]
-        if sight == "agent":
-            sighted = [int(s) for s in viewer]
+        # "agent": the union of the human's own agents' observations (RULES 5.7); "team":
+        # every teammate's sight, its machine-controlled agents included (5.2).
+        sighted = [int(s) for s in viewer]
+        if sight == "team":
+            team = team_of(int(viewer[0]))
+            block = range(team * C.TEAM_SIZE, (team + 1) * C.TEAM_SIZE)
+            sighted = [s for s in block if bool(np.asarray(snap.state["active"])[s])]
         scenes = [
             scene_from_state(
                 snap.state,
@@ -96,7 +103,7 @@ def fair_scene(snap, viewer, *, selected=None, highlights=(), overlays=None, sig
     )
 
 
-def log_lines(snap, viewer, scene: Scene, before: Scene | None, sight="team") -> list[str]:
+def log_lines(snap, viewer, scene: Scene, before: Scene | None, sight="agent") -> list[str]:
     """The transition into `snap` in words, told only as far as the view knew (ui.explain:
     this tick's effects only on units seen directly now, not relayed; private orders only of
     the human's own team, or with sight="agent" and one human agent only its own, RULES 5.5),

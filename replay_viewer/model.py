@@ -15,7 +15,7 @@ from replay_viewer import story
 from replay_viewer.llm_lines import decision_lines
 from replay_viewer.selection import selection_hint
 from ui.explain import counted, explain_tick, num
-from ui.rules import C, team_of, unit_name
+from ui.rules import C, hp_text, team_of, unit_name
 from ui.scene import (
     DEFAULT_OVERLAYS,
     Scene,
@@ -27,6 +27,12 @@ from ui.scene import (
 
 SPEEDS = (1, 2, 4, 8, 15, 30)  # playback presets, ticks per second
 TRAIL_TICKS = 8
+# The log of a tick with no event: the Oracle view sees everything, so nothing happened; a
+# point of view may have missed what happened out of its sight.
+QUIET_TICK = {
+    "oracle": "Nothing happened this tick.",
+    "pov": "Nothing this view could see happened.",
+}
 
 
 class Timeline:
@@ -206,7 +212,7 @@ class ViewerModel:
             seen_before = set(np.flatnonzero(self.masks(t - 1)[0]).tolist())
         ev, before, after = self.events(t - 1), self.state(t - 1), self.state(t)
         lines = explain_tick(ev, before, after, self.view, known, seen, seen_before)
-        return lines or ["Nothing this view could see happened."]
+        return lines or [QUIET_TICK["oracle" if self.view == "oracle" else "pov"]]
 
     def marks(self, t: int) -> list:
         """The story marks (replay_viewer.story) of the transition into tick `t` in this view."""
@@ -250,7 +256,7 @@ class ViewerModel:
 
     def _status_lines(self, s: dict, slot: int) -> list[str]:
         cls = int(s["class_id"][slot])
-        health = f"{num(s['health'][slot])}/{num(C.MAX_HEALTH[cls])}"
+        health = f"{hp_text(s['health'][slot])}/{hp_text(C.MAX_HEALTH[cls])}"
         state = "alive" if s["alive"][slot] else "dead"
         cd = int(s["cooldown"][slot])
         lines = [
@@ -329,6 +335,21 @@ class ViewerModel:
         known[self.tick + 1 :] = False
         health[~known] = np.nan
         return health
+
+    def relayed_health(self) -> np.ndarray:
+        """(T+1, 10) health of the units the view knows at each tick only through a relayed
+        row: the value of the tick before, as the board and the unit tooltip draw them
+        (ui.scene, RULES 5.7); NaN elsewhere (direct sight, unknown, the future, Oracle)."""
+        shape = self.replay.states["health"].shape
+        out = np.full(shape, np.nan, np.float32)
+        if self.view == "oracle":
+            return out
+        relay = self.all_masks()[1].copy()
+        relay[self.tick + 1 :] = False
+        relay[0] = False  # no tick before the first state, so no relayed row
+        before = self.replay.states["health"][:-1].astype(np.float32)
+        out[1:][relay[1:]] = before[relay[1:]]
+        return out
 
     def score_series(self) -> np.ndarray:
         score = self.replay.states["score"].astype(np.float32).copy()

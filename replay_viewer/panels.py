@@ -13,7 +13,7 @@ from replay_viewer.shortcuts import HELP
 from ui.explain import counted
 from ui.panels import cut_end, elide_middle
 from ui.panels import draw_lines as shared_draw_lines
-from ui.rules import C, unit_name
+from ui.rules import C, hp_text, unit_name
 from ui.theme import COLOURS
 
 # The viewer indents wrapped continuation lines by two spaces (the BattleClient by three).
@@ -199,7 +199,8 @@ def tooltip_lines(unit) -> list[str]:
     name = unit_name(unit.slot, unit.class_id)
     lines = [name + (" (relayed, last tick)" if unit.relayed else "")]
     lines.append(
-        f"health {unit.health:.0f}/{unit.max_health:.0f}" + ("" if unit.alive else ", dead")
+        f"health {hp_text(unit.health)}/{hp_text(unit.max_health)}"
+        + ("" if unit.alive else ", dead")
     )
     statuses = [f"{C.STATUS_NAMES[c]} {v}" for c, v in enumerate(unit.status) if v > 0]
     if statuses:

@@ -9,10 +9,21 @@ import pygame
 
 from replay_viewer import layout as L
 from replay_viewer.plots import SLOT_COLOURS, draw_plot, plot_area, tick_at_x
-from ui.rules import C, slot_label
+from ui.rules import C, hp_text, slot_label
 from ui.theme import COLOURS, TEAM_COLOURS
 
 TEAMS = (("A", TEAM_COLOURS[0]), ("B", TEAM_COLOURS[1]))
+
+
+def value_cell(name: str, value: float, relayed: float = math.nan) -> str:
+    """One series' value in the plot tooltip: health by ui.rules.hp_text, other series as
+    whole numbers; a health known only from a relayed row is that value with "(relayed)";
+    "?" where the view knows neither."""
+    if not math.isnan(value):
+        return hp_text(value) if name == "health" else f"{value:.0f}"
+    if not math.isnan(relayed):
+        return f"{hp_text(relayed)} (relayed)"
+    return "?"
 
 
 class PlotPanel:
@@ -75,21 +86,23 @@ class PlotPanel:
 
     def hover_lines(self, pos) -> list[str]:
         """The values under `pos` in a plot: "tick t" then "label value" for each series the
-        view knows there ("?" where it does not); [] off the plots."""
+        view knows there: health as ui.rules.hp_text prints it, a unit known only through a
+        relayed row by last tick's value marked "(relayed)", as the board shows it, "?" where
+        the view knows nothing; [] off the plots."""
         hit = self._hit(pos)
         if hit is None:
             return []
         name, _, index = hit
         values, _, title, legend, offset = self._series()[name]
-        row = np.asarray(values, np.float64)[index]
-        row = np.atleast_1d(row)
+        row = np.atleast_1d(np.asarray(values, np.float64)[index])
         labels = [label for label, _ in legend]
+        relayed = np.full(row.shape, np.nan)
         if name == "health":
-            active = self.app.model.replay.states["active"][0]
-            row = row[np.flatnonzero(active)]
+            active = np.flatnonzero(self.app.model.replay.states["active"][0])
+            row, relayed = row[active], self.app.model.relayed_health()[index][active]
         cells = [
-            f"{lab} {'?' if math.isnan(v) else f'{v:.0f}'}"
-            for lab, v in zip(labels, row, strict=True)
+            f"{lab} {value_cell(name, v, r)}"
+            for lab, v, r in zip(labels, row, relayed, strict=True)
         ]
         g = self.app.model.game_tick(index)  # a scenario replay's index 0 is a later tick
         when = f"tick {g} -> {g + 1}" if offset else f"state {g}"

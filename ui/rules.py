@@ -4,6 +4,8 @@
 it here keeps the Replay Viewer JAX-free.
 """
 
+import math
+
 from engine import constants as C
 
 
@@ -18,3 +20,15 @@ slot_label = C.slot_label  # "A0".."B4"
 def unit_name(slot: int, class_id: int) -> str:
     """ "Rogue B3": class name and slot label (class ids from engine/constants.py)."""
     return f"{C.CLASS_NAMES[int(class_id)]} {slot_label(slot)}"
+
+
+def hp_text(health) -> str:
+    """Hit points as every app prints them (unit cards, tooltips, plots, detail panels): a
+    whole number rounded up, as games show health, so a living unit never reads 0 (64.4 ->
+    "65", 0.3 -> "1", 0 -> "0"). `health` is a float (or NumPy scalar) in hit points. The
+    engine's float32 sums leave noise of a few 1e-6 HP (65.000004 for 65): up to 1e-4 above a
+    whole number still reads as that number."""
+    value = float(health)
+    if value <= 0:
+        return "0"
+    return str(max(1, math.ceil(value - 1e-4)))

@@ -188,6 +188,7 @@ def test_a_bad_study_option_is_refused_before_the_window_opens(capsys, tmp_path,
         (["--no-repeat-orders"], "--no-repeat-orders"),
         (["--replay-out", "game.mbgr"], "--replay-out"),
         (["--lobby"], "--lobby"),
+        (["--view", "team"], "--view"),
     ],
 )
 def test_an_option_the_study_preset_decides_is_refused_not_dropped(
@@ -200,7 +201,7 @@ def test_an_option_the_study_preset_decides_is_refused_not_dropped(
     assert main(["--study", "P09", "--study-dir", str(tmp_path / "study"), *extra]) == 2
     assert capsys.readouterr().err == (
         f"battleclient: {option}: a study game is set by the study preset (--condition, "
-        "--study-ai, --map, --seed, --horizon, --score-threshold, --study-dir); "
+        "--study-ai, --study-view, --map, --seed, --horizon, --score-threshold, --study-dir); "
         f"drop {option}\n"
     )
     assert list(tmp_path.iterdir()) == []

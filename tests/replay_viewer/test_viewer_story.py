@@ -10,6 +10,7 @@ from replay_viewer import layout as L
 from replay_viewer import story
 from replay_viewer.timeline import mark_x, slider_track
 from tests.helpers.viewer import click, frame, motion, post
+from ui.rules import hp_text
 
 
 def test_oracle_marks_are_every_death_ultimate_and_score_change(app):
@@ -93,7 +94,7 @@ def test_a_click_on_a_plot_seeks_and_hover_gives_values(app, plot):
         assert lines[1] == f"A {a}, B {b}"
     else:
         health = app.model.replay.states["health"][30]
-        assert lines[1].startswith(f"A0 {health[0]:.0f}, A1 {health[1]:.0f}")
+        assert lines[1].startswith(f"A0 {hp_text(health[0])}, A1 {hp_text(health[1])}")
 
 
 def test_a_death_with_many_killers_lists_them_as_english_does(display, tmp_path):
