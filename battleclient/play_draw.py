@@ -276,7 +276,7 @@ class PlayDrawing:
         inner = pygame.Rect(L.OVER_CARD).inflate(-32, -28).width - 8  # panels.draw_card
         saved = replay_lines(s.replay_path, self.fonts[0], inner)
         lines = [end_score_line(a, b, s.snap.tick, why), *saved]
-        lines += wrap(view_note(s.viewers[s.viewer_key]), self.fonts[0], inner, indent="")
+        lines += wrap(view_note(s.viewers[s.viewer_key], s.sight), self.fonts[0], inner, indent="")
         lines.append("R opens it in the Replay Viewer, V exports a video; L or Enter: the lobby.")
         if s.video.line:  # "Saved the video PATH": as long as the replay's path
             lines += path_lines(s.video.line, self.fonts[0], inner)
@@ -311,12 +311,13 @@ def menu_line(tick: int, saved: bool) -> str:
     return f"The game so far ({counted(tick, 'tick')}) is saved as a replay when you leave."
 
 
-def view_note(viewer) -> str:
-    """The end card's words on what the board, panels and log show: the game's own view to
-    the end (a POV game reveals nothing at game over; the replay shows the whole game)."""
+def view_note(viewer, sight: str = "agent") -> str:
+    """The end card's words on what the board, panels and log show: the game's own view
+    (`sight`, game_setup.VIEWS) to the end (a POV game reveals nothing at game over; the
+    replay shows the whole game)."""
     if viewer == ORACLE:
         return "Shown in the Oracle view: every unit, every event."
-    return f"Shown as {viewer_label(viewer)} saw it; the replay shows the whole game."
+    return f"Shown as in play, {viewer_label(viewer, sight)}; the replay shows the whole game."
 
 
 def end_score_line(a: int, b: int, ticks: int, why: str) -> str:

@@ -35,12 +35,15 @@ def test_the_end_card_shows_what_the_players_team_saw(apps, monkeypatch):
     pov, oracle = fair_scene(snap, (0,)), fair_scene(snap, ORACLE)
     assert len(oracle.units) == 10 and len(pov.units) < 10  # something to keep hidden
     assert [u.slot for u in scene.units] == [u.slot for u in pov.units]
-    assert label == "Team A (A0)"
+    assert label == "Team A (A0): your agents' own sight + relayed rows"
     assert logs[-1][2] == screen.logs[0]  # the log: Team A's lines, its "Game over" last
     assert "Game over" in screen.logs[0][-1][1]
     _, _, title, lines, *_ = cards[-1]
     assert title.startswith("Game over: ")
-    assert "Shown as Team A (A0) saw it; the replay shows the whole game." in lines
+    assert (
+        "Shown as in play, Team A (A0): your agents' own sight + relayed rows; the replay "
+        "shows the whole game."
+    ) in " ".join(lines)
 
 
 def test_a_spectated_game_ends_in_the_oracle_view_and_says_so(apps, monkeypatch):
