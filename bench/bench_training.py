@@ -261,7 +261,7 @@ def print_arithmetic(config: ippo.IPPOConfig, seconds: dict) -> None:
               f"{ppo_flop / budget / 1e9:.0f} GFLOP/s")  # fmt: skip
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--envs", type=int, default=ippo.IPPOConfig.num_envs)
     parser.add_argument("--rollout", type=int, default=ippo.IPPOConfig.rollout)
@@ -279,7 +279,10 @@ def main() -> None:
     parser.add_argument(
         "--pool-vs-mixed", action="store_true", help="one update, the ghost pool beside today's mix"
     )
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def config_of(args) -> ippo.IPPOConfig:
     config = ippo.IPPOConfig(
         num_envs=args.envs,
         rollout=args.rollout,
@@ -292,6 +295,30 @@ def main() -> None:
     )
     if args.self_play_only:
         config = dataclasses.replace(config, opponents=(("self", 1.0),))
+    return config
+
+
+def print_rows(measured: dict, part_steps: dict, steps: int) -> dict:
+    """Print each measured part (median time, env-steps a second, ratio to the bare rollout);
+    returns the median seconds by part name."""
+    seconds = {}
+    for name, row in measured.items():
+        seconds[name] = statistics.median(row["seconds"])
+        vs_bare = row["vs_bare"]
+        if name == "learner qmix":  # its batch is its own: against the bare rollout of that batch
+            vs_bare = interleaved.ratio_summary(row["seconds"], measured[QMIX_BARE]["seconds"])
+        rate = part_steps.get(name, steps) / seconds[name]
+        print(
+            f"{name:30s} {seconds[name] * 1e3:7.0f} ms {rate:7.0f} env-steps/s "
+            f"vs bare {interleaved.describe(vs_bare)} (compile {row['first']:.0f} s)",
+            flush=True,
+        )
+    return seconds
+
+
+def main() -> None:
+    args = parse_args()
+    config = config_of(args)
     if args.pool_vs_mixed:
         return pool_versus_mixed(config, args.rounds)
     steps = config.steps_per_update
@@ -305,18 +332,7 @@ def main() -> None:
     extra = [*learner_parts(config, names), *((n, f, a) for n, f, a, _ in q_parts)]
     measured = measure(config, args.rounds, extra)
     print(f"median of {args.rounds} alternating rounds; ratios are medians of per-round ratios")
-    seconds = {}
-    for name, row in measured.items():
-        seconds[name] = statistics.median(row["seconds"])
-        vs_bare = row["vs_bare"]
-        if name == "learner qmix":  # its batch is its own: against the bare rollout of that batch
-            vs_bare = interleaved.ratio_summary(row["seconds"], measured[QMIX_BARE]["seconds"])
-        rate = part_steps.get(name, steps) / seconds[name]
-        print(
-            f"{name:30s} {seconds[name] * 1e3:7.0f} ms {rate:7.0f} env-steps/s "
-            f"vs bare {interleaved.describe(vs_bare)} (compile {row['first']:.0f} s)",
-            flush=True,
-        )
+    seconds = print_rows(measured, part_steps, steps)
     whole = measured["whole update (one jit)"]["vs_bare"]
     print(f"learner cost / bare rollout: {interleaved.describe(whole)} (target < 3x)")
     seconds["bare"], seconds["rollout"], seconds["ppo"] = (

@@ -72,25 +72,22 @@ def draw(app, surface, dt=0.0):
     app.draw(surface)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--file", help="a replay to measure instead of the synthetic one")
-    parser.add_argument("--rows", type=int, default=11192, help="metric rows (synthetic)")
-    args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="bench_viewer_"))
+def replay_path(args, workdir: Path) -> Path:
+    """--file, or a synthetic replay written to `workdir` (its size and times printed)."""
     if args.file:
-        path = Path(args.file)
-    else:
-        replay, build_s = timed(build_replay, args.rows)
-        data, encode_s = timed(encode_replay, replay)
-        path, write_s = timed(write_replay, workdir / "bench.mbgr", replay)
-        print(
-            f"file: {len(data) / 1e6:.3f} MB ({replay.metrics.height} metric rows); "
-            f"encode {encode_s * 1e3:.0f} ms, write {write_s * 1e3:.0f} ms"
-        )
-    loaded, read_s = timed(read_replay, path)
-    print(f"read_replay: {read_s * 1e3:.0f} ms for {loaded.ticks} ticks")
+        return Path(args.file)
+    replay, build_s = timed(build_replay, args.rows)
+    data, encode_s = timed(encode_replay, replay)
+    path, write_s = timed(write_replay, workdir / "bench.mbgr", replay)
+    print(
+        f"file: {len(data) / 1e6:.3f} MB ({replay.metrics.height} metric rows); "
+        f"encode {encode_s * 1e3:.0f} ms, write {write_s * 1e3:.0f} ms"
+    )
+    return path
 
+
+def open_app(path: Path):
+    """The viewer with `path` open and its first frame drawn: (app, surface); prints the time."""
     pygame.display.init()
     pygame.font.init()
     pygame.display.set_mode(L.SIZE)
@@ -103,7 +100,11 @@ def main() -> None:
         f"open (read + metric table + first frame): {(time.perf_counter() - start) * 1e3:.0f} ms"
         "   target < 1000 ms"
     )
+    return app, surface
 
+
+def time_jumps(app, surface) -> None:
+    """40 jumps to random ticks in each view and side tab: median and max per pair."""
     rng = random.Random(0)
     for view in ("oracle", ("agent", 3), ("team", 1)):
         app.model.set_view(view)
@@ -120,6 +121,9 @@ def main() -> None:
                 f" max {times[-1] * 1e3:5.1f} ms   target < 50 ms"
             )
 
+
+def time_search(app, surface) -> None:
+    """A metric search typed one keystroke at a time: mean and max per keystroke."""
     app.model.set_view("oracle")
     app.side.tab = "metrics"
     draw(app, surface)
@@ -136,6 +140,9 @@ def main() -> None:
         f" ({app.side.table.rows.height} rows match {query!r})"
     )
 
+
+def time_playback(app, surface) -> None:
+    """Frames a second over 3 s of playback at the fastest speed."""
     app.side.tab = "log"
     app.model.timeline.seek(0)
     app.model.timeline.speed_index = len(SPEEDS) - 1
@@ -149,6 +156,20 @@ def main() -> None:
         f"playback at {app.model.timeline.speed} ticks/s: {frames / elapsed:.0f} frames a second"
         "   target 60"
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--file", help="a replay to measure instead of the synthetic one")
+    parser.add_argument("--rows", type=int, default=11192, help="metric rows (synthetic)")
+    args = parser.parse_args()
+    path = replay_path(args, Path(tempfile.mkdtemp(prefix="bench_viewer_")))
+    loaded, read_s = timed(read_replay, path)
+    print(f"read_replay: {read_s * 1e3:.0f} ms for {loaded.ticks} ticks")
+    app, surface = open_app(path)
+    time_jumps(app, surface)
+    time_search(app, surface)
+    time_playback(app, surface)
 
 
 if __name__ == "__main__":

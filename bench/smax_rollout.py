@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--batches", type=int, nargs="+", default=[1024])
     parser.add_argument("--ticks", type=int, default=128)
@@ -28,22 +28,17 @@ def main() -> None:
     parser.add_argument(
         "--observations", action="store_true", help="read every observation, as a learner does"
     )
-    args = parser.parse_args()
-    os.environ.setdefault("JAX_PLATFORMS", "cpu")
-    flags = os.environ.get("XLA_FLAGS", "")
-    os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={args.devices}"
+    return parser.parse_args()
 
+
+def make_rollout(env, ticks: int, observations: bool):
+    """`rollout(keys) -> (games ended, sum of observations read)`: `ticks` random legal ticks of
+    a batch of SMAX games, one game a key."""
     import jax
     import jax.numpy as jnp
-    import jaxmarl
-    from jax.sharding import Mesh, NamedSharding, PartitionSpec
-    from jaxmarl.environments.smax import map_name_to_scenario
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from engine.sampling import pick_legal
-    from evaluation import interleaved
 
-    env = jaxmarl.make("SMAX", scenario=map_name_to_scenario("smacv2_5_units"))
     agents = env.agents
 
     def random_actions(key, state):
@@ -62,7 +57,7 @@ def main() -> None:
 
         def tick(carry, key):
             obs, state, total, seen = carry
-            if args.observations:  # at the next tick, as a learner's network reads them
+            if observations:  # at the next tick, as a learner's network reads them
                 seen = seen + read(obs)
             k_act, k_step = jax.random.split(key)
             batch = keys.shape[0]
@@ -70,22 +65,27 @@ def main() -> None:
             obs, state, _, dones, _ = jax.vmap(env.step)(
                 jax.random.split(k_step, batch), state, acts
             )
-            kept = obs if args.observations else None  # else not carried: the loop as before
+            kept = obs if observations else None  # else not carried: the loop as before
             return (kept, state, total + dones["__all__"].sum(), seen), None
 
-        carry = (obs if args.observations else None, state, jnp.int32(0), jnp.float32(0))
-        (obs, state, total, seen), _ = jax.lax.scan(
-            tick, carry, jax.random.split(keys[0], args.ticks)
-        )
-        return total, seen + (read(obs) if args.observations else 0)
+        carry = (obs if observations else None, state, jnp.int32(0), jnp.float32(0))
+        (obs, state, total, seen), _ = jax.lax.scan(tick, carry, jax.random.split(keys[0], ticks))
+        return total, seen + (read(obs) if observations else 0)
 
-    mesh = Mesh(jax.devices()[: args.devices], ("batch",))
+    return rollout
+
+
+def compile_batches(rollout, batches, devices: int) -> tuple[dict, dict]:
+    """Compile `rollout` for each batch size, keys sharded over `devices` where the batch
+    divides: (batch -> a call that runs it to the end, batch -> {"compile_s": seconds})."""
+    import jax
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec
+
+    mesh = Mesh(jax.devices()[:devices], ("batch",))
     results, programs = {}, {}
-    for batch in args.batches:
+    for batch in batches:
         keys = jax.random.split(jax.random.PRNGKey(0), batch)
-        sharding = NamedSharding(
-            mesh, PartitionSpec("batch" if batch % args.devices == 0 else None)
-        )
+        sharding = NamedSharding(mesh, PartitionSpec("batch" if batch % devices == 0 else None))
         keys = jax.device_put(keys, sharding)
         run = jax.jit(rollout)
         start = time.perf_counter()
@@ -93,6 +93,25 @@ def main() -> None:
         compile_s = time.perf_counter() - start
         programs[str(batch)] = lambda run=run, keys=keys: jax.block_until_ready(run(keys))
         results[str(batch)] = {"compile_s": compile_s}
+    return programs, results
+
+
+def main() -> None:
+    args = parse_args()
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    flags = os.environ.get("XLA_FLAGS", "")
+    os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={args.devices}"
+
+    import jax
+    import jaxmarl
+    from jaxmarl.environments.smax import map_name_to_scenario
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from evaluation import interleaved
+
+    env = jaxmarl.make("SMAX", scenario=map_name_to_scenario("smacv2_5_units"))
+    rollout = make_rollout(env, args.ticks, args.observations)
+    programs, results = compile_batches(rollout, args.batches, args.devices)
     engine = "jaxmarl-smax-smacv2_5_units"
     if args.serve:
         compile_s = {b: row["compile_s"] for b, row in results.items()}

@@ -152,12 +152,7 @@ def run_solve(args) -> int:
 
     enable_compile_cache()  # a second solve of the same rules skips the compile
     s = S.load_scenario(args.name, folders())
-    if args.depth is not None and not 1 <= args.depth <= s.horizon:
-        raise ValueError(f"--depth {args.depth}: must be 1-{s.horizon} (scenario {s.id}'s horizon)")
-    if args.budget < 1:
-        raise ValueError(f"--budget {args.budget}: must be 1 or more")
-    if args.positions < 1:
-        raise ValueError(f"--positions {args.positions}: must be 1 or more")
+    _check_solve_args(args, s.horizon, s.id)
     report = Q.solve(
         s, depth=args.depth, budget=args.budget, deeper=args.deeper, positions=args.positions
     )
@@ -165,7 +160,27 @@ def run_solve(args) -> int:
         L.line_document(f"found {i + 1}", t, s.focal_slots)
         for i, t in enumerate(report.lines.values())
     ]
-    summary = {
+    if args.json:
+        print(json.dumps(_solve_summary(s, report, found), indent=1))
+        return 0 if found else 1
+    return _print_solve(s, report, found, Q.P.KEY_NAMES)
+
+
+def _check_solve_args(args, horizon: int, scenario_id: int) -> None:
+    """Raise ValueError naming the option of `mbg scenarios solve` that is out of range."""
+    if args.depth is not None and not 1 <= args.depth <= horizon:
+        raise ValueError(
+            f"--depth {args.depth}: must be 1-{horizon} (scenario {scenario_id}'s horizon)"
+        )
+    if args.budget < 1:
+        raise ValueError(f"--budget {args.budget}: must be 1 or more")
+    if args.positions < 1:
+        raise ValueError(f"--positions {args.positions}: must be 1 or more")
+
+
+def _solve_summary(s, report, found: list) -> dict:
+    """The --json object of a solve: the search's figures and the winning lines found."""
+    return {
         "scenario": s.id, "start_hash": s.start_hash, "first_win_depth": report.first_win_depth,
         "shortest_proven": report.shortest_proven, "exhaustive": report.exhaustive,
         "pruned_at": report.pruned_at, "hidden_from": report.hidden_from,
@@ -174,9 +189,11 @@ def run_solve(args) -> int:
         "seconds": round(report.seconds, 1), "peak_rss_mib": round(report.peak_rss_mib),
         "lines": found,
     }  # fmt: skip
-    if args.json:
-        print(json.dumps(summary, indent=1))
-        return 0 if found else 1
+
+
+def _print_solve(s, report, found: list, key_names) -> int:
+    """Print a solve for a person: each depth, how the search ended, the lines found; returns
+    the exit status (1 when no winning line was found). key_names: the pruning's ranking keys."""
     print(
         f"scenario {s.id} {s.title} ({s.start_hash[:12]}), {report.seconds:.1f} s, "
         f"peak {report.peak_rss_mib:.0f} MiB resident"
@@ -192,7 +209,7 @@ def run_solve(args) -> int:
             f"otherwise, {opened}"
         )
     how = "exhaustive" if report.exhaustive else (
-        f"pruned (positions kept in turn by {', '.join(Q.P.KEY_NAMES)}; depth, positions, "
+        f"pruned (positions kept in turn by {', '.join(key_names)}; depth, positions, "
         f"kept: {report.pruned_at}; wins may be hidden from depth {report.hidden_from} on)"
     )  # fmt: skip
     print(f"search: {how}")

@@ -155,33 +155,40 @@ def authored_state(
     the field, the slot and the value (a wrong shape or dtype, or an unknown class, stops the
     checks there: nothing after it can be read).
     """
-    import jax.numpy as jnp
-
     given = dict(
-        obstacles=obstacles,
-        pads=pads,
-        red_zones=red_zones,
-        class_id=class_id,
-        spawn_end=spawn_end,
-        pos=pos,
-        cooldown=cooldown,
-        status=status,
-        shield=shield,
-        ooc=ooc,
-        score=score,
-        tick=tick,
-        map_id=map_id,
-    )
-    f = {name: _array(name, value) for name, value in given.items()}
-    active = f["class_id"] > 0
-    for name in _BROADCAST:  # one number sets the active slots; empty slots stay 0
-        if np.ndim(given[name]) == 0:
-            f[name] = np.where(active.reshape((-1,) + (1,) * (f[name].ndim - 1)), f[name], 0)
+        obstacles=obstacles, pads=pads, red_zones=red_zones, class_id=class_id,
+        spawn_end=spawn_end, pos=pos, cooldown=cooldown, status=status, shield=shield, ooc=ooc,
+        score=score, tick=tick, map_id=map_id,
+    )  # fmt: skip
+    f, active = _given_arrays(given)
     problems = validation.layout_problems(
         f["obstacles"], f["pads"], f["red_zones"], f["class_id"], f["spawn_end"]
     )
     if not validation.known_classes(f["class_id"]):  # per-class tables below index by class
         validation.raise_any(problems)
+    _fill_defaults(config, f, active, alive, health, wave_clock, prev_action)
+    problems += _prev_action_problems(f["prev_action"]) + _counter_problems(config, f)
+    state = _unsighted_state(f, active, has_prev=prev_action is not None)
+    problems += validation.content_problems(config, state, overlap_tolerance=overlap_tolerance)
+    validation.raise_any(problems)
+    return state.replace(seen=_visibility()(state))
+
+
+def _given_arrays(given: dict) -> tuple[dict, np.ndarray]:
+    """The given fields as checked arrays (`_array`) and `active` (10,) bool; a broadcast
+    number sets only the active slots, empty slots stay 0."""
+    f = {name: _array(name, value) for name, value in given.items()}
+    active = f["class_id"] > 0
+    for name in _BROADCAST:
+        if np.ndim(given[name]) == 0:
+            f[name] = np.where(active.reshape((-1,) + (1,) * (f[name].ndim - 1)), f[name], 0)
+    return f, active
+
+
+def _fill_defaults(config: Config, f: dict, active, alive, health, wave_clock, prev_action):
+    """Add alive, health, wave_clock and prev_action to `f`, given or defaulted (see
+    `authored_state`); called once the classes are known, as the default health indexes by
+    class."""
     f["alive"] = active.copy() if alive is None else _array("alive", alive)
     f["health"] = (
         np.where(f["alive"], C.MAX_HEALTH[f["class_id"]], 0.0).astype(np.float32)
@@ -191,19 +198,21 @@ def authored_state(
     f["wave_clock"] = _array(
         "wave_clock", (config.wave_period - 1,) * 2 if wave_clock is None else wave_clock
     )
-    has_prev = prev_action is not None
-    f["prev_action"] = _array("prev_action", prev_action if has_prev else np.zeros((10, 3)))
-    problems += _prev_action_problems(f["prev_action"]) + _counter_problems(config, f)
-    state = State(
+    history = prev_action if prev_action is not None else np.zeros((10, 3))
+    f["prev_action"] = _array("prev_action", history)
+
+
+def _unsighted_state(f: dict, active: np.ndarray, has_prev: bool) -> State:
+    """The State of the authored arrays, ongoing, with `seen` still empty."""
+    import jax.numpy as jnp
+
+    return State(
         **{name: jnp.asarray(value) for name, value in f.items()},
         active=jnp.asarray(active),
         outcome=jnp.int32(C.ONGOING),
         has_prev=jnp.bool_(has_prev),
         seen=jnp.zeros((C.NUM_SLOTS, C.NUM_SLOTS), bool),
     )
-    problems += validation.content_problems(config, state, overlap_tolerance=overlap_tolerance)
-    validation.raise_any(problems)
-    return state.replace(seen=_visibility()(state))
 
 
 def state_fields(state: State) -> dict:

@@ -114,8 +114,10 @@ def step_env(config: Config, state: State, actions: Actions):
     return observation.observe(config, stepped, previous=state), stepped, reward, events
 
 
-def advance(config: Config, state: State, actions: Actions):
-    """The rules of one tick: (state with `seen` still stale, reward (10,), events)."""
+def _act(config: Config, state: State, actions: Actions):
+    """RULES 4 steps 1-10: accept and route the actions, auras, combat, regeneration,
+    cooldowns, Charge and movement. Returns (the new pos, health and cooldown and the world
+    moves, a dict of the tick's Events fields so far)."""
     mask = legality.masks(state)
     submitted = jnp.stack([actions.move, actions.target, actions.ult], 1).astype(jnp.int32)
     accepted, rejected = combat.accept(actions, mask)
@@ -126,36 +128,11 @@ def advance(config: Config, state: State, actions: Actions):
     health, regen = combat.regenerate(state, fight["health"], participant)
     cooldown, cd_started, cd_ready = combat.cooldowns(state, lane)
     pos, charge_move, move, world_move = _move(config, state, accepted, lane, recipient)
-
-    died = state.alive & state.active & (health == 0)
-    red_zone_death = died & lifecycle.in_red_zone(state)
-    alive = state.alive & ~died
-    hurt = jnp.any(fight["damage_raw"] > 0, axis=0)
-    fresh = lifecycle.fresh_statuses(state, lane, recipient)
-    status, status_events = lifecycle.statuses(state, fresh, hurt, died)
-    shield = jnp.where(alive, jnp.maximum(state.shield - 1, 0), 0).astype(jnp.int32)
-    stepped = state.replace(
-        pos=pos,
-        health=health,
-        alive=alive,
-        cooldown=cooldown,
-        status=status,
-        shield=shield,
-        ooc=lifecycle.ooc_countdown(state, participant, alive),
-    )
-    stepped, respawned, wave = lifecycle.respawn(config, stepped, state.alive)
-    delta = lifecycle.score_delta(died, red_zone_death)
-    score = state.score + delta
-    code, terminated, truncated = lifecycle.outcome(config, score, state.tick + 1)
-    history = accepted.at[:, 0].set(world_move)
-    stepped = stepped.replace(
-        score=score, tick=state.tick + 1, outcome=code, prev_action=history, has_prev=True
-    )
-    events = Events(
+    new = {"pos": pos, "health": health, "cooldown": cooldown, "world_move": world_move}
+    events = dict(
         submitted=submitted,
         accepted=accepted,
         rejected=rejected,
-        fallback=jnp.zeros(C.NUM_SLOTS, bool),
         lane=lane,
         recipient=recipient,
         aura_out=aura_out,
@@ -169,11 +146,56 @@ def advance(config: Config, state: State, actions: Actions):
         cooldown_ready=cd_ready,
         charge_move=charge_move,
         move=move,
+    )
+    return new, events
+
+
+def _settle(state: State, new: dict, events: dict):
+    """RULES 4 steps 11-14: deaths, out-of-combat countdowns, statuses and spawn shields.
+    Returns (the state with them, `events` with the deaths' and statuses' fields added)."""
+    health = new["health"]
+    died = state.alive & state.active & (health == 0)
+    red_zone_death = died & lifecycle.in_red_zone(state)
+    alive = state.alive & ~died
+    hurt = jnp.any(events["damage_raw"] > 0, axis=0)
+    fresh = lifecycle.fresh_statuses(state, events["lane"], events["recipient"])
+    status, status_events = lifecycle.statuses(state, fresh, hurt, died)
+    shield = jnp.where(alive, jnp.maximum(state.shield - 1, 0), 0).astype(jnp.int32)
+    stepped = state.replace(
+        pos=new["pos"],
+        health=health,
+        alive=alive,
+        cooldown=new["cooldown"],
+        status=status,
+        shield=shield,
+        ooc=lifecycle.ooc_countdown(state, events["ooc_reset"], alive),
+    )
+    events = events | dict(
         died=died,
         red_zone_death=red_zone_death,
-        lethal=died[None, :] & (fight["damage_recipient"] > 0),
+        lethal=died[None, :] & (events["damage_recipient"] > 0),
         **status_events,
         shield_expired=(state.shield > 0) & (shield == 0) & alive,
+    )
+    return stepped, events
+
+
+def advance(config: Config, state: State, actions: Actions):
+    """The rules of one tick: (state with `seen` still stale, reward (10,), events)."""
+    new, events = _act(config, state, actions)
+    stepped, events = _settle(state, new, events)
+    # RULES 4 steps 15-18: respawn waves, score, bookkeeping, outcome
+    stepped, respawned, wave = lifecycle.respawn(config, stepped, state.alive)
+    delta = lifecycle.score_delta(events["died"], events["red_zone_death"])
+    score = state.score + delta
+    code, terminated, truncated = lifecycle.outcome(config, score, state.tick + 1)
+    history = events["accepted"].at[:, 0].set(new["world_move"])
+    stepped = stepped.replace(
+        score=score, tick=state.tick + 1, outcome=code, prev_action=history, has_prev=True
+    )
+    events = Events(
+        **events,
+        fallback=jnp.zeros(C.NUM_SLOTS, bool),
         respawned=respawned,
         wave=wave,
         score_delta=delta,

@@ -6,11 +6,12 @@ of each other, every pad reachable from every other pad by a disc of radius 0.5 
 at 0.05 map units) and mirror symmetry about x = 10. Every error is a `MapError` naming the file,
 the field and the reason.
 
-Splits (A5): ids 0-11 curriculum, 12-41 train, 42-46 validation, 47-51 test; a user map file with
-an id of 52 or more has split "custom". Set MBG_MAPS_DIR to read the shipped ids from elsewhere.
-Scenario arenas (ids 900-999, split "scenario", files under `scenarios/arenas/`) are played only
-from scenario files: `pack_pool`, and so every training, curriculum and evaluation pool, refuses
-them (the paper's scenarios are on arenas never used in training or selection).
+Splits (A5, `engine.map_splits`, re-exported here): ids 0-11 curriculum, 12-41 train, 42-46
+validation, 47-51 test; a user map file with an id of 52 or more has split "custom". Set
+MBG_MAPS_DIR to read the shipped ids from elsewhere. Scenario arenas (ids 900-999, split
+"scenario", files under `scenarios/arenas/`) are played only from scenario files: `pack_pool`,
+and so every training, curriculum and evaluation pool, refuses them (the paper's scenarios are
+on arenas never used in training or selection).
 
 A map id names one layout: replays and pools record it. A file loaded by its path (anywhere) may
 carry the id of a map in MAPS_DIR only if it is that map; a user's own map takes an unused id of
@@ -53,22 +54,25 @@ from engine.map_geometry import (  # noqa: F401  (re-exported: the map API in on
     same_shape,
     wall_corners,
 )
+from engine.map_splits import (  # noqa: F401  (re-exported: the map API in one place)
+    CUSTOM_SPLIT,
+    NUM_MAPS,
+    SCENARIO_IDS,
+    SCENARIO_SPLIT,
+    SPLITS,
+    is_map_path,
+    refuse_scenario_arenas,
+    resolve_maps,
+    selection_parts,
+    split_ids,
+    split_of,
+)
 from engine.pool import pack_pool
 
 if TYPE_CHECKING:
     from engine.types import Pool
 
 MAPS_DIR = Path(os.environ.get("MBG_MAPS_DIR", Path(__file__).resolve().parents[1] / "maps"))
-NUM_MAPS = 52
-SPLITS = {
-    "curriculum": range(0, 12),
-    "train": range(12, 42),
-    "validation": range(42, 47),
-    "test": range(47, 52),
-}
-CUSTOM_SPLIT = "custom"
-SCENARIO_SPLIT = "scenario"
-SCENARIO_IDS = range(900, 1000)
 ARENAS_DIR = Path(__file__).resolve().parents[1] / "scenarios" / "arenas"
 
 
@@ -264,29 +268,6 @@ def load_map_path(path: str | os.PathLike) -> MapSpec:
     return spec
 
 
-def is_map_path(part: object) -> bool:
-    """Whether a selection part names a map file: a Path, or text holding a path separator or
-    ending in ".json" ("my_map.json", "maps/x.json"); ids, ranges and splits never do."""
-    if isinstance(part, os.PathLike):
-        return True
-    if not isinstance(part, str):
-        return False
-    text = part.strip()
-    separators = {"/", os.sep, os.altsep} - {None}
-    return any(s in text for s in separators) or text.lower().endswith(".json")
-
-
-def selection_parts(maps: object) -> list:
-    """A selection split into its parts: "validation,47,a.json" -> ["validation", "47",
-    "a.json"]; a list gives its items; a path to an existing file stays whole (it may hold a
-    comma); anything else is one part."""
-    if isinstance(maps, str) and "," in maps and not Path(maps.strip()).is_file():
-        return [part.strip() for part in maps.split(",")]
-    if isinstance(maps, Sequence | range | np.ndarray) and not isinstance(maps, str):
-        return [part for item in maps for part in selection_parts(item)]
-    return [maps.strip() if isinstance(maps, str) else maps]
-
-
 def load_maps(maps: object) -> tuple[MapSpec, ...]:
     """Load every map of a selection, in order: anything `resolve_maps` takes, map file paths
     (`is_map_path`) and "custom" (the files of `custom_map_files`, by id), e.g.
@@ -321,82 +302,12 @@ def custom_map_files() -> list[Path]:
     return sorted(p for p in MAPS_DIR.glob("*.json") if p.is_file() and p not in shipped)
 
 
-# --- Splits and selections -------------------------------------------------------------------
-def split_of(map_id: int) -> str:
-    """The split a map id belongs to (A5); 900-999 are scenario arenas, split "scenario"; other
-    ids of 52 and more are user maps, split "custom"."""
-    for name, ids in SPLITS.items():
-        if map_id in ids:
-            return name
-    return SCENARIO_SPLIT if map_id in SCENARIO_IDS else CUSTOM_SPLIT
-
-
 def load_arena(map_id: int) -> MapSpec:
     """The scenario arena with this id (900-999) from `scenarios/arenas/NNN_<slug>.json`.
     Raises ValueError for an id outside the range, MapError for a missing or bad file."""
     if map_id not in SCENARIO_IDS:
         raise ValueError(f"arena {map_id!r}: scenario arenas have ids 900-999")
     return _load_from(ARENAS_DIR, int(map_id))
-
-
-def refuse_scenario_arenas(map_ids, where: str) -> None:
-    """Raise ValueError when a pool (`where`) would hold a scenario arena (split "scenario")."""
-    bad = sorted({int(i) for i in map_ids if int(i) in SCENARIO_IDS})
-    if bad:
-        raise ValueError(
-            f"{where}: map {bad[0]} is a scenario arena (ids 900-999); scenario arenas are never "
-            "trained, validated or tested on (play them with `mbg scenarios`)"
-        )
-
-
-def split_ids(split: str) -> list[int]:
-    """Ids of a split: "curriculum", "train", "validation", "test" or "all" (0-51)."""
-    if split == "all":
-        return list(range(NUM_MAPS))
-    if split not in SPLITS:
-        raise ValueError(f"unknown split {split!r}; use one of {', '.join([*SPLITS, 'all'])}")
-    return list(SPLITS[split])
-
-
-def _ids_from_text(text: str) -> list[int]:
-    ids: list[int] = []
-    for part in text.split(","):
-        part = part.strip()
-        low, dash, high = part.partition("-")
-        try:
-            bounds = (int(low), int(high)) if dash else (int(part), int(part))
-        except ValueError:
-            raise ValueError(f"maps {text!r}: {part!r} is not an id, a range or a split") from None
-        if bounds[0] > bounds[1]:
-            raise ValueError(f"maps {text!r}: range {part!r} runs backwards")
-        ids.extend(range(bounds[0], bounds[1] + 1))
-    return ids
-
-
-def resolve_maps(spec: object) -> list[int]:
-    """Map ids from a selection: an int id, a split name ("train", "all", ...), a string of ids,
-    ranges and split names ("47", "3,5,12-15", "validation,47"), or a list of any of these.
-    Raises ValueError."""
-    if isinstance(spec, bool):
-        raise ValueError(f"maps {spec!r}: expected ids or a split name")
-    if isinstance(spec, int | np.integer):
-        ids = [int(spec)]
-    elif isinstance(spec, str) and "," in spec:  # each part an id, a range or a split
-        ids = [i for part in spec.split(",") for i in resolve_maps(part)]
-    elif is_map_path(spec):  # a file has no id until it is read: load_maps takes files
-        raise ValueError(f"maps {str(spec)!r}: a map file; here only ids, ranges and splits")
-    elif isinstance(spec, str):
-        text = spec.strip()
-        if text == CUSTOM_SPLIT:  # files, whose ids are known once read: load_maps takes them
-            raise ValueError(f"maps {text!r}: the added map files; here only ids, ranges, splits")
-        ids = split_ids(text) if text in SPLITS or text == "all" else _ids_from_text(text)
-    elif isinstance(spec, Sequence | range | np.ndarray):
-        ids = [i for item in spec for i in resolve_maps(item)]
-    else:
-        raise ValueError(f"maps {spec!r}: expected ids or a split name")
-    if not ids or min(ids) < 0:
-        raise ValueError(f"maps {spec!r}: expected at least one id, all >= 0")
-    return ids
 
 
 def make_pool(

@@ -217,29 +217,9 @@ class ActorCritic(nn.Module):
             obs, reset = jax.tree.map(lambda x: x[None], (obs, reset))
         t, n = reset.shape
         obs = jax.tree.map(lambda x: x.reshape((t * n,) + x.shape[2:]), obs)
-        units = nn.relu(_dense(cfg.embed)(unit_inputs(obs)))
-        units = nn.relu(_dense(cfg.embed)(units))  # (T * N, 10, E)
-        present = obs.public[..., 0] > 0  # the unit exists in this game
-        own = units[:, : C.TEAM_SIZE]
-        enemy = units[:, C.TEAM_SIZE :]
-        # The observer's own row, as a one-hot sum: the gradient of a gather is a scatter,
-        # which is slow on CPU.
-        pick = jax.nn.one_hot(obs.self_index, C.NUM_SLOTS, dtype=units.dtype)
-        me = jnp.einsum("nk,nke->ne", pick, units)
-        blocks = nn.relu(_dense(cfg.embed // 2)(obs.obstacles / OBSTACLE_SCALE))
-        active = obs.obstacles[..., C.OBS_ACTIVE] > 0
-        walls = jnp.max(jnp.where(active[..., None], blocks, 0.0), axis=1)
-        x = jnp.concatenate(
-            [
-                me,
-                _pool(own, present[:, : C.TEAM_SIZE]),
-                _pool(enemy, present[:, C.TEAM_SIZE :]),
-                walls,
-                obs.context / CONTEXT_SCALE,
-                jax.nn.one_hot(obs.class_id, C.NUM_CLASSES),
-            ],
-            axis=-1,
-        )
+        # Submodules are auto-named in creation order (Dense_0, Dense_1, ...): these steps
+        # create them in the order of the released parameters, so checkpoints still load.
+        units, x = _torso_inputs(cfg, obs)
         x = nn.relu(norm(_dense(cfg.torso)(x)))
         if cfg.recurrent:
             gru = SequenceGRU(cfg.hidden, name="GRUCell_0")  # the name of released parameters
@@ -247,25 +227,61 @@ class ActorCritic(nn.Module):
             h = h.reshape(t * n, -1)
         else:  # named, so the auto-numbered Dense layers keep the recurrent network's names
             h = nn.relu(_dense(cfg.hidden, name="FeedForward_0")(x))
-
-        move = _dense(C.NUM_MOVES, 0.01)(h)
-        # Pointer head: Dense(concat(h, unit_k)) written as Dense(h) + Dense(unit_k), so the
-        # h projection is computed once per agent instead of once per row.
-        point = nn.relu(_dense(cfg.embed)(units) + _dense(cfg.embed)(h)[:, None, :])
-        pair_rows = _dense(C.NUM_ULT, 0.01)(point)  # (T * N, 10, 2): targets 1-10
-        pair_none = _dense(C.NUM_ULT, 0.01)(h)[:, None, :]  # target 0 (none)
-        pair = jnp.concatenate([pair_none, pair_rows], axis=1).reshape(t * n, NUM_PAIR)
-        if cfg.value_head:
-            value = _dense(1, 1.0)(nn.relu(norm(_dense(cfg.torso)(h))))[:, 0]
-        else:
-            value = jnp.zeros(t * n, jnp.float32)
-        heads = Heads(
-            move=masked_logits(move, obs.mask.move),
-            pair=masked_logits(pair, obs.mask.pair.reshape(t * n, NUM_PAIR)),
-            value=value,
-        )
+        heads = _heads(cfg, norm, h, units, obs)
         shape = (n,) if one_tick else (t, n)
         return hidden, jax.tree.map(lambda x: x.reshape(shape + x.shape[1:]), heads)
+
+
+def _torso_inputs(cfg: NetworkConfig, obs: Obs) -> tuple[jax.Array, jax.Array]:
+    """Unit embeddings (M, 10, E) and the torso's input (M, F) of M agent-ticks: the own row,
+    pooled own-team and enemy rows, pooled obstacles, context and class (module docstring).
+    Called inside `ActorCritic.__call__` (its Dense layers are the module's)."""
+    units = nn.relu(_dense(cfg.embed)(unit_inputs(obs)))
+    units = nn.relu(_dense(cfg.embed)(units))  # (M, 10, E)
+    present = obs.public[..., 0] > 0  # the unit exists in this game
+    own = units[:, : C.TEAM_SIZE]
+    enemy = units[:, C.TEAM_SIZE :]
+    # The observer's own row, as a one-hot sum: the gradient of a gather is a scatter,
+    # which is slow on CPU.
+    pick = jax.nn.one_hot(obs.self_index, C.NUM_SLOTS, dtype=units.dtype)
+    me = jnp.einsum("nk,nke->ne", pick, units)
+    blocks = nn.relu(_dense(cfg.embed // 2)(obs.obstacles / OBSTACLE_SCALE))
+    active = obs.obstacles[..., C.OBS_ACTIVE] > 0
+    walls = jnp.max(jnp.where(active[..., None], blocks, 0.0), axis=1)
+    x = jnp.concatenate(
+        [
+            me,
+            _pool(own, present[:, : C.TEAM_SIZE]),
+            _pool(enemy, present[:, C.TEAM_SIZE :]),
+            walls,
+            obs.context / CONTEXT_SCALE,
+            jax.nn.one_hot(obs.class_id, C.NUM_CLASSES),
+        ],
+        axis=-1,
+    )
+    return units, x
+
+
+def _heads(cfg: NetworkConfig, norm, h: jax.Array, units: jax.Array, obs: Obs) -> Heads:
+    """The move, pair and value heads of M agent-ticks from h (M, H) and the unit embeddings
+    (M, 10, E), logits masked by obs.mask. Called inside `ActorCritic.__call__`."""
+    m = h.shape[0]
+    move = _dense(C.NUM_MOVES, 0.01)(h)
+    # Pointer head: Dense(concat(h, unit_k)) written as Dense(h) + Dense(unit_k), so the
+    # h projection is computed once per agent instead of once per row.
+    point = nn.relu(_dense(cfg.embed)(units) + _dense(cfg.embed)(h)[:, None, :])
+    pair_rows = _dense(C.NUM_ULT, 0.01)(point)  # (M, 10, 2): targets 1-10
+    pair_none = _dense(C.NUM_ULT, 0.01)(h)[:, None, :]  # target 0 (none)
+    pair = jnp.concatenate([pair_none, pair_rows], axis=1).reshape(m, NUM_PAIR)
+    if cfg.value_head:
+        value = _dense(1, 1.0)(nn.relu(norm(_dense(cfg.torso)(h))))[:, 0]
+    else:
+        value = jnp.zeros(m, jnp.float32)
+    return Heads(
+        move=masked_logits(move, obs.mask.move),
+        pair=masked_logits(pair, obs.mask.pair.reshape(m, NUM_PAIR)),
+        value=value,
+    )
 
 
 def masked_logits(logits: jax.Array, mask: jax.Array) -> jax.Array:
