@@ -203,8 +203,9 @@ def test_space_warns_once_about_an_armed_ultimate_with_no_target(apps):
     from tests.battleclient.driver import setup
     from tests.battleclient.test_persist_orders import at_orders, press
 
+    scenario = close_quarters()  # before the App: its engine thread imports JAX meanwhile
     app = apps(setup(), start=False)
-    app.start_scenario(close_quarters(), [0])
+    app.start_scenario(scenario, [0])
     screen = app.screen
     at_orders(app, 294)
     book = screen.books[0]
