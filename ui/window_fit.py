@@ -8,6 +8,7 @@ an app's own click handling calls the same method, so widgets and the arena agre
 """
 
 import math
+import warnings
 
 import pygame
 import pygame_gui
@@ -32,7 +33,11 @@ def hold_minimum_size(logical) -> tuple[int, int] | None:
     Returns the window's (w, h) pixels now, or None when there is no display window."""
     if pygame.display.get_surface() is None:
         return None
-    window = pygame.Window.from_display_module()
+    with warnings.catch_warnings():
+        # pygame-ce 2.5 warns that Window.get_surface/flip should replace the display module's
+        # surface; only the window's sizes are used here, the app draws as before
+        warnings.simplefilter("ignore", DeprecationWarning)
+        window = pygame.Window.from_display_module()
     smallest = minimum_window(logical)
     if tuple(window.minimum_size) != smallest:
         window.minimum_size = smallest
