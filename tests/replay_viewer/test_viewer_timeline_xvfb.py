@@ -47,7 +47,7 @@ def test_resized_window_hover_and_click_a_mark(display, xserver, tmp_path):
         window = find_window(xserver, viewer.pid, timeout=60)
         xdo(xserver, "windowsize", window, "300", "200")  # no window manager stops this
         smallest = f"{int(1280 * SCALE)}x{int(800 * SCALE)}"  # ui.window_fit.minimum_window
-        assert wait_for(lambda: smallest in xdo(xserver, "getwindowgeometry", window), 10)
+        assert wait_for(lambda: smallest in xdo(xserver, "getwindowgeometry", window), 30)
         xdo(xserver, "windowsize", "--sync", window, str(int(1280 * SCALE)), str(int(800 * SCALE)))
         xdo(xserver, "windowmove", "--sync", window, "0", "0")
         xdo(xserver, "windowfocus", "--sync", window)
