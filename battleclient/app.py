@@ -40,7 +40,7 @@ from ui.focus import take_keyboard_back
 from ui.panels import short_path
 from ui.signals import EXIT_CODE as TERM_EXIT
 from ui.signals import TermSignal, end_process
-from ui.window_fit import WindowFit
+from ui.window_fit import WindowFit, hold_minimum_size
 
 
 class App(WindowLoop):
@@ -231,8 +231,7 @@ class App(WindowLoop):
         if any(e.type == pygame.KEYDOWN and e.key == pygame.K_F11 for e in events):
             self.toggle_fullscreen()
         if any(e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED) for e in events):
-            surface = pygame.display.get_surface()
-            self.fit.resize(surface.get_size() if surface is not None else L.SIZE)
+            self.fit.resize(hold_minimum_size(L.SIZE) or L.SIZE)
         self.screen.handle_events(events)
 
     def update(self, dt: float) -> None:
@@ -303,6 +302,7 @@ def _window(args, setup, note: str, branch, term) -> int:
     pygame.display.init()
     pygame.font.init()
     display = pygame.display.set_mode(L.SIZE, pygame.RESIZABLE)
+    hold_minimum_size(L.SIZE)  # smaller, the layout no longer reads (ui.window_fit)
     pygame.display.set_caption("MARL-BattleGrounds BattleClient")
     start = bool(args.slots and not args.lobby) or bool(args.screenshot) or branch is not None
     preset = getattr(args, "preset", None)

@@ -256,8 +256,8 @@ class Lobby(SlotRows, Screen):
 
     # --- start -----------------------------------------------------------------------------
     def field_values(self) -> tuple[dict[str, int], str]:
-        """({field: value} of the number boxes that hold a valid number, the first problem in
-        a player's words or "")."""
+        """({field: value} of the number boxes that hold a valid number, every bad box's
+        problem in a player's words, each naming its box, one a line; "" when none)."""
         values, problems = {}, []
         for field, label in FIELDS:
             text = self.entries[field].get_text().strip()
@@ -266,17 +266,15 @@ class Lobby(SlotRows, Screen):
                 problems.append(problem)
             else:
                 values[field] = int(text)
-        return values, (problems[0] if problems else "")
+        return values, "\n".join(problems)
 
     def current_setup(self) -> ClientSetup:
-        """The setup the widgets show; raises ValueError naming the control at fault, what is
-        wrong and what is allowed, in a player's words."""
+        """The setup the widgets show; raises ValueError naming each control at fault (one a
+        line), what is wrong and what is allowed, in a player's words."""
         values, problem = self.field_values()
-        if problem:
-            raise ValueError(problem)
-        problem = team_problem(self.roster)
-        if problem:
-            raise ValueError(problem)
+        problems = [p for p in (problem, team_problem(self.roster)) if p]
+        if problems:  # all at once: a player fixes them in one go, not one per Start
+            raise ValueError("\n".join(problems))
         roster = roster_text(self.roster)
         slots = slots_text(self.specs) if self.specs is not None else self.spec_entry.get_text()
         return self.setup.replace(

@@ -132,6 +132,5 @@ def draw_lobby(lobby, surface) -> None:
     )
     panels.draw_lines(surface, L.HINT, [hint], app.small, COLOURS["muted"])
     colour = COLOURS["damage"] if lobby.error else COLOURS["text"]
-    panels.draw_lines(
-        surface, L.MESSAGE, [lobby.message] if lobby.message else [], app.font, colour
-    )
+    lines = lobby.message.split("\n") if lobby.message else []  # one problem a line
+    panels.draw_lines(surface, L.MESSAGE, lines, app.font, colour)

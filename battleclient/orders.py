@@ -217,8 +217,13 @@ class OrderBook:
             lane = ult_name if order.ult else "Basic"
             who = C.slot_label(order.target)
             act = f"{lane} on {who}"
-        elif order.armed:
-            act = f"{ult_name}: click a target"
         else:
             act = "no target"
+        if order.armed:  # the Basic (or nothing) goes out until an Ultimate target is chosen
+            act = f"{act}; {ult_name} armed: choose a target"
         return f"{move}, {act}{CARRIED[order.carried]}"
+
+    def armed_without_target(self) -> tuple[int, ...]:
+        """The slots whose Ultimate is asked for but still waits for a target (Order.armed):
+        ending the turn now would submit their order without it."""
+        return tuple(s for s in self.slots if self.orders[s].armed)

@@ -3,7 +3,8 @@
 At each new tick the play screen hands every human agent the order it gave last tick, where
 the new tick's legal-action masks allow it (RULES 3.5); the Ultimate is not repeated (a one-off
 with a cooldown, RULES 4.3). A target that died, or one that can no longer be targeted, is
-cleared with a note that names it. "Repeat last orders" (R) does the same for the whole team on
+cleared with a note that names it; a stunned agent's order waits out the stun (`orders_of`).
+"Repeat last orders" (R) does the same for the whole team on
 demand, when the option is off.
 """
 
@@ -58,6 +59,19 @@ def dropped_target_note(slot: int, target: int, scene) -> str:
     return f"{slot_label(target)} cannot be targeted now: {slot_label(slot)}'s target is cleared"
 
 
-def orders_of(books: dict) -> dict[int, Order]:
-    """Every human slot's order in `books` (team -> OrderBook), copied: global slot -> Order."""
-    return {slot: copy(o) for book in books.values() for slot, o in book.orders.items()}
+def orders_of(books: dict, previous: dict | None = None, alive=None) -> dict[int, Order]:
+    """Every human slot's order in `books` (team -> OrderBook), copied: global slot -> Order.
+
+    With `previous` (the orders of the tick before, as returned here) and `alive` ((10,) bool,
+    the tick's state["alive"]): a living slot that could not act this tick (stunned: RULES 3.5
+    leaves it only Stay and no target) keeps its previous order, so it repeats once the stun
+    ends instead of vanishing with the tick the client played for it. A dead slot's order is
+    not kept: it respawns on its pad (RULES 1.5)."""
+    orders = {}
+    for book in books.values():
+        for slot, order in book.orders.items():
+            held = previous is not None and alive is not None and bool(alive[slot])
+            if held and not book.can_act(slot) and slot in previous:
+                order = previous[slot]
+            orders[slot] = copy(order)
+    return orders

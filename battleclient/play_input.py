@@ -47,7 +47,7 @@ class PlayInput:
             "ult": self.toggle_ult,
             "takeback": self.take_back,
             "repeat": self.repeat_orders,
-            "end": self.end_turn,
+            "end": self.lock_in,
             "pause": self.toggle_pause,
             "step": self.step_once,
             "slower": lambda: self.change_speed(-1),
@@ -116,7 +116,7 @@ class PlayInput:
     def _key_orders(self, event) -> None:
         key, book, slot = event.key, self.books[self.team], self.selected
         if key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
-            self.end_turn()
+            self.lock_in()
         elif key == pygame.K_TAB:
             self.cycle_selection(-1 if event.mod & pygame.KMOD_SHIFT else 1)
         elif key in SELECT_KEYS:

@@ -25,7 +25,7 @@ from battleclient.screens import Screen
 from battleclient.settings import new_replay_path, replay_dir
 from battleclient.takeback import TakeBack
 from battleclient.views import ORACLE, fair_scene, log_lines
-from battleclient.wording import ult_refusal
+from battleclient.wording import armed_warning, ult_refusal
 from replay_viewer.playback import VideoRunner
 from ui.arena import ArenaRenderer
 from ui.rules import C
@@ -62,6 +62,9 @@ class PlayScreen(TakeBack, PlayInput, Screen):
         # could act (else the client played the tick by itself, see update)
         self.given: list = []
         self.notes: dict = {}  # team -> notes on its repeated orders this tick
+        # the slots whose armed Ultimate (no target yet) the last Space warned about: a second
+        # Space with the same ones ends the turn without them (lock_in)
+        self.armed_warned: tuple = ()
         self.clock_left = None  # seconds of the turn clock (setup.turn_clock), None: no clock
         self.since = 99.0  # seconds since the shown tick resolved
         # seconds the hand-over card has been up (HANDOVER_GUARD_S); None on the frame it appears,
@@ -159,6 +162,7 @@ class PlayScreen(TakeBack, PlayInput, Screen):
     def _begin_turn(self) -> None:
         self.phase = "handover" if self.hotseat else "orders"
         self.card_age, self.early_press = None, False
+        self.armed_warned = ()
         book = self.books[self.team]
         actable = [s for s in book.slots if book.can_act(s)]
         self.selected = (actable or list(book.slots))[0]
@@ -177,8 +181,20 @@ class PlayScreen(TakeBack, PlayInput, Screen):
         if notes:
             self.say("; ".join(notes))
 
+    def lock_in(self) -> None:
+        """Space, Enter or "End turn": end the turn, unless an Ultimate is armed and still has
+        no target (orders.Order.armed), which would be dropped without a word: the first press
+        says so (armed_warning), a second with the same armed slots ends the turn anyway."""
+        if self.phase != "orders":
+            return
+        armed = self.books[self.team].armed_without_target()
+        if armed and armed != self.armed_warned:
+            self.armed_warned = armed
+            return self.say(armed_warning(self.snap.state, armed))
+        self.end_turn()
+
     def end_turn(self) -> None:
-        """Space: lock in this team's orders; the next hotseat team, or resolve the tick."""
+        """Lock in this team's orders; the next hotseat team, or resolve the tick."""
         if self.phase != "orders":
             return
         self.turn += 1
@@ -188,7 +204,8 @@ class PlayScreen(TakeBack, PlayInput, Screen):
             orders = {}
             for book in self.books.values():
                 orders.update(book.all_heads())
-            self.last_orders = orders_of(self.books)
+            alive = self.snap.state["alive"]
+            self.last_orders = orders_of(self.books, self.last_orders, alive)
             by_hand = any(b.can_act(s) for b in self.books.values() for s in b.slots)
             self.given.append((self.last_orders, by_hand))
             self.phase, self.waiting = "locked", True

@@ -20,6 +20,7 @@ from ui.paths import screenshot_dir
 from ui.png import save_png
 from ui.signals import EXIT_CODE as TERM_EXIT
 from ui.signals import TermSignal
+from ui.window_fit import hold_minimum_size
 
 TERM_WAIT_S = 3.0  # on SIGTERM: seconds for the engine thread to finish (a replay being written)
 
@@ -36,6 +37,7 @@ class WindowLoop:
             surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         else:
             surface = pygame.display.set_mode(L.SIZE, pygame.RESIZABLE)
+            hold_minimum_size(L.SIZE)
         self.fit.resize(surface.get_size())
 
     def show(self, display) -> None:

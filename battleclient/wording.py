@@ -121,3 +121,14 @@ def ult_refusal(state, slot: int) -> str:
     if cooldown > 0:
         return f"{slot_label(slot)}'s Ultimate is ready in {counted(cooldown, 'tick')}"
     return f"{slot_label(slot)}'s Ultimate has no legal target this tick"
+
+
+def armed_warning(state, slots) -> str:
+    """The message for ending a turn while the Ultimates of `slots` (global slots, from
+    OrderBook.armed_without_target) wait for a target: the order would go without them."""
+    names = [f"{slot_label(s)}'s {C.ULT_NAMES[int(state['class_id'][s])]}" for s in slots]
+    verb = "is" if len(names) == 1 else "are"
+    return (
+        f"{' and '.join(names)} {verb} armed with no target: choose one, or press U to disarm "
+        "(Space again ends the turn without it)"
+    )

@@ -36,6 +36,7 @@ from replay_viewer.toolbar import Toolbar
 from ui import modal
 from ui.arena import ArenaRenderer
 from ui.explain import counted
+from ui.focus import take_keyboard_back
 from ui.pacing import FramePacer
 from ui.panels import break_words, fit_lines, is_cut
 from ui.signals import EXIT_CODE as TERM_EXIT
@@ -286,7 +287,10 @@ class App:
         if self.video.running:
             self.video.step()
             self.say(self.video.line, self.video.error)
-        for line, error in self.children.poll():
+        ended = self.children.poll()
+        if ended:  # a BattleClient closed: without a window manager the keys would go nowhere
+            take_keyboard_back()
+        for line, error in ended:
             self.say(line, error)
         self._age_message(dt)
         if self.model is not None:

@@ -9,6 +9,8 @@ pygame's own SCALED flag is not used: it makes the layout size the smallest wind
 
 import pygame
 
+from ui.window_fit import hold_minimum_size
+
 MOUSE_EVENTS = (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
 
 
@@ -38,6 +40,7 @@ class ScaledWindow:
     def __init__(self, layout_size, caption: str):
         self.size = tuple(layout_size)
         self.window = pygame.display.set_mode(self.size, pygame.RESIZABLE)
+        hold_minimum_size(self.size)  # smaller, the layout no longer reads (ui.window_fit)
         pygame.display.set_caption(caption)
         self.surface = pygame.Surface(self.size)
         self.fullscreen = False
@@ -51,6 +54,7 @@ class ScaledWindow:
         window = self._window_size()
         for event in events:
             if event.type == pygame.VIDEORESIZE:
+                hold_minimum_size(self.size)  # a window manager would not let it shrink so
                 continue  # pygame resizes the display surface itself (RESIZABLE)
             if event.type in MOUSE_EVENTS and window != self.size:
                 attrs = dict(event.dict, pos=to_layout(event.pos, self.size, window))
@@ -76,6 +80,7 @@ class ScaledWindow:
             pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         else:
             pygame.display.set_mode(self.size, pygame.RESIZABLE)
+            hold_minimum_size(self.size)
 
 
 class FixedWindow:

@@ -7,8 +7,45 @@ every position it reads (events and pygame.mouse.get_pos) through
 an app's own click handling calls the same method, so widgets and the arena agree.
 """
 
+import math
+import warnings
+
 import pygame
 import pygame_gui
+
+# The smallest window either app allows, as a share of its 1280 x 800 layout (960 x 600): at
+# 0.75 the smallest text (the units panel's status lines, the lobby's hints) is still legible on
+# screenshots of the orders screen and the lobby; at 0.625 (800 x 500) it no longer is.
+MIN_SCALE = 0.75
+
+
+def minimum_window(logical) -> tuple[int, int]:
+    """The smallest (w, h) window pixels for a layout of `logical` (w, h) pixels."""
+    return math.ceil(logical[0] * MIN_SCALE), math.ceil(logical[1] * MIN_SCALE)
+
+
+def hold_minimum_size(logical) -> tuple[int, int] | None:
+    """Keeps the display window at least `minimum_window(logical)`: tells SDL the minimum
+    (pygame-ce Window.minimum_size, SDL_SetWindowMinimumSize; a window manager enforces it) and
+    grows a window already smaller back to it, which is what happens without a window manager
+    (a bare X server ignores the size hints and xdotool or a script can resize the window to
+    anything). Call it after a set_mode and on each resize event.
+    Returns the window's (w, h) pixels now, or None when there is no display window."""
+    if pygame.display.get_surface() is None:
+        return None
+    with warnings.catch_warnings():
+        # pygame-ce 2.5 warns that Window.get_surface/flip should replace the display module's
+        # surface; only the window's sizes are used here, the app draws as before
+        warnings.simplefilter("ignore", DeprecationWarning)
+        window = pygame.Window.from_display_module()
+    smallest = minimum_window(logical)
+    if tuple(window.minimum_size) != smallest:
+        window.minimum_size = smallest
+    size = tuple(window.size)
+    if size[0] < smallest[0] or size[1] < smallest[1]:
+        size = (max(size[0], smallest[0]), max(size[1], smallest[1]))
+        window.size = size  # the display surface follows with the resize event SDL sends
+    return size
 
 
 class WindowFit:

@@ -290,3 +290,32 @@ def test_opening_the_viewer_names_the_replay_under_home_with_a_tilde(monkeypatch
     text = App.open_viewer(fake, tmp_path / "replays" / "g.mbgr")
     assert text == "Opening ~/replays/g.mbgr in the Replay Viewer"
     assert fake.viewers and fake.viewers[0][-1] == str(tmp_path / "replays" / "g.mbgr")
+
+
+def test_every_bad_box_is_named_at_once_typed_and_refused_by_start(apps):
+    from tests.battleclient.driver import click, key, post_events
+    from ui.theme import COLOURS
+
+    app = apps(setup(), start=False)
+    frame(app)
+    lobby = app.screen
+    app.screen.roster[5:] = [0] * 5  # and Team B has no agents
+    for field, text in (("score_threshold", "-5"), ("horizon", "0")):
+        box = lobby.entries[field]
+        post_events(app, click(box.rect.center))
+        post_events(app, [key(pygame.K_END)] + [key(pygame.K_BACKSPACE)] * 8)
+        post_events(app, [pygame.event.Event(pygame.TEXTINPUT, text=ch) for ch in text])
+        assert box.get_text() == text
+    post_events(app, click(pygame.Rect(L.LOBBY_BUTTONS["start"][1]).center))
+    assert app.screen is lobby and lobby.error
+    assert lobby.message.split("\n") == [
+        "Score to win: type a whole number from 1 to 16,777,216 (it says '-5').",
+        "Max ticks: type a whole number from 1 to 16,777,216 (it says '0').",
+        "Team B has no agents: set a class for 1 to 5 of its slots B0-B4.",
+    ]
+    shot = frame(app)
+    red = np.all(pygame.surfarray.array3d(shot) == COLOURS["damage"][:3], axis=2)
+    message = pygame.Rect(L.MESSAGE)
+    rows = np.flatnonzero(red[message.left : message.right, message.top : message.bottom].any(0))
+    step = app.font.get_linesize()
+    assert rows.max() - rows.min() > 2 * step  # three lines drawn, one under the other

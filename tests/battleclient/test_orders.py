@@ -173,3 +173,57 @@ def test_refused_orders_name_the_reason_rules_3_5():
     assert ult_refusal(refusal_state(cooldown={3: 1}), 3) == "A3's Ultimate is ready in 1 tick"
     assert ult_refusal(refusal_state(), 4) == "A4's Ultimate has no legal target this tick"
     assert target_refusal(refusal_state(), 4) == "A4 has no legal target this tick"
+
+
+def test_an_armed_ultimate_shows_in_the_order_line():
+    book = OrderBook((0,), *masks(basic=(6, 7), ult=(7,)), spawn_end=0)
+    assert book.choose_target(0, 5) and book.toggle_ult(0)  # B0: a Basic, no Ultimate target
+    assert book.describe(0, C.HUNTER) == "stay, Basic on B0; Trap armed: choose a target"
+    assert book.armed_without_target() == (0,) and book.heads(0) == (0, 6, 0)
+    assert book.choose_target(0, 6) and book.describe(0, C.HUNTER) == "stay, Trap on B1"
+    assert book.armed_without_target() == ()
+
+
+def close_quarters():
+    """Scenario 4 at 0 : 0: the human's Warrior A0 has Charge ready (cooldown 0)."""
+    import json
+
+    from evaluation import scenarios as S
+    from tests.battleclient.test_takeback_stunned import CLOSE_QUARTERS
+
+    doc = json.loads(CLOSE_QUARTERS.read_text())
+    doc["start"]["score"] = [0, 0]
+    return S.scenario_from_dict(doc, CLOSE_QUARTERS)
+
+
+def test_space_warns_once_about_an_armed_ultimate_with_no_target(apps):
+    import pygame
+
+    from battleclient.wording import armed_warning
+    from tests.battleclient.driver import setup
+    from tests.battleclient.test_persist_orders import at_orders, press
+
+    scenario = close_quarters()  # before the App: its engine thread imports JAX meanwhile
+    app = apps(setup(), start=False)
+    app.start_scenario(scenario, [0])
+    screen = app.screen
+    at_orders(app, 294)
+    book = screen.books[0]
+    press(app, pygame.K_u)  # Charge has targets but none is chosen: armed
+    assert book.orders[0].armed and screen.buttons["ult"].text == "Ultimate: ON (U)"
+    assert book.describe(0, C.WARRIOR) == "stay, no target; Charge armed: choose a target"
+    press(app, pygame.K_SPACE)  # not ended: says the Charge would be dropped
+    warning = "A0's Charge is armed with no target: choose one, or press U to disarm"
+    assert screen.message.startswith(warning) and screen.phase == "orders"
+    assert armed_warning(screen.snap.state, (0,)) == screen.message
+    assert screen.given == [] and screen.snap.tick == 294
+    press(app, pygame.K_SPACE)  # again: ends the turn without it
+    at_orders(app, 295)
+    assert len(screen.given) == 1 and screen.given[0][0][0].armed
+    assert not screen.given[0][0][0].ult  # the Charge did not go out
+
+    press(app, pygame.K_u, pygame.K_u)  # armed, then disarmed: Space ends the turn at once
+    assert not screen.books[0].orders[0].armed
+    press(app, pygame.K_SPACE)
+    at_orders(app, 296)
+    assert len(screen.given) == 2

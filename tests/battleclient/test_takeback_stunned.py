@@ -1,10 +1,12 @@
 """Take back across a tick the client played by itself (no human agent could act, RULES 3.3's
 Charge stun): keys and clicks posted on SDL's event queue, read back by the App's own event
-loop; the "Take back" button is enabled exactly when B would undo something."""
+loop; the "Take back" button is enabled exactly when B would undo something; a repeated order
+outlasts a stunned tick."""
 
 import json
 from pathlib import Path
 
+import numpy as np
 import pygame
 
 from battleclient import layout as L
@@ -18,6 +20,7 @@ from battleclient.takeback import (
 from evaluation import scenarios as S
 from tests.battleclient.driver import click, post_events, setup
 from tests.battleclient.test_persist_orders import at_orders, press
+from ui.rules import C
 
 CLOSE_QUARTERS = Path(S.__file__).resolve().parents[1] / "scenarios" / "004_close_quarters.json"
 BUTTON = pygame.Rect(L.PLAY_BUTTONS["takeback"][1]).center
@@ -89,3 +92,36 @@ def test_take_back_by_button_and_b_after_a_stunned_tick(apps):
     assert screen.message == NO_HUMAN_TICK
     assert screen.books[0].orders[0].move == 3  # the brought-back order is still there
     assert [t["tick"] for t in screen.session.takebacks] == [295]
+
+
+def charged_a0():
+    """Scenario 4 at 0 : 0 with Team B's Rogue swapped for a Warrior (Charge ready) 1.4 west
+    of A0 and Team B played by scripted:brawler (policies/scripted.py: Ultimates fire as soon
+    as legal, on the nearest enemy): at tick 294 it Charges A0 (200 HP, so it lives), which
+    is stunned at tick 295 (RULES 2.3 charge_stun, a stun applied on t first bites t + 1)."""
+    doc = json.loads(CLOSE_QUARTERS.read_text())
+    doc["start"]["score"] = [0, 0]
+    doc["controller"] = "scripted:brawler"
+    doc["start"]["agents"]["A0"]["health"] = 200
+    doc["start"]["agents"]["B0"].update(
+        {"class": "Warrior", "cooldown": 0, "health": 200, "pos": [3.6, 5.0]}
+    )
+    return S.scenario_from_dict(doc, CLOSE_QUARTERS)
+
+
+def test_a_repeated_move_waits_out_a_stun_and_repeats_after_it(apps):
+    app = apps(setup(), start=False)
+    app.start_scenario(charged_a0(), [0])
+    screen = app.screen
+    at_orders(app, 294)
+    press(app, pygame.K_d, pygame.K_SPACE)  # east, end the turn
+    at_orders(app, 295)
+    stun = int(np.flatnonzero(np.asarray(C.STATUS_NAMES) == "charge_stun")[0])
+    assert screen.snap.state["status"][0][stun] == 1  # Charged at 294: stunned this tick
+    assert not screen.books[0].can_act(0)
+    at_orders(app, 296)  # tick 295 played by the client itself
+    assert [hand for _, hand in screen.given] == [True, False]
+    order = screen.books[0].orders[0]
+    assert (order.move, order.carried) == (3, "repeat")
+    assert screen.books[0].describe(0, C.WARRIOR) == "move E, no target (repeated)"
+    assert screen.given[-1][0][0].move == 3  # the order the stunned tick kept

@@ -66,8 +66,9 @@ def test_play_on_command_line(tmp_path):
     ]  # fmt: skip
 
 
-def test_c_and_the_button_start_the_battleclient_at_this_tick(app, replay_file):
-    started = []
+def test_c_and_the_button_start_the_battleclient_at_this_tick(app, replay_file, monkeypatch):
+    started, asked = [], []
+    monkeypatch.setattr("replay_viewer.app.take_keyboard_back", lambda: asked.append(1))
     app.children = Children(
         popen=lambda argv, **kw: started.append(FakeProcess(argv)) or started[-1]
     )
@@ -86,9 +87,12 @@ def test_c_and_the_button_start_the_battleclient_at_this_tick(app, replay_file):
          "--tick", "12", "--slots", window.slots.get_text()]
     ]  # fmt: skip
     assert not window.alive() and "started" in app.message
+    frame(app)
+    assert asked == []  # the BattleClient still runs: its window has the keyboard
     started[0].code = 0
     frame(app)
     assert app.children.running == []  # reaped: no zombie
+    assert asked == [1]  # its window closed: the viewer takes the keyboard back (ui.focus)
 
 
 def test_a_child_that_fails_is_reported_with_its_last_line(app):

@@ -1,4 +1,5 @@
-"""A real window under Xvfb driven by xdotool: the window is resized (the picture follows),
+"""A real window under Xvfb driven by xdotool: the window is resized (not below its minimum;
+the picture follows),
 then a story mark on the timeline is hovered and clicked at its place in the smaller window,
 which jumps to its tick (the PNG saved with p names the tick and has the layout's size)."""
 
@@ -15,7 +16,8 @@ from tests.helpers.viewer import frame
 from tests.helpers.xvfb import XVFB_MARKS, find_window, start_app, wait_for, xdo
 
 pytestmark = XVFB_MARKS
-SCALE = 0.75  # the window is resized to 960 x 600: three quarters of the 1280 x 800 layout
+SCALE = 0.75  # the window is resized to 960 x 600: three quarters of the 1280 x 800 layout, the
+# smallest it may be (ui.window_fit.MIN_SCALE: a resize to 300 x 200 grows back to it)
 
 
 def first_death_spot(display, path):
@@ -43,6 +45,9 @@ def test_resized_window_hover_and_click_a_mark(display, xserver, tmp_path):
     viewer = start_app(xserver, "replay_viewer", str(path), folder=tmp_path)
     try:
         window = find_window(xserver, viewer.pid, timeout=60)
+        xdo(xserver, "windowsize", window, "300", "200")  # no window manager stops this
+        smallest = f"{int(1280 * SCALE)}x{int(800 * SCALE)}"  # ui.window_fit.minimum_window
+        assert wait_for(lambda: smallest in xdo(xserver, "getwindowgeometry", window), 30)
         xdo(xserver, "windowsize", "--sync", window, str(int(1280 * SCALE)), str(int(800 * SCALE)))
         xdo(xserver, "windowmove", "--sync", window, "0", "0")
         xdo(xserver, "windowfocus", "--sync", window)
