@@ -79,8 +79,9 @@ def _pro_rata(matrix, total, realised):
     # fuse a divide into a broadcasting consumer and keeps the share one (10,) buffer. With
     # the select at the root, it and the column sum `total` under it are fused into every
     # element of the (10, 10) product, the sum running once per element (combat with its
-    # events 2.4x faster at 1,024 games this way; README "Speed"). Same bits: where total > 0
-    # both read realised / total, elsewhere +0.0 / 1.0 = +0.0 (realised is finite).
+    # events 2.4x faster at 1,024 games this way; docs/PERFORMANCE.md, "Combat"). Same bits:
+    # where total > 0 both read realised / total, elsewhere +0.0 / 1.0 = +0.0 (realised is
+    # finite).
     positive = total > 0
     share = jnp.where(positive, realised, 0.0) / jnp.where(positive, total, 1.0)
     return matrix * share[None, :]

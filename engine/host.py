@@ -3,9 +3,10 @@
 `jax.jit(env.step)` takes 25 leaves and returns 92 (state, observation with masks, reward,
 done, the tick's 37 `Events` fields, `last_obs`); a jitted call from Python pays for each leaf
 on the way out (one `jax.Array` made per output, the pytrees rebuilt), and for one game that
-costs more than XLA's work (README "Speed"). Here everything but the state comes back as one
-buffer per dtype (`engine.packing`), and on the host each output is a NumPy view, cut out only
-when it is read. The results are those of `Env.step` bit for bit (tested over random play).
+costs more than XLA's work (docs/PERFORMANCE.md, "One jitted step from Python"). Here
+everything but the state comes back as one buffer per dtype (`engine.packing`), and on the host
+each output is a NumPy view, cut out only when it is read. The results are those of `Env.step`
+bit for bit (tested over random play).
 """
 
 from functools import cached_property

@@ -2,7 +2,8 @@
 
 A jitted call from Python pays for every leaf it takes and returns (argument checks, one
 `jax.Array` made per output), and `Env.step` returns about 92 leaves: that count, more than
-XLA's compute, sets the latency of one game stepped from a Python loop (README "Speed").
+XLA's compute, sets the latency of one game stepped from a Python loop (docs/PERFORMANCE.md,
+"One jitted step from Python").
 `Layout` records a pytree's structure once; `pack` concatenates its ravelled leaves into one
 buffer per dtype (bit for bit: no cast, so no value changes) and `unpack` cuts them out again.
 Inside jit the cutting is slices XLA fuses away; on the host, over NumPy buffers, each leaf is
