@@ -13,8 +13,9 @@ import pygame_gui
 from evaluation.replay import ReplayError, read_replay
 from evaluation.replay_verify import rules_note
 from replay_viewer import layout as L
-from replay_viewer.actions import act, branch_request, export_png
+from replay_viewer.actions import act, export_png
 from replay_viewer.folder_list import hide_list, list_folder
+from replay_viewer.input_events import InputHandling
 from replay_viewer.launch import Children
 from replay_viewer.metrics_source import replay_metrics
 from replay_viewer.metrics_table import MetricsTable, display_frame
@@ -28,7 +29,6 @@ from replay_viewer.panels import (
 )
 from replay_viewer.playback import SmoothArena, VideoRunner
 from replay_viewer.problem import close_problem, show_problem
-from replay_viewer.shortcuts import action_for
 from replay_viewer.side_panel import SidePanel
 from replay_viewer.story import kill_feed
 from replay_viewer.timeline import draw_kill_feed
@@ -46,7 +46,6 @@ from ui.window import FixedWindow
 
 # Seconds a status message stays before the resting hint replaces it (errors stay longer).
 MESSAGE_SECONDS, ERROR_SECONDS = 6.0, 15.0
-MODAL_KEYS = ("escape", "quit", "fullscreen")  # the shortcuts that still act behind a form
 RESTING_HINT = ("Open a replay: Ctrl+O", "? lists the keys; Ctrl+O opens another replay")
 
 
@@ -69,8 +68,9 @@ def opened_line(name: str, model: ViewerModel) -> tuple[str, bool]:
     return f"{opened} ? lists the keys.", False
 
 
-class App:
-    """The viewer window's logic; `surface_size` is the size of the surface `draw` gets."""
+class App(InputHandling):
+    """The viewer window's logic; `surface_size` is the size of the surface `draw` gets. Its
+    input (handle_events, keyboard focus) is replay_viewer.input_events."""
 
     def __init__(self, surface_size=L.SIZE, animate: bool = True):
         self.size = surface_size
@@ -171,107 +171,6 @@ class App:
 
     def _hide_list(self) -> None:
         hide_list(self)
-
-    # --- input -------------------------------------------------------------------------------
-    def handle_events(self, events) -> None:
-        for event in events:
-            if event.type == pygame.QUIT:
-                self.running = False
-                continue
-            if event.type == pygame.TEXTINPUT and self._swallowed(event.text):
-                continue
-            if event.type == pygame.KEYDOWN and self._typing() and self._leave_box(event):
-                continue
-            consumed = self.manager.process_events(event)
-            if event.type == pygame.MOUSEMOTION:
-                self.mouse = event.pos
-            if self._ui_event(event):
-                continue
-            if event.type == pygame.KEYDOWN and not consumed and not self._typing():
-                action = action_for(event)
-                if action is not None and self.modal_windows() and action[0] not in MODAL_KEYS:
-                    continue  # a shortcut must not change the replay behind a form
-                if action is not None:
-                    self.shortcut_char = getattr(event, "unicode", "")
-                    self.act(*action)
-                    self.shortcut_char = ""
-            elif event.type == pygame.MOUSEBUTTONDOWN and not consumed and event.button == 1:
-                self._click(event.pos)
-            elif event.type == pygame.MOUSEWHEEL and not self.modal_windows():
-                self.side.wheel(self.mouse, event.y)
-
-    def modal_windows(self) -> list:
-        """The open windows everything else waits for: a branch form and the file dialog
-        (both blocking pygame_gui windows); the problem message is not one (Ctrl+O still works)."""
-        branch = self.branch_window.window if self.branch_window is not None else None
-        return [w for w in (branch, self.dialog) if w is not None and w.alive()]
-
-    def _typing(self) -> bool:
-        window = self.branch_window
-        branch_typing = window is not None and window.typing()
-        # pygame_gui focuses a greyed-out box on a click too; it takes no text, so no keys
-        ticks = self.tick_entry.is_focused and self.tick_entry.is_enabled
-        return ticks or self.side.typing() or branch_typing
-
-    def give_keyboard(self, entry) -> None:
-        """Focuses a text box through the UI manager (so a click elsewhere releases it) and drops
-        the TEXTINPUT that SDL sends after the shortcut's own KEYDOWN (`g`, `/`)."""
-        self.manager.set_focus_set(entry)
-        self.swallow_text = self.shortcut_char
-
-    def release_keyboard(self) -> None:
-        self.manager.set_focus_set(None)
-
-    def _swallowed(self, text: str) -> bool:
-        swallow, self.swallow_text = self.swallow_text, ""
-        return bool(swallow) and text == swallow
-
-    def _leave_box(self, event) -> bool:
-        """Esc in a text box gives the keyboard back to the shortcuts; True if it did."""
-        if event.key != pygame.K_ESCAPE:
-            return False
-        self.release_keyboard()
-        return True
-
-    def _ui_event(self, event) -> bool:
-        kind = event.type
-        if self.bar.ui_event(event):
-            return True
-        if kind == pygame_gui.UI_BUTTON_PRESSED:
-            window = self.branch_window
-            request = window.button(event.ui_element) if window is not None else None
-            if request is not None:
-                branch_request(self, request)
-                return True
-            return self.side.button(event.ui_element)
-        if kind == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.side.search:
-            self.release_keyboard()  # Enter keeps the filter and gives the keys back
-            return True
-        if kind == pygame_gui.UI_TEXT_ENTRY_CHANGED:
-            return self.side.text_changed(event.ui_element, event.text)
-        if (
-            kind == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION
-            and event.ui_element is self.list_widget
-        ):
-            index = int(event.text.split()[0]) - 1
-            self.open_replay(self.entries[index].path)
-            return True
-        if kind == pygame_gui.UI_FILE_DIALOG_PATH_PICKED:
-            self.dialog = None
-            self.open_path(event.text)
-            return True
-        return False
-
-    def _click(self, pos) -> None:
-        if self.model is None or self.bar.strip_click(pos):
-            return
-        if pygame.Rect(L.ARENA).collidepoint(pos):
-            scene = self.model.scene()
-            self.model.selected = self.renderer.unit_at(scene, pos, L.ARENA)
-            if self.model.selected is not None:
-                self.side.tab = self.side.tab if self.side.tab != "log" else "agent"
-            return
-        self.side.click(pos)
 
     def act(self, action: str, arg=None) -> None:
         """Runs one named action (buttons and shortcuts share the names, replay_viewer.actions)."""

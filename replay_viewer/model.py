@@ -12,10 +12,9 @@ import numpy as np
 from evaluation.replay import Replay
 from evaluation.replay_verify import fact_differences, result_facts
 from replay_viewer import story
-from replay_viewer.llm_lines import decision_lines
-from replay_viewer.selection import selection_hint
-from ui.explain import counted, explain_tick, num
-from ui.rules import C, hp_text, team_of, unit_name
+from replay_viewer.agent_panel import AgentPanel
+from ui.explain import explain_tick
+from ui.rules import C, unit_name
 from ui.scene import (
     DEFAULT_OVERLAYS,
     Scene,
@@ -83,12 +82,6 @@ class Timeline:
         return self.tick != before
 
 
-def _move_name(move: int, slot: int, spawn_end: int) -> str:
-    """Team-frame move id -> world direction name (RULES A7: the east team is mirrored)."""
-    east = (team_of(slot) == 0) == (spawn_end == 1)
-    return C.MOVE_NAMES[int(C.MIRROR_MOVE[move]) if east else int(move)]
-
-
 def game_result(replay: Replay) -> tuple[dict, list[str]]:
     """The game's result as its states give it ({outcome, outcome_name, score, ticks}, as the
     header's `result`), and each line where the header says otherwise (a file edited by hand):
@@ -98,8 +91,9 @@ def game_result(replay: Replay) -> tuple[dict, list[str]]:
     return result, fact_differences(replay.header, facts)
 
 
-class ViewerModel:
-    """One replay being viewed (tick, view, selection, overlays) and its per-tick facts."""
+class ViewerModel(AgentPanel):
+    """One replay being viewed (tick, view, selection, overlays) and its per-tick facts; the
+    Agent panel's lines are replay_viewer.agent_panel."""
 
     def __init__(self, replay: Replay, name: str = "replay"):
         self.replay, self.name = replay, name
@@ -228,101 +222,6 @@ class ViewerModel:
         """`view`'s label (default: the current view's) with this game's classes ("A0 Mage"),
         ui.scene.view_label over the header's roster."""
         return view_label(self.view if view is None else view, self.replay.header["roster"])
-
-    def agent_lines(self, slot: int | None) -> list[str]:
-        """The selected agent's panel: status now, its orders last tick and what changed."""
-        t = self.tick
-        if slot is None or slot not in self.known(t):
-            return selection_hint(self, slot)
-        s, relayed = self.state(t), slot not in np.flatnonzero(self.masks(t)[0])
-        if relayed:
-            s = self.state(t - 1)
-        lines = [self.unit_label(slot) + ("  (relayed: as seen last tick)" if relayed else "")]
-        own = self.view == "oracle" or self.view == ("agent", slot)
-        if own:
-            lines.append(f"System: {self.replay.header['systems'][slot] or '-'}")
-        lines += self._status_lines(s, slot)
-        if t > 0 and not relayed:
-            full = own or self.view == ("team", team_of(slot))
-            lines += self._order_lines(t - 1, slot, full=full)
-            if full:  # an LLM's reply is as private as its submitted order
-                before = int(self.state(t - 1)["tick"])
-                lines += decision_lines(self.replay.decisions, before, slot)
-            if self.view == "oracle" or self.masks(t - 1)[0][slot]:
-                lines += self._change_lines(self.state(t - 1), s, slot, t)
-            else:  # the change needs the tick before, which this view did not see
-                lines.append("Changes: not in sight the tick before")
-        return lines
-
-    def _status_lines(self, s: dict, slot: int) -> list[str]:
-        cls = int(s["class_id"][slot])
-        health = f"{hp_text(s['health'][slot])}/{hp_text(C.MAX_HEALTH[cls])}"
-        state = "alive" if s["alive"][slot] else "dead"
-        cd = int(s["cooldown"][slot])
-        lines = [
-            f"Health {health} ({state}), at ({s['pos'][slot][0]:.2f}, {s['pos'][slot][1]:.2f})",
-            f"{C.ULT_NAMES[cls]}: " + ("ready" if cd == 0 else f"ready in {counted(cd, 'tick')}"),
-        ]
-        if s["shield"][slot] > 0:
-            lines.append(f"Spawn shield: {counted(s['shield'][slot], 'tick')}")
-        statuses = [
-            f"{C.STATUS_NAMES[c]} {int(v)}" for c, v in enumerate(s["status"][slot]) if v > 0
-        ]
-        lines.append("Statuses: " + (", ".join(statuses) if statuses else "none"))
-        return lines
-
-    def _order_text(self, action, slot: int) -> str:
-        move, target, ult = (int(v) for v in action)
-        if not (0 <= move < C.NUM_MOVES and 0 <= target < C.NUM_TARGETS and 0 <= ult < 2):
-            return f"out of range ({move}, {target}, {ult})"
-        whom = C.TARGET_SLOT[slot, target]
-        text = f"move {_move_name(move, slot, int(self.state(0)['spawn_end']))}"
-        if target or ult:
-            lane = "Ultimate" if ult else "Basic"
-            text += f", {lane}" + (f" on {self.unit_label(whom)}" if whom >= 0 else "")
-        return text
-
-    def _order_lines(self, t: int, slot: int, full: bool) -> list[str]:
-        ev, g = self.events(t), self.game_tick(t)
-        accepted = f"Accepted: {self._order_text(ev['accepted'][slot], slot)}"
-        if not full:  # others' submitted orders are private; the accepted action is observed
-            return [f"Last tick ({g} -> {g + 1}):", accepted]
-        lines = [f"Orders for tick {g} -> {g + 1}:"]
-        lines.append(f"Submitted: {self._order_text(ev['submitted'][slot], slot)}")
-        lines.append(accepted)
-        flags = [
-            n
-            for n, f in zip(("out of domain", "move", "combat"), ev["rejected"][slot], strict=True)
-            if f
-        ]
-        if flags:
-            lines.append("Rejected: " + ", ".join(flags))
-        if ev["fallback"][slot]:
-            lines.append("No answer from its System: fallback order used")
-        return lines
-
-    def _change_lines(self, before: dict, after: dict, slot: int, t: int) -> list[str]:
-        ev = self.events(t - 1)
-        changes = []
-        dh = float(after["health"][slot] - before["health"][slot])
-        if abs(dh) >= 0.05:
-            changes.append(f"health {'+' if dh > 0 else ''}{num(dh)}")
-        moved = float(np.linalg.norm(after["pos"][slot] - before["pos"][slot]))
-        if moved >= 0.01:
-            changes.append(f"moved {moved:.2f}")
-        gained = [
-            C.STATUS_NAMES[c]
-            for c in np.flatnonzero(after["status"][slot] > before["status"][slot])
-        ]
-        if gained:
-            changes.append("gained " + ", ".join(gained))
-        if ev["died"][slot]:
-            changes.append("died")
-        if ev["respawned"][slot]:
-            changes.append("respawned")
-        if ev["cooldown_started"][slot]:
-            changes.append("Ultimate used")
-        return ["Changes: " + (", ".join(changes) if changes else "none")]
 
     # --- series for plots ----------------------------------------------------------------------
     def health_series(self) -> np.ndarray:
