@@ -138,7 +138,7 @@ def readable_facts(facts: dict) -> dict:
     """`replay_summary` facts as text for a person: classes by letter, per-team lists, the map
     by name; keys without a rule here are shown as they are."""
     from engine import constants as C
-    from evaluation.replay_verify import rules_version
+    from evaluation.replay_verify import rules_name, rules_version
 
     def letter(class_id):
         return C.CLASS_GLYPHS[class_id] if class_id else "-"
@@ -148,8 +148,8 @@ def readable_facts(facts: dict) -> dict:
         if version == ours:
             return version
         return (
-            f"{version} (this engine runs rules version {ours}: facts as recorded; "
-            "mbg replay verify cannot re-simulate it)"
+            f"{rules_name(version)}; this engine runs {rules_name(ours)}: facts as recorded; "
+            "mbg replay verify cannot re-simulate it"
         )
 
     rules = {

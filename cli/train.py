@@ -222,16 +222,21 @@ def evaluate(
 ) -> dict:
     """Play `games` side-swapped games of slot-spec kind `checkpoint` against `vs`; return the
     record from the checkpoint's side (see `record`) with per-side records and mean scores.
-    on_game: called after each game (evaluation.match.play_match's hook), e.g. for progress."""
-    from evaluation.match import play_match, schedule
+    "rosters" lists the rosters that played, "unplayed_rosters" those the games never reached
+    (evaluation.match.played_roster_count). on_game: called after each game
+    (evaluation.match.play_match's hook), e.g. for progress."""
+    from evaluation.match import load_maps, play_match, played_roster_count, schedule
     from policies.slotspec import resolve_slots, team_spec
 
     check_eval_games(games)
+    rosters = list(rosters)
+    specs = load_maps(maps)  # once, for both sides' schedules
+    played = played_roster_count(rosters, games, len(specs), sides=2)
     halves = {"A": games // 2, "B": games // 2}
     sides, points = {}, [0, 0]
     for side, count in halves.items():
         spec = team_spec(checkpoint, vs) if side == "A" else team_spec(vs, checkpoint)
-        setups = schedule(maps, list(rosters), games=count, seed=seed)
+        setups = schedule(specs, rosters, games=count, seed=seed)
         results = play_match(resolve_slots(spec), setups, on_game=on_game)
         mine, theirs = ("A", "B") if side == "A" else ("B", "A")
         sides[side] = record(
@@ -248,7 +253,8 @@ def evaluate(
         maps=",".join(str(getattr(m, "id", m)) for m in maps)
         if isinstance(maps, list)
         else str(maps),
-        rosters=list(rosters),
+        rosters=rosters[:played],
+        unplayed_rosters=rosters[played:],
         seed=seed,
         mean_points_for=points[0] / games,
         mean_points_against=points[1] / games,

@@ -20,6 +20,9 @@ import numpy as np
 #   2: the Warrior factor applied once to each recipient's summed damage, health as
 #      h + (H - D), the original's order (RULES 4 steps 4-5); the order-free movement of RULES 8.
 RULES_VERSION = "2"
+# How replays wrote a rules version before RULES_VERSION existed: written name -> version
+# (RULES.md 8), so that a reader names an old replay's rules by version, not package name.
+LEGACY_RULES_NAMES = {"marl-battlegrounds 0.1.0": "1"}
 
 # --- Slots, teams, classes (RULES 2.1) ---------------------------------------------------------
 NUM_SLOTS = 10

@@ -27,6 +27,7 @@ from evaluation.schedule import (  # noqa: F401  (re-exported: callers import th
     RANDOM_ROSTER,
     GameSetup,
     load_maps,
+    played_roster_count,
     roster_list,
     schedule,
     unplayed_rosters_note,

@@ -66,18 +66,34 @@ def other_rules(header: dict) -> tuple[str, str] | None:
     return None if recorded == ours else (recorded, ours)
 
 
-def _other_rules(header: dict) -> str | None:
+def rules_number(version) -> str:
+    """A header's "rules_version" as the version it stands for (RULES.md 8): "2" as it is, a
+    legacy name (engine.constants.LEGACY_RULES_NAMES) as its version ("1"), anything else
+    quoted as written ("'test'")."""
+    version = C.LEGACY_RULES_NAMES.get(version, version) if isinstance(version, str) else version
+    return version if isinstance(version, str) and version.isdigit() else repr(version)
+
+
+def rules_name(version) -> str:
+    """A header's "rules_version" in words: "rules version 2"; a legacy name with the way it
+    was written, "rules version 1 (written 'marl-battlegrounds 0.1.0')" (`rules_number`)."""
+    written = f" (written {version!r})" if version in C.LEGACY_RULES_NAMES else ""
+    return f"rules version {rules_number(version)}{written}"
+
+
+def other_rules_words(header: dict) -> str | None:
     """Both rules versions when a replay's header "rules_version" is not this engine's
-    ("recorded under rules version '1'; this engine runs rules version '2'"), else None."""
+    ("recorded under rules version 1 (written 'marl-battlegrounds 0.1.0'); this engine runs
+    rules version 2"), else None."""
     pair = other_rules(header)
     if pair is None:
         return None
-    return f"recorded under rules version {pair[0]!r}; this engine runs rules version {pair[1]!r}"
+    return f"recorded under {rules_name(pair[0])}; this engine runs {rules_name(pair[1])}"
 
 
 def rules_problem(header: dict) -> str | None:
     """Why a replay cannot be re-simulated by this engine's rules, or None."""
-    other = _other_rules(header)
+    other = other_rules_words(header)
     return other and f"{other}, so it cannot re-simulate it (RULES.md 8 lists the changes)"
 
 
@@ -85,10 +101,10 @@ def rules_note(header: dict, what: str) -> str | None:
     """For a reader that uses a replay's recorded states and events without re-simulating them
     (`mbg metrics`, `mbg replay info`, a video export): None for a replay of this engine's
     rules, else one line naming both rules versions and `what` the reader does, e.g. with
-    what="its metrics are read from its recorded events": "recorded under rules version '1';
-    this engine runs rules version '2': its metrics are read from its recorded events, not
-    re-simulated (RULES.md 8 lists the changes)"."""
-    other = _other_rules(header)
+    what="its metrics are read from its recorded events": "recorded under rules version 1
+    (written 'marl-battlegrounds 0.1.0'); this engine runs rules version 2: its metrics are
+    read from its recorded events, not re-simulated (RULES.md 8 lists the changes)"."""
+    other = other_rules_words(header)
     return other and f"{other}: {what}, not re-simulated (RULES.md 8 lists the changes)"
 
 

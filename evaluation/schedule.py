@@ -78,10 +78,17 @@ def schedule(
 def roster_list(text: str, option: str) -> list[str]:
     """A command line's comma-separated rosters ("MWHRP,MMWHP", "random") for `schedule`, each
     checked before any game (engine.pool.parse_roster). Raises ValueError naming `option` and
-    the roster at fault."""
-    rosters = [r.strip() for r in text.split(",") if r.strip()]
-    if not rosters:
+    the roster at fault, or the position of an empty one ("MWHRP,,MMWHP": a typo, not a
+    shorter list)."""
+    rosters = [r.strip() for r in text.split(",")]
+    if not any(rosters):
         raise ValueError(f"{option} {text!r}: names no roster (e.g. MWHRP)")
+    if "" in rosters:
+        position = rosters.index("") + 1
+        raise ValueError(
+            f"{option} {text!r}: roster {position} of {len(rosters)} is empty "
+            "(rosters are separated by single commas, e.g. MWHRP,MMWHP)"
+        )
     for roster in rosters:
         if roster.lower() != RANDOM_ROSTER:
             try:
@@ -91,23 +98,38 @@ def roster_list(text: str, option: str) -> list[str]:
     return rosters
 
 
+def played_roster_count(
+    rosters: Sequence[str], games: int, map_count: int, swap_ends=True, sides=1
+) -> int:
+    """How many of `rosters`, from the first, play at least one game when `games` are split
+    evenly over `sides` schedules (`schedule(maps, rosters, games // sides, ...)` each,
+    `map_count` maps; mbg eval plays one a side): rosters change only after every map has been
+    used, so a short run plays the first ones alone."""
+    per_roster = map_count * (2 if swap_ends else 1)  # a schedule's games before the next roster
+    return min(len(rosters), -(-(games // sides) // per_roster))
+
+
 def unplayed_rosters_note(
     rosters: Sequence[str], games: int, map_count: int, option: str, swap_ends=True, sides=1
 ) -> str | None:
-    """Why some of `rosters` play no game when `games` are split evenly over `sides` schedules
-    (`schedule(maps, rosters, games // sides, ...)` each, `map_count` maps; mbg eval plays one
-    a side), None when all play: rosters change only after every map has been used, so a
-    short run plays the first ones alone. The note names `option` and the --games needed."""
-    per_roster = map_count * (2 if swap_ends else 1)  # a schedule's games before the next roster
-    played = min(len(rosters), -(-(games // sides) // per_roster))
+    """Why some of `rosters` play no game (`played_roster_count`, same arguments), None when
+    all play. The note names `option`, the --games that gives the first unplayed roster one
+    game (a side), and the --games that plays every roster on every map (at both ends)."""
+    played = played_roster_count(rosters, games, map_count, swap_ends, sides)
     if played == len(rosters):
         return None
+    per_roster = map_count * (2 if swap_ends else 1)
     first = sides * (played * per_roster + 1)  # the smallest --games that reaches the next one
+    every = sides * len(rosters) * per_roster
+    maps = f"each of the {map_count} maps" if map_count > 1 else "the map"
+    one = "one game a side" if sides > 1 else "one game"
+    one += " (Team A at the west end)" if swap_ends else ""  # the first game of a pair
+    whole = ("both ends of " if swap_ends else "one game on ") + maps
     return (
-        f"{option}: {games} games play only {', '.join(rosters[:played])}; "
-        f"{', '.join(rosters[played:])} would need --games {first} or more "
-        f"(rosters change after each of the {map_count} maps has been played); "
-        f"use --games {sides * len(rosters) * per_roster} or fewer maps to play every roster"
+        f"{option}: {games} games play only {', '.join(rosters[:played])}, not "
+        f"{', '.join(rosters[played:])} (rosters change only after {maps} has been played); "
+        f"--games {first} gives {rosters[played]} {one}, --games {every} gives every roster "
+        f"{whole}{' from each side' if sides > 1 else ''}"
     )
 
 

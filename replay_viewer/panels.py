@@ -6,7 +6,7 @@ from pathlib import PurePath
 
 import pygame
 
-from evaluation.replay_verify import other_rules
+from evaluation.replay_verify import other_rules, rules_number
 from replay_viewer import layout as L
 from replay_viewer.llm_lines import study_lines
 from replay_viewer.shortcuts import HELP
@@ -62,13 +62,16 @@ def result_words(result: dict) -> str:
 def rules_mark(header: dict) -> str | None:
     """The info bar's standing note on a replay of other rules than this engine's, naming both
     versions: it is shown as recorded, and Play on and Save as scenario (which re-simulate)
-    refuse it (RULES.md 8); None for a replay of this engine's rules."""
+    refuse it (RULES.md 8); None for a replay of this engine's rules. Versions by number only
+    (`rules_number`), so that the bar keeps room for the Systems; the opening message names a
+    legacy version as it was written."""
     pair = other_rules(header)
     if pair is None:
         return None
-    recorded, ours = pair
+    recorded, ours = (rules_number(v) for v in pair)
     return (
-        f"other rules: recorded under {recorded!r}, this engine runs {ours!r} (shown as recorded)"
+        f"other rules: recorded under rules version {recorded}, this engine runs rules version "
+        f"{ours} (shown as recorded)"
     )
 
 

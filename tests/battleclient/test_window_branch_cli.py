@@ -118,8 +118,8 @@ def test_from_replay_names_both_rules_versions_of_an_old_replay(capsys, monkeypa
     monkeypatch.setattr("battleclient.app._run", lambda *a: pytest.fail("the window opened"))
     assert main(["--from-replay", old, "--tick", "3"]) == 2
     assert capsys.readouterr().err == (
-        f"battleclient: --from-replay {old}: recorded under rules version "
-        f"'marl-battlegrounds 0.1.0'; this engine runs rules version '{RULES_VERSION}', so it "
+        f"battleclient: --from-replay {old}: recorded under rules version 1 (written "
+        f"'marl-battlegrounds 0.1.0'); this engine runs rules version {RULES_VERSION}, so it "
         "cannot re-simulate it (RULES.md 8 lists the changes)\n"
     )
 

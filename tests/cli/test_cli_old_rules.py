@@ -12,8 +12,8 @@ from engine import constants as C
 OLD_RULES = "tests/fixtures/replays/v1_rules1_real_2v2_no_metrics.mbgr"
 CURRENT = "tests/fixtures/replays/v1_real_2v2_no_metrics.mbgr"
 BOTH = (
-    "recorded under rules version 'marl-battlegrounds 0.1.0'; "
-    f"this engine runs rules version '{C.RULES_VERSION}'"
+    "recorded under rules version 1 (written 'marl-battlegrounds 0.1.0'); "
+    f"this engine runs rules version {C.RULES_VERSION}"
 )
 
 
@@ -34,8 +34,8 @@ def test_replay_info_says_the_rules_version_is_not_this_engines(capsys):
     shown = [value for key, value in (line for line in lines if len(line) == 2)
              if key == "rules_version"]  # fmt: skip
     assert shown == [
-        f"marl-battlegrounds 0.1.0 (this engine runs rules version {C.RULES_VERSION}: facts as "
-        "recorded; mbg replay verify cannot re-simulate it)",
+        "rules version 1 (written 'marl-battlegrounds 0.1.0'); this engine runs rules version "
+        f"{C.RULES_VERSION}: facts as recorded; mbg replay verify cannot re-simulate it",
         C.RULES_VERSION,
     ]
 

@@ -1,6 +1,8 @@
 """`mbg play` says when deterministic Systems will play the same game several times, and checks
 its options (seed, rosters) before any game."""
 
+import pytest
+
 from cli.play import _repeat_note
 from evaluation.match import schedule
 
@@ -34,7 +36,12 @@ def test_play_names_the_roster_option_of_a_bad_roster_and_takes_random(capsys):
 
     assert main(["play", "--maps", "47", "--slots", "*=random", "--roster", "random,MWX"]) == 2
     assert "--roster random,MWX: roster 'MWX': unknown class letter 'X'" in capsys.readouterr().err
-    assert roster_list(" random , MWHRP/MWHRP ,", "--roster") == ["random", "MWHRP/MWHRP"]
+    assert roster_list(" random , MWHRP/MWHRP ", "--roster") == ["random", "MWHRP/MWHRP"]
+    # An empty entry is a typo, not a shorter list: refused by position (mbg play and mbg eval).
+    with pytest.raises(ValueError, match=r"--roster 'MW/HR,,': roster 2 of 3 is empty"):
+        roster_list("MW/HR,,", "--roster")
+    assert main(["play", "--maps", "47", "--slots", "*=random", "--roster", ",MWHRP"]) == 2
+    assert "--roster ',MWHRP': roster 1 of 2 is empty" in capsys.readouterr().err
 
 
 def test_a_roster_the_games_never_reach_gets_a_note():
@@ -43,15 +50,22 @@ def test_a_roster_the_games_never_reach_gets_a_note():
     rosters = ["random", "MWHRP/MWHRP", "MMMMM"]
     # 3 maps, ends swapped: 6 games a roster, so 8 games reach the second roster only.
     note = unplayed_rosters_note(rosters, 8, 3, "--roster")
-    assert note.startswith("--roster: 8 games play only random, MWHRP/MWHRP; MMMMM would")
-    assert "need --games 13 or more" in note and "use --games 18" in note
+    assert note == (
+        "--roster: 8 games play only random, MWHRP/MWHRP, not MMMMM (rosters change only after "
+        "each of the 3 maps has been played); --games 13 gives MMMMM one game (Team A at the "
+        "west end), --games 18 gives every roster both ends of each of the 3 maps"
+    )
     assert unplayed_rosters_note(rosters, 13, 3, "--roster") is None  # game 13 is MMMMM's
     # Without swapped ends a roster lasts one game a map.
     assert unplayed_rosters_note(rosters, 7, 3, "--roster", swap_ends=False) is None
-    assert "need --games 4 or more" in unplayed_rosters_note(rosters, 3, 3, "-r", swap_ends=False)
+    assert unplayed_rosters_note(rosters, 3, 3, "-r", swap_ends=False).endswith(
+        "not MWHRP/MWHRP, MMMMM (rosters change only after each of the 3 maps has been played); "
+        "--games 4 gives MWHRP/MWHRP one game, --games 9 gives every roster one game on each of "
+        "the 3 maps"
+    )
     # The note's arithmetic is schedule's own: game 7 of 3 maps is the second roster's first.
     two = ["MWHRP/MWHRP", "MMMMM"]
-    assert "need --games 7 or more" in unplayed_rosters_note(two, 6, 3, "--roster")
+    assert "--games 7 gives MMMMM one game " in unplayed_rosters_note(two, 6, 3, "--roster")
     setups = schedule([0, 1, 2], two, 7, seed=0)
     assert [s.roster.tolist()[:5] for s in setups[5:]] == [[1, 2, 3, 4, 5], [1] * 5]
 
@@ -60,11 +74,15 @@ def test_the_roster_note_of_mbg_eval_counts_both_sides():
     from evaluation.match import unplayed_rosters_note
 
     # mbg eval plays half its games a side, each half its own schedule (cli.train.evaluate):
-    # on one map MMMMM's first game is a side's third, so --games 6, and 8 play both fully.
+    # on one map MMMMM's first game is a side's third, so --games 6 gives it one game a side
+    # (Team A at the west end), and 8 both ends from each side.
     two = ["MWHRP", "MMMMM"]
     note = unplayed_rosters_note(two, 4, 1, "--roster", sides=2)
-    assert note.startswith("--roster: 4 games play only MWHRP; MMMMM would need --games 6 ")
-    assert "use --games 8" in note
+    assert note == (
+        "--roster: 4 games play only MWHRP, not MMMMM (rosters change only after the map has "
+        "been played); --games 6 gives MMMMM one game a side (Team A at the west end), "
+        "--games 8 gives every roster both ends of the map from each side"
+    )
     assert unplayed_rosters_note(two, 6, 1, "--roster", sides=2) is None
     assert [s.roster.tolist()[1] for s in schedule([47], two, 6 // 2, seed=0)] == [2, 2, 1]
 

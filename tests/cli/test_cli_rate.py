@@ -94,8 +94,8 @@ def test_rate_names_the_rules_version_of_replays_of_other_rules(tmp_path, capsys
     assert main(["rate", str(tmp_path), "--interval", "fisher"]) == 0
     assert capsys.readouterr().err.splitlines()[0] == (
         f"mbg: warning: {tmp_path}: 1 game(s) of other rules (first: {tmp_path / 'b_old.mbgr'}: "
-        "recorded under rules version 'marl-battlegrounds 0.1.0'; this engine runs rules "
-        f"version '{RULES_VERSION}': its result is rated as recorded, not re-simulated "
+        "recorded under rules version 1 (written 'marl-battlegrounds 0.1.0'); this engine runs "
+        f"rules version {RULES_VERSION}: its result is rated as recorded, not re-simulated "
         "(RULES.md 8 lists the changes))"
     )
 

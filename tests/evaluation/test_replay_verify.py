@@ -40,10 +40,13 @@ def test_an_old_rules_replay_is_named_as_such(capsys):
     replay = read_replay(OLD_RULES)
     assert replay.header["rules_version"] == "marl-battlegrounds 0.1.0"
     (problem,) = verify(replay)
-    assert "'marl-battlegrounds 0.1.0'" in problem and f"'{C.RULES_VERSION}'" in problem
+    assert problem.startswith(
+        "recorded under rules version 1 (written 'marl-battlegrounds 0.1.0'); "
+        f"this engine runs rules version {C.RULES_VERSION}, so it cannot re-simulate it"
+    )
     assert "cannot re-simulate" in problem and "differs" not in problem
     assert main(["replay", "verify", str(OLD_RULES)]) == 1
-    assert "recorded under rules version 'marl-battlegrounds 0.1.0'" in capsys.readouterr().out
+    assert "recorded under rules version 1 (written 'marl-battlegrounds" in capsys.readouterr().out
 
 
 EDITS = {
@@ -259,3 +262,15 @@ def test_a_game_a_human_played_passes_with_its_seeds_named_unchecked(tmp_path, c
         f"{path}: ok, header and {edited.ticks} ticks reproduce; header.seeds and systems not "
         "checked: a human played in this game\n"
     )
+
+
+def test_a_rules_version_is_named_as_one_and_a_legacy_name_as_its_version():
+    from evaluation.replay_verify import rules_name, rules_number
+
+    # RULES.md 8: version 1 was written "marl-battlegrounds 0.1.0" in replays.
+    assert rules_number("marl-battlegrounds 0.1.0") == "1"
+    assert rules_name("marl-battlegrounds 0.1.0") == (
+        "rules version 1 (written 'marl-battlegrounds 0.1.0')"
+    )
+    assert rules_name("2") == "rules version 2"
+    assert rules_name("test") == "rules version 'test'" and rules_number(None) == "None"

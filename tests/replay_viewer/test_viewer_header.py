@@ -132,7 +132,8 @@ def test_a_replay_of_other_rules_says_it_is_shown_as_recorded(display):
     ticks = viewer.model.ticks
     assert viewer.message == (
         f"Opened v1_rules1_real_2v2_no_metrics.mbgr: {ticks} ticks. It was recorded under rules "
-        f"version 'marl-battlegrounds 0.1.0'; this engine runs rules version '{C.RULES_VERSION}': "
+        f"version 1 (written 'marl-battlegrounds 0.1.0'); this engine runs rules version "
+        f"{C.RULES_VERSION}: "
         "shown as recorded, not re-simulated (RULES.md 8 lists the changes). ? lists the keys."
     )
     assert not viewer.message_is_error
@@ -151,8 +152,8 @@ def test_other_rules_stay_on_the_info_bar_after_the_message_fades(display):
     viewer = App(L.SIZE)
     assert viewer.open_path("tests/fixtures/replays/v1_rules1_real_2v2_no_metrics.mbgr")
     mark = (
-        "other rules: recorded under 'marl-battlegrounds 0.1.0', this engine runs "
-        f"'{C.RULES_VERSION}' (shown as recorded)"
+        "other rules: recorded under rules version 1, this engine runs rules version "
+        f"{C.RULES_VERSION} (shown as recorded)"
     )
     frame(viewer, dt=MESSAGE_SECONDS + 0.5)
     assert viewer.message == RESTING_HINT[1]  # the toast is gone ...
