@@ -44,7 +44,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     add("--spawn-end", choices=SPAWN_ENDS, help="where Team A starts")
     add("--score-threshold", type=int, help="points that win the game (default 20)")
     add("--horizon", type=int, help="ticks before a draw (default 300), as `mbg play --horizon`")
-    add("--max-ticks", type=int, dest="horizon", help=argparse.SUPPRESS)  # the older name
+    add("--max-ticks", type=int, help=argparse.SUPPRESS)  # --horizon's older name (OLD_NAMES)
     add("--turn-clock", type=int, metavar="S", help="seconds a team has for its orders, then "
         "they lock in as they stand (hotseat play; default 0: no clock)")  # fmt: skip
     add("--metrics", choices=METRIC_LEVELS, help="metrics the replay records (default full: "
@@ -78,7 +78,27 @@ def parse_args(argv=None) -> argparse.Namespace:
     study.add_argument("--study-view", default="agent", help=VIEW_HELP)
     study.add_argument("--study-dir", metavar="DIR", help="study replays and "
                        "study.csv (default: DATA/study beside the replays folder)")  # fmt: skip
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    for option, (old, old_flag) in OLD_NAMES.items():
+        if getattr(args, old) is not None:
+            if getattr(args, option) is not None:  # else the last typed would win unsaid
+                parser.error(f"{old_flag} is the old name of {flag_of(option)}: give one")
+            setattr(args, option, getattr(args, old))
+    return args
+
+
+# option -> (the attribute and flag of its older name, which sets the same setup field)
+OLD_NAMES = {"horizon": ("max_ticks", "--max-ticks")}
+
+
+def flag_of(option: str, args: argparse.Namespace | None = None) -> str:
+    """The flag of an option attribute as the user typed it: "--score-threshold" for
+    "score_threshold"; "--max-ticks (--horizon)" for "horizon" given by its old name."""
+    flag = "--" + option.replace("_", "-")
+    old = OLD_NAMES.get(option)
+    if old is not None and getattr(args, old[0], None) is not None:
+        return f"{old[1]} ({flag})"
+    return flag
 
 
 def study_options(args: argparse.Namespace) -> list[str]:
@@ -194,13 +214,12 @@ def map_option(text: str) -> str:
     )
 
 
-def _check_number(option: str, field: str, value: int) -> None:
-    """A whole-number option within game_setup.LIMITS, else a ValueError naming the option and
-    the allowed range (rather than the setup field it fills), e.g. "--horizon 20000000: must
-    be a whole number from 1 to 16,777,216"."""
+def _check_number(flag: str, field: str, value: int) -> None:
+    """A whole-number option within game_setup.LIMITS, else a ValueError naming the option
+    `flag` (as flag_of gives it) and the allowed range (rather than the setup field it fills),
+    e.g. "--horizon 20000000: must be a whole number from 1 to 16,777,216"."""
     low, high = LIMITS[field]
     if not low <= value <= high:
-        flag = "--" + option.replace("_", "-")
         raise ValueError(f"{flag} {value}: must be a whole number from {low:,} to {high:,}")
 
 
@@ -255,7 +274,7 @@ def _setup_changes(args: argparse.Namespace, options) -> dict:
         if value is None:
             continue
         if field in LIMITS:
-            _check_number(option, field, value)
+            _check_number(flag_of(option, args), field, value)
         if field in ("roster", "slots"):
             _check_text(field, value)
         changes[field] = map_option(value) if field == "map" else value
@@ -299,7 +318,7 @@ def _refuse_with_a_branch(args: argparse.Namespace) -> None:
     --headless. Raises ValueError."""
     for option in FROM_PARENT:
         if getattr(args, option) is not None:
-            flag = "--" + option.replace("_", "-")
+            flag = flag_of(option, args)
             raise ValueError(f"{flag}: a game played on from a replay keeps the replay's")
     study = study_options(args)
     if study:

@@ -278,6 +278,8 @@ class PlayDrawing:
         lines = [end_score_line(a, b, s.snap.tick, why), *saved]
         lines += wrap(view_note(s.viewers[s.viewer_key], s.sight), self.fonts[0], inner, indent="")
         lines.append("R opens it in the Replay Viewer, V exports a video; L or Enter: the lobby.")
+        if s.card_note:  # B's answer (PlayInput._key_over)
+            lines += wrap(s.card_note, self.fonts[0], inner, indent="")
         if s.video.line:  # "Saved the video PATH": as long as the replay's path
             lines += path_lines(s.video.line, self.fonts[0], inner)
         rect = pygame.Rect(L.OVER_CARD)

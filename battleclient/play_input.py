@@ -154,6 +154,8 @@ class PlayInput:
             self.app.to_lobby()
         elif event.key == pygame.K_q:
             self.app.quit()
+        elif event.key == pygame.K_b:  # the controls promise B says why it undoes nothing
+            self.card_note = self.take_back_refusal()  # on the card: no toast over it
 
     def _click(self, pos, button) -> None:
         if self.phase == "handover" and button == 1:

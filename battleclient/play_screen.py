@@ -23,7 +23,7 @@ from battleclient.play_draw import RESOLVE_S, PlayDrawing
 from battleclient.play_input import PlayInput
 from battleclient.screens import Screen
 from battleclient.settings import new_replay_path, replay_dir
-from battleclient.takeback import TakeBack
+from battleclient.takeback import TakeBack, TakeBackButton
 from battleclient.views import ORACLE, fair_scene, log_lines
 from battleclient.wording import armed_warning, ult_refusal
 from replay_viewer.playback import VideoRunner
@@ -31,6 +31,9 @@ from ui.arena import ArenaRenderer
 from ui.rules import C
 from ui.theme import GUI_THEME
 from ui.window_fit import FittedManager
+
+# play buttons with their own pygame_gui class (the rest are plain UIButtons)
+BUTTON_KINDS = {"takeback": TakeBackButton}
 
 
 class PlayScreen(TakeBack, PlayInput, Screen):
@@ -43,12 +46,15 @@ class PlayScreen(TakeBack, PlayInput, Screen):
         self.manager = FittedManager(app.fit, theme)
         self.renderer = ArenaRenderer()
         self.buttons = {
-            name: UIButton(pygame.Rect(rect), text, self.manager, tool_tip_text=tip)
+            name: BUTTON_KINDS.get(name, UIButton)(
+                pygame.Rect(rect), text, self.manager, tool_tip_text=tip
+            )
             for name, (text, rect, tip) in L.PLAY_BUTTONS.items()
         }
         self.card_buttons: dict = {}
         self.session = self.snap = None
         self.phase, self.message, self.message_age = "starting", "", 0.0
+        self.card_note = ""  # what a key on the game-over card said (B): the card shows it
         self.teams: list[int] = []
         self.viewers: dict = {}  # team (or None when spectating) -> viewer
         self.books: dict = {}

@@ -249,6 +249,10 @@ class ScenarioPlay(PlayScreen):
                 return self.say("Try again's key pressed again: ignored on the new attempt")
         super()._key_orders(event)
 
+    def _note_no_take_back(self) -> None:
+        """B on the end card: why it undoes nothing (the controls promise B says why)."""
+        self.line_note = self.take_back_refusal()
+
     def _key_over(self, event) -> None:
         action = {
             pygame.K_t: self.try_again,
@@ -259,6 +263,7 @@ class ScenarioPlay(PlayScreen):
             pygame.K_l: self.back_to_scenarios,
             pygame.K_r: self.open_viewer,
             pygame.K_q: self.app.quit,
+            pygame.K_b: self._note_no_take_back,
         }.get(event.key)
         if action is not None:
             action()

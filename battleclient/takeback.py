@@ -5,8 +5,13 @@ act: all dead or stunned, RULES 3.3's Charge stun), and bring that tick's orders
 The pure rules (how many ticks, why not) serve both the key and the button's state, so the
 button is enabled exactly when B would undo something and its tooltip says why not otherwise.
 The engine work runs on the App's engine thread (GameSession.take_back); a `TakeBack` mixin
-holds the PlayScreen's side of it.
+holds the PlayScreen's side of it. `TakeBackButton` shows the refusal while the button is
+disabled: pygame_gui 0.6.14's UIButton.can_hover is False for a disabled button, so its tooltip
+never appears.
 """
+
+from pygame_gui.core import UIElement
+from pygame_gui.elements import UIButton
 
 from battleclient import layout as L
 from battleclient.views import fair_scene
@@ -14,6 +19,7 @@ from battleclient.views import fair_scene
 TAKE_BACK_TIP = L.PLAY_BUTTONS["takeback"][2]  # the tooltip while it would undo something
 NOTHING_RESOLVED = "Nothing to take back yet: no tick has been resolved"
 NO_HUMAN_TICK = "Nothing to take back: no human agent could act on any tick yet"
+GAME_OVER = "The game is over: nothing to take back; R opens the replay"
 
 
 def ticks_to_take_back(by_hand: list) -> int:
@@ -24,10 +30,13 @@ def ticks_to_take_back(by_hand: list) -> int:
     return 0 if auto is None else auto + 1
 
 
-def take_back_refusal(can_take_back: bool, by_hand: list) -> str:
+def take_back_refusal(can_take_back: bool, by_hand: list, over: bool = False) -> str:
     """Why a take back would undo nothing now ("" when it would undo something):
     `can_take_back` is GameSession.can_take_back (a tick resolved, the game not over),
-    `by_hand` as for ticks_to_take_back."""
+    `by_hand` as for ticks_to_take_back, `over` whether the game has ended (the game-over
+    card's B)."""
+    if over:
+        return GAME_OVER
     if not can_take_back:
         return NOTHING_RESOLVED
     return "" if ticks_to_take_back(by_hand) else NO_HUMAN_TICK
@@ -41,6 +50,28 @@ def take_back_ticks(session, count: int):
     return snap
 
 
+class TakeBackButton(UIButton):
+    """The "Take back" button: hovered while disabled too, so its tooltip (the refusal, set by
+    TakeBack._sync_take_back_button) appears after the theme's delay; a disabled one keeps its
+    disabled look and still ignores clicks (UIButton.process_event checks is_enabled)."""
+
+    def can_hover(self) -> bool:
+        return not self.is_selected and not self.held and self.alive()
+
+    def on_hovered(self) -> None:
+        if self.is_enabled:
+            return super().on_hovered()
+        UIElement.on_hovered(self)  # only the tooltip's timer: no hovered look, no hover event
+
+    def set_tooltip(self, text=None, *args, **kwargs) -> None:
+        """As UIButton's; a tooltip already open closes, so the next hovered frame opens one
+        with the new text (pygame_gui keeps an open tooltip's text)."""
+        super().set_tooltip(text, *args, **kwargs)
+        if getattr(self, "tool_tip", None) is not None:
+            self.tool_tip.kill()
+            self.tool_tip = None
+
+
 class TakeBack:
     """The PlayScreen's take back: B, the "Take back" button and its state (a mixin; it uses
     the screen's session, given, viewers, logs, scenes and _new_orders)."""
@@ -49,7 +80,8 @@ class TakeBack:
         """Why B would undo nothing now, "" when it would undo something (take_back_refusal)."""
         if self.session is None:
             return NOTHING_RESOLVED
-        return take_back_refusal(self.session.can_take_back, [h for _, h in self.given])
+        over = self.snap is not None and bool(self.snap.over)
+        return take_back_refusal(self.session.can_take_back, [h for _, h in self.given], over)
 
     def take_back(self) -> None:
         """B or "Take back": undo resolved ticks (GameSession.take_back) back to the last one

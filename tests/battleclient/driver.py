@@ -82,6 +82,21 @@ def post_events(app, events) -> None:
     frame(app)
 
 
+def move_mouse(app, pos) -> None:
+    """Moves the pointer to `pos` (window pixels) as a person's mouse does: SDL's own motion
+    (SDL_WarpMouseInWindow, which the dummy driver turns into a motion event on the queue and
+    the pointer position pygame.mouse.get_pos reads), then a frame that reads the queue."""
+    pygame.mouse.set_pos(pos)
+    frame(app, pygame.event.get())
+
+
+def hover(app, seconds: float, dt: float = 0.1) -> None:
+    """Frames of `dt` seconds for `seconds` with the pointer still (pygame_gui's tooltip
+    delay counts these)."""
+    for _ in range(round(seconds / dt)):
+        frame(app, pygame.event.get(), dt=dt)
+
+
 def scenario_one_folder(root, monkeypatch):
     """A scenarios folder under `root` holding shipped scenario 1 and the arenas, made the one
     the client lists (evaluation.scenarios.SCENARIOS_DIR); returns it."""

@@ -124,16 +124,42 @@ def test_command_line_over_the_last_setup(tmp_path):
 
 def test_the_horizon_is_horizon_and_the_older_max_ticks_still_runs(capsys):
     """--horizon, as in `mbg play` and `mbg tournament run` (RULES.md's term); --max-ticks,
-    its older name, sets the same field and is left out of --help."""
+    its older name, sets the same field, is left out of --help and is named when wrong."""
     assert setup_from_args(parse_args(["--max-ticks", "40"]), None).horizon == 40
-    assert parse_args(["--max-ticks", "9", "--horizon", "40"]).horizon == 40  # the last wins
     with pytest.raises(SystemExit):
         parse_args(["--help"])
     shown = capsys.readouterr().out
     assert "--horizon HORIZON" in shown and "max-ticks" not in shown
     with pytest.raises(ValueError) as error:
         setup_from_args(parse_args(["--max-ticks", "0"]), None)
+    assert str(error.value) == (
+        "--max-ticks (--horizon) 0: must be a whole number from 1 to 16,777,216"
+    )
+    with pytest.raises(ValueError) as error:
+        setup_from_args(parse_args(["--horizon", "0"]), None)
     assert str(error.value) == "--horizon 0: must be a whole number from 1 to 16,777,216"
+
+
+@pytest.mark.parametrize("order", [("--horizon", "--max-ticks"), ("--max-ticks", "--horizon")])
+def test_horizon_and_max_ticks_together_are_refused(order, capsys):
+    """Both names of one option: the last typed would win unsaid, so neither does."""
+    with pytest.raises(SystemExit) as stop:
+        parse_args([order[0], "4", order[1], "6"])
+    assert stop.value.code == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last == "battleclient: error: --max-ticks is the old name of --horizon: give one"
+
+
+def test_a_branch_names_max_ticks_as_typed(tmp_path):
+    from battleclient.cli import branch_from_args
+
+    args = parse_args(["--from-replay", str(tmp_path / "g.mbgr"), "--tick", "3",
+                       "--max-ticks", "40"])  # fmt: skip
+    with pytest.raises(ValueError) as error:
+        branch_from_args(args)
+    assert str(error.value) == (
+        "--max-ticks (--horizon): a game played on from a replay keeps the replay's"
+    )
 
 
 @pytest.mark.parametrize("option", ["--replay-out", "--screenshot"])

@@ -11,6 +11,7 @@ import pygame
 
 from battleclient import layout as L
 from battleclient.takeback import (
+    GAME_OVER,
     NO_HUMAN_TICK,
     NOTHING_RESOLVED,
     TAKE_BACK_TIP,
@@ -18,8 +19,19 @@ from battleclient.takeback import (
     ticks_to_take_back,
 )
 from evaluation import scenarios as S
-from tests.battleclient.driver import click, post_events, setup
-from tests.battleclient.test_persist_orders import at_orders, press
+from tests.battleclient.driver import (
+    GAME_TICKS,
+    click,
+    frame,
+    hover,
+    move_mouse,
+    orders_ready,
+    post_events,
+    setup,
+    wait_for,
+)
+from tests.battleclient.test_end_card_view import spy
+from tests.battleclient.test_persist_orders import HUMAN, at_orders, press
 from ui.rules import C
 
 CLOSE_QUARTERS = Path(S.__file__).resolve().parents[1] / "scenarios" / "004_close_quarters.json"
@@ -37,6 +49,7 @@ def test_the_refusal_says_why_a_take_back_would_undo_nothing():
     assert take_back_refusal(False, []) == NOTHING_RESOLVED
     assert take_back_refusal(True, [False]) == NO_HUMAN_TICK
     assert take_back_refusal(True, [False, True, False]) == ""
+    assert take_back_refusal(False, [True], over=True) == GAME_OVER  # the card's B
 
 
 def stunned_a0():
@@ -125,3 +138,72 @@ def test_a_repeated_move_waits_out_a_stun_and_repeats_after_it(apps):
     assert (order.move, order.carried) == (3, "repeat")
     assert screen.books[0].describe(0, C.WARRIOR) == "move E, no target (repeated)"
     assert screen.given[-1][0][0].move == 3  # the order the stunned tick kept
+
+
+def tooltip_text(button):
+    """The text of the tooltip pygame_gui shows for `button` now, None when none is up."""
+    tip = button.tool_tip
+    return None if tip is None or not tip.alive() else tip.text_block.html_text
+
+
+def test_the_disabled_button_shows_why_to_a_hovering_mouse(apps):
+    app = apps(setup(), start=False)
+    app.start_scenario(stunned_a0(), [0])
+    screen = app.screen
+    button = screen.buttons["takeback"]
+    at_orders(app, 295)  # tick 294 played by itself: the button is disabled
+    assert not button.is_enabled
+    move_mouse(app, BUTTON)
+    hover(app, 0.5)  # before the theme's delay (1 s, pygame_gui's default)
+    assert tooltip_text(button) is None
+    hover(app, 1.0)
+    assert tooltip_text(button) == NO_HUMAN_TICK
+    assert button.drawable_shape.active_state.state_id == "disabled"  # no hovered look
+    post_events(app, click(BUTTON))  # still does nothing
+    assert screen.snap.tick == 295 and screen.session.takebacks == []
+    move_mouse(app, (BUTTON[0], BUTTON[1] - 200))  # away: the tooltip closes
+    assert tooltip_text(button) is None
+
+    move_mouse(app, BUTTON)
+    hover(app, 1.5)
+    assert tooltip_text(button) == NO_HUMAN_TICK
+    press(app, pygame.K_d, pygame.K_SPACE)  # east, end the turn: now B would undo tick 295
+    at_orders(app, 296)  # the button was hidden while the tick resolved: a fresh hover
+    hover(app, 1.5)
+    assert button.is_enabled and tooltip_text(button) == TAKE_BACK_TIP
+
+
+def test_b_on_the_game_over_card_says_why_it_undoes_nothing(apps, monkeypatch):
+    app = apps(setup(HUMAN, seed=5))
+    screen = app.screen
+    for tick in range(GAME_TICKS):
+        at_orders(app, tick)
+        press(app, pygame.K_SPACE)
+    wait_for(app, lambda: screen.phase == "over" and screen.replay_path is not None)
+    cards = spy(monkeypatch, "draw_card")
+    frame(app)
+    assert GAME_OVER not in cards[-1][3]
+    press(app, pygame.K_b)  # a real key on SDL's queue
+    assert GAME_OVER == "The game is over: nothing to take back; R opens the replay"
+    assert screen.card_note == GAME_OVER and screen.session.takebacks == []
+    frame(app)
+    title, lines = cards[-1][2:4]
+    assert title.startswith("Game over: ") and GAME_OVER in " ".join(lines)
+    assert screen.phase == "over"
+
+
+def test_b_on_the_scenario_end_card_says_why_too(apps, monkeypatch):
+    app = apps(setup(), start=False)
+    app.start_scenario(S.scenario_from_dict(json.loads(CLOSE_QUARTERS.read_text()),
+                                            CLOSE_QUARTERS), [0])  # fmt: skip
+    screen = app.screen
+    while screen.phase != "over":  # from 19 : 18 Team B reaches its 20 by tick 295
+        wait_for(app, lambda: orders_ready(app) or screen.phase == "over")
+        if screen.phase == "orders":
+            press(app, pygame.K_SPACE)
+    wait_for(app, lambda: not screen.waiting and screen.replay_path is not None)
+    cards = spy(monkeypatch, "draw_card")
+    press(app, pygame.K_b)
+    frame(app)
+    assert screen.line_note == GAME_OVER and GAME_OVER in " ".join(cards[-1][3])
+    assert screen.session.takebacks == []
