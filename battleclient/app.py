@@ -40,7 +40,7 @@ from ui.focus import take_keyboard_back
 from ui.panels import short_path
 from ui.signals import EXIT_CODE as TERM_EXIT
 from ui.signals import TermSignal, end_process
-from ui.window_fit import WindowFit, hold_minimum_size
+from ui.window_fit import WindowFit, hold_minimum_size, too_small
 
 
 class App(WindowLoop):
@@ -230,7 +230,12 @@ class App(WindowLoop):
             self.save_screenshot()
         if any(e.type == pygame.KEYDOWN and e.key == pygame.K_F11 for e in events):
             self.toggle_fullscreen()
-        if any(e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED) for e in events):
+        resized = any(e.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED) for e in events)
+        shown = pygame.display.get_surface()
+        # also checked every frame: a resize event may be gone before this loop reads it
+        if resized or (
+            shown is not None and not self.fullscreen and too_small(shown.get_size(), L.SIZE)
+        ):
             self.fit.resize(hold_minimum_size(L.SIZE) or L.SIZE)
         self.screen.handle_events(events)
 

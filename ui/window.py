@@ -9,7 +9,7 @@ pygame's own SCALED flag is not used: it makes the layout size the smallest wind
 
 import pygame
 
-from ui.window_fit import hold_minimum_size
+from ui.window_fit import hold_minimum_size, too_small
 
 MOUSE_EVENTS = (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP)
 
@@ -52,6 +52,10 @@ class ScaledWindow:
         """`events` with mouse positions in layout pixels; a resize is followed, not passed."""
         out = []
         window = self._window_size()
+        if not self.fullscreen and too_small(window, self.size):
+            # checked every frame, not only on a resize event: one that arrives while the app
+            # is busy (opening a replay) may be gone before this loop reads it
+            window = hold_minimum_size(self.size) or window
         for event in events:
             if event.type == pygame.VIDEORESIZE:
                 hold_minimum_size(self.size)  # a window manager would not let it shrink so

@@ -24,6 +24,12 @@ def minimum_window(logical) -> tuple[int, int]:
     return math.ceil(logical[0] * MIN_SCALE), math.ceil(logical[1] * MIN_SCALE)
 
 
+def too_small(window, logical) -> bool:
+    """True when a (w, h) pixels `window` is narrower or lower than `minimum_window(logical)`."""
+    smallest = minimum_window(logical)
+    return window[0] < smallest[0] or window[1] < smallest[1]
+
+
 def hold_minimum_size(logical) -> tuple[int, int] | None:
     """Keeps the display window at least `minimum_window(logical)`: tells SDL the minimum
     (pygame-ce Window.minimum_size, SDL_SetWindowMinimumSize; a window manager enforces it) and

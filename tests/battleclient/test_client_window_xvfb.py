@@ -57,6 +57,11 @@ def test_minimum_size_window_presets_and_take_back_by_mouse(xserver, tmp_path):
     shots = data / "marl-battlegrounds" / "screenshots"
     try:
         window = find_window(xserver, client.pid, timeout=120)
+        # the window at its layout size and the app's loop running before it is shrunk
+        end = time.monotonic() + 60
+        while window_size(xserver, window) != L.SIZE and time.monotonic() < end:
+            time.sleep(0.2)
+        time.sleep(1.0)
         xdo(xserver, "windowsize", window, "300", "200")  # no window manager stops this
         smallest = minimum_window(L.SIZE)
         end = time.monotonic() + 30  # the app grows it at its next frame, slower under load

@@ -45,6 +45,9 @@ def test_resized_window_hover_and_click_a_mark(display, xserver, tmp_path):
     viewer = start_app(xserver, "replay_viewer", str(path), folder=tmp_path)
     try:
         window = find_window(xserver, viewer.pid, timeout=60)
+        # the window at its layout size and the app's loop running before it is shrunk
+        assert wait_for(lambda: "1280x800" in xdo(xserver, "getwindowgeometry", window), 30)
+        time.sleep(1.0)
         xdo(xserver, "windowsize", window, "300", "200")  # no window manager stops this
         smallest = f"{int(1280 * SCALE)}x{int(800 * SCALE)}"  # ui.window_fit.minimum_window
         assert wait_for(lambda: smallest in xdo(xserver, "getwindowgeometry", window), 30)
