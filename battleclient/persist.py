@@ -59,19 +59,18 @@ def dropped_target_note(slot: int, target: int, scene) -> str:
     return f"{slot_label(target)} cannot be targeted now: {slot_label(slot)}'s target is cleared"
 
 
-def orders_of(books: dict, previous: dict | None = None, alive=None) -> dict[int, Order]:
+def orders_of(books: dict, previous: dict, alive) -> dict[int, Order]:
     """Every human slot's order in `books` (team -> OrderBook), copied: global slot -> Order.
 
-    With `previous` (the orders of the tick before, as returned here) and `alive` ((10,) bool,
-    the tick's state["alive"]): a living slot that could not act this tick (stunned: RULES 3.5
-    leaves it only Stay and no target) keeps its previous order, so it repeats once the stun
-    ends instead of vanishing with the tick the client played for it. A dead slot's order is
-    not kept: it respawns on its pad (RULES 1.5)."""
+    `previous` is the orders of the tick before, as returned here ({} at the first), and
+    `alive` ((10,) bool) the tick's state["alive"]: a living slot that could not act this
+    tick (stunned: RULES 3.5 leaves it only Stay and no target) keeps its previous order, so it
+    repeats once the stun ends instead of vanishing with the tick the client played for it. A
+    dead slot's order is not kept: it respawns on its pad (RULES 1.5)."""
     orders = {}
     for book in books.values():
         for slot, order in book.orders.items():
-            held = previous is not None and alive is not None and bool(alive[slot])
-            if held and not book.can_act(slot) and slot in previous:
+            if bool(alive[slot]) and not book.can_act(slot) and slot in previous:
                 order = previous[slot]
             orders[slot] = copy(order)
     return orders

@@ -35,7 +35,8 @@ def hold_minimum_size(logical) -> tuple[int, int] | None:
     (pygame-ce Window.minimum_size, SDL_SetWindowMinimumSize; a window manager enforces it) and
     grows a window already smaller back to it, which is what happens without a window manager
     (a bare X server ignores the size hints and xdotool or a script can resize the window to
-    anything). Call it after a set_mode and on each resize event.
+    anything). Call it after a set_mode, on each resize event and on a frame that finds the
+    window `too_small` (a resize event can pass unread).
     Returns the window's (w, h) pixels now, or None when there is no display window."""
     if pygame.display.get_surface() is None:
         return None
@@ -48,7 +49,7 @@ def hold_minimum_size(logical) -> tuple[int, int] | None:
     if tuple(window.minimum_size) != smallest:
         window.minimum_size = smallest
     size = tuple(window.size)
-    if size[0] < smallest[0] or size[1] < smallest[1]:
+    if too_small(size, logical):
         size = (max(size[0], smallest[0]), max(size[1], smallest[1]))
         window.size = size  # the display surface follows with the resize event SDL sends
     return size

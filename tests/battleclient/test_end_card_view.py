@@ -22,13 +22,20 @@ def spy(monkeypatch, name: str) -> list:
     return calls
 
 
-def test_the_end_card_shows_what_the_players_team_saw(apps, monkeypatch):
+def human_game_over(apps):
+    """An App whose human (A0) ended every turn with Space until the game was over and its
+    replay saved: (app, its PlayScreen)."""
     app = apps(setup(HUMAN, seed=5))
     screen = app.screen
     for tick in range(GAME_TICKS):
         at_orders(app, tick)
         press(app, pygame.K_SPACE)
     wait_for(app, lambda: screen.phase == "over" and screen.replay_path is not None)
+    return app, screen
+
+
+def test_the_end_card_shows_what_the_players_team_saw(apps, monkeypatch):
+    app, screen = human_game_over(apps)
     sides, logs, cards = (spy(monkeypatch, n) for n in ("draw_side", "draw_log", "draw_card"))
     frame(app)
     _, _, scene, snap, _, _, label = sides[-1]

@@ -20,7 +20,6 @@ from battleclient.takeback import (
 )
 from evaluation import scenarios as S
 from tests.battleclient.driver import (
-    GAME_TICKS,
     click,
     frame,
     hover,
@@ -30,8 +29,8 @@ from tests.battleclient.driver import (
     setup,
     wait_for,
 )
-from tests.battleclient.test_end_card_view import spy
-from tests.battleclient.test_persist_orders import HUMAN, at_orders, press
+from tests.battleclient.test_end_card_view import human_game_over, spy
+from tests.battleclient.test_persist_orders import at_orders, press
 from ui.rules import C
 
 CLOSE_QUARTERS = Path(S.__file__).resolve().parents[1] / "scenarios" / "004_close_quarters.json"
@@ -174,12 +173,7 @@ def test_the_disabled_button_shows_why_to_a_hovering_mouse(apps):
 
 
 def test_b_on_the_game_over_card_says_why_it_undoes_nothing(apps, monkeypatch):
-    app = apps(setup(HUMAN, seed=5))
-    screen = app.screen
-    for tick in range(GAME_TICKS):
-        at_orders(app, tick)
-        press(app, pygame.K_SPACE)
-    wait_for(app, lambda: screen.phase == "over" and screen.replay_path is not None)
+    app, screen = human_game_over(apps)
     cards = spy(monkeypatch, "draw_card")
     frame(app)
     assert GAME_OVER not in cards[-1][3]
