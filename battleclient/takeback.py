@@ -19,7 +19,7 @@ from battleclient.views import fair_scene
 TAKE_BACK_TIP = L.PLAY_BUTTONS["takeback"][2]  # the tooltip while it would undo something
 NOTHING_RESOLVED = "Nothing to take back yet: no tick has been resolved"
 NO_HUMAN_TICK = "Nothing to take back: no human agent could act on any tick yet"
-GAME_OVER = "The game is over: nothing to take back; R opens the replay"
+GAME_OVER = "The game is over: nothing to take back; R opens the replay."
 
 
 def ticks_to_take_back(by_hand: list) -> int:

@@ -178,7 +178,7 @@ def test_b_on_the_game_over_card_says_why_it_undoes_nothing(apps, monkeypatch):
     frame(app)
     assert GAME_OVER not in cards[-1][3]
     press(app, pygame.K_b)  # a real key on SDL's queue
-    assert GAME_OVER == "The game is over: nothing to take back; R opens the replay"
+    assert GAME_OVER == "The game is over: nothing to take back; R opens the replay."
     assert screen.card_note == GAME_OVER and screen.session.takebacks == []
     frame(app)
     title, lines = cards[-1][2:4]
